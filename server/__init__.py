@@ -1,0 +1,1 @@
+"""Tofu Table: the table service (engines, session, journal, web app, CLI)."""

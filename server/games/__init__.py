@@ -1,0 +1,43 @@
+"""The game registry: every game the table can start, by id.
+
+Built-in games are the modules named in ``BUILTIN``; each defines ``GAME``
+(a :class:`server.games.base.Game`).  Tests may :func:`register` their own.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .base import Game, RuleError
+
+#: Modules under server.games that define a built-in ``GAME``.
+BUILTIN: list[str] = []
+
+_games: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (replacing one with the same id)."""
+    _games[game.id] = game
+    return game
+
+
+def _load_builtin() -> None:
+    for name in BUILTIN:
+        module = importlib.import_module(f"{__name__}.{name}")
+        _games.setdefault(module.GAME.id, module.GAME)
+
+
+def all_games() -> list[Game]:
+    """Every registered game, built-in ones first loaded on demand."""
+    _load_builtin()
+    return list(_games.values())
+
+
+def get(game_id: str) -> Game:
+    """The game with ``game_id``, or a RuleError that lists the known ones."""
+    _load_builtin()
+    try:
+        return _games[game_id]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_games)) or "none"
+        raise RuleError("unknown_game", f"There is no game {game_id!r}; known games: {known}.") from None

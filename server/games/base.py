@@ -1,0 +1,234 @@
+"""The contract every game engine follows, and the small helpers they share.
+
+A game is data plus pure functions (no Flask, no threads, no I/O, no wall clock,
+no global random).  The table calls them like this::
+
+    state = game.setup(players, options, seed)       # a JSON-able dict
+    state, events = game.apply(state, inp)           # or raises RuleError
+    view = game.view(state, audience)                # "table", "seat-N" or "host"
+
+``apply`` receives a private deep copy of the state, so an engine may change it
+in place and return it.  ``inp`` is one protocol object after the table has
+resolved it: taps and lifts carry a ``card`` id (and the ``uid`` when a real
+reader sent it), host and seat actions carry their fields as sent.  The
+``new_game`` input and the ``undo`` button/host action never reach an engine;
+the table handles them.
+
+Every state has the common envelope built by :func:`new_state` so the table
+and the views can rely on it: ``game``, ``players`` (list of ``{name, seat,
+score}``), ``phase``, ``over``, ``winners``, ``log`` (recent public event
+texts), ``rng``.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+#: How many public event texts a state keeps for ``last_events``.
+LOG_LENGTH = 8
+
+
+class RuleError(Exception):
+    """A refusal: the input is not allowed now, and nothing changed.
+
+    ``code`` is stable snake_case for programs; ``message`` is one sentence a
+    player understands and is safe for the public TV.  When the precise reason
+    would give a secret away (a player's own hidden choice), put it in
+    ``detail`` and name the ``seat`` that may see it; it goes to that seat's
+    page and the host page only.
+    """
+
+    def __init__(self, code: str, message: str, *, detail: str | None = None,
+                 seat: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.detail = detail
+        self.seat = seat
+
+    def as_dict(self, audience: str = "table") -> dict:
+        """The refusal as sent to ``audience`` (detail only to its seat and the host)."""
+        out = {"code": self.code, "message": self.message}
+        if self.detail and (audience == "host" or audience == f"seat-{self.seat}"):
+            out["detail"] = self.detail
+        return out
+
+
+class Quiet(Exception):
+    """An input that is fine but changes nothing (say, a coaster picked up after
+    the round is scored): it is not journaled and nobody is told."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default, and either a set of choices or a type.
+
+    ``default`` may be a callable taking the player count (for options whose
+    rulebook default depends on it, like turns per player).
+    """
+
+    name: str
+    description: str
+    default: Any
+    choices: tuple | None = None
+    type: type | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def default_for(self, player_count: int) -> Any:
+        return self.default(player_count) if callable(self.default) else self.default
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if valid for this option, else raise RuleError."""
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(str(c) for c in self.choices)
+                raise RuleError("bad_option", f"Option {self.name} must be one of: {allowed}.")
+            return value
+        kind = self.type or type(self.default_for(0) if not callable(self.default) else 0)
+        if kind is bool:
+            ok = isinstance(value, bool)
+        elif kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            raise RuleError("bad_option", f"Option {self.name} must be a {kind.__name__}.")
+        if self.minimum is not None and value < self.minimum:
+            raise RuleError("bad_option", f"Option {self.name} must be at least {self.minimum}.")
+        if self.maximum is not None and value > self.maximum:
+            raise RuleError("bad_option", f"Option {self.name} must be at most {self.maximum}.")
+        return value
+
+    def describe(self) -> dict:
+        return {"name": self.name, "description": self.description,
+                "default": None if callable(self.default) else self.default,
+                "default_by_players": callable(self.default),
+                "choices": list(self.choices) if self.choices else None,
+                "type": (self.type or type(self.default)).__name__ if not callable(self.default) else "int",
+                "minimum": self.minimum, "maximum": self.maximum}
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: identity, player counts, options and engine functions.
+
+    ``cards()`` lists every card id the game uses (the simulator shows them as
+    pads and gives each a virtual tag).
+    """
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    setup: Callable[[list[str], dict, int], dict]
+    apply: Callable[[dict, dict], tuple[dict, list[dict]]]
+    view: Callable[[dict, str], dict]
+    options: tuple[Option, ...] = ()
+    cards: Callable[[], list[str]] = field(default=lambda: [])
+    summary: str = ""
+
+    def resolve_options(self, given: dict | None, player_count: int) -> dict:
+        """Fill defaults and validate ``given``; unknown names are refused."""
+        given = dict(given or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise RuleError("bad_option", f"{self.name} has no option {unknown[0]!r}; "
+                            f"known options: {', '.join(known) or 'none'}.")
+        return {name: (opt.check(given[name]) if name in given else opt.default_for(player_count))
+                for name, opt in known.items()}
+
+    def describe(self) -> dict:
+        return {"id": self.id, "name": self.name, "min_players": self.min_players,
+                "max_players": self.max_players, "summary": self.summary,
+                "options": [o.describe() for o in self.options], "cards": self.cards()}
+
+
+#: The host picks who starts; every game offers this option.
+FIRST_SEAT = Option("first_seat", "Seat number of the player who starts", 1, type=int,
+                    minimum=1, maximum=8)
+
+
+def new_state(game_id: str, players: list[str], seed: int, phase: str) -> dict:
+    """The common envelope every engine state starts from."""
+    return {
+        "game": game_id,
+        "players": [{"name": n, "seat": i + 1, "score": 0} for i, n in enumerate(players)],
+        "phase": phase,
+        "over": False,
+        "winners": [],
+        "log": [],
+        "rng": {"seed": seed, "draws": 0},
+    }
+
+
+def rng(state: dict) -> random.Random:
+    """A generator for one draw, seeded from the state; advances the state's counter.
+
+    Replaying the same inputs makes the same draws, so the journal reproduces
+    every shuffle and roll exactly.
+    """
+    r = state["rng"]
+    r["draws"] += 1
+    return random.Random(f"{r['seed']}:{r['draws']}")
+
+
+def event(state: dict, kind: str, text: str, seat: int | None = None, **data) -> dict:
+    """Make an event; public ones (no ``seat``) are also kept in the state's log."""
+    ev = {"kind": kind, "text": text, **data}
+    if seat is None:
+        state["log"] = (state["log"] + [text])[-LOG_LENGTH:]
+    else:
+        ev["seat"] = seat
+    return ev
+
+
+def player(state: dict, seat: int) -> dict:
+    """The player record sitting at ``seat`` (1-based)."""
+    return state["players"][seat - 1]
+
+
+def common_view(state: dict, prompt: str) -> dict:
+    """The fields every view has, copied by allow-list from the envelope."""
+    return {
+        "game": state["game"],
+        "phase": state["phase"],
+        "prompt": prompt,
+        "players": [{"name": p["name"], "seat": p["seat"], "score": p["score"]}
+                    for p in state["players"]],
+        "over": state["over"],
+        "winners": list(state["winners"]) if state["over"] else [],
+        "last_events": list(state["log"]),
+    }
+
+
+def audience_seat(audience: str) -> int | None:
+    """The seat number of a ``seat-N`` audience, else None."""
+    if audience.startswith("seat-"):
+        try:
+            return int(audience[5:])
+        except ValueError:
+            return None
+    return None
+
+
+def input_kind(inp: dict) -> tuple[str, dict]:
+    """Split a protocol object ``{"kind": {...}}`` into its kind and body."""
+    (kind, body), = inp.items()
+    return kind, body
+
+
+def finish(state: dict, winners: list[str], text: str) -> dict:
+    """Mark the game over with ``winners``; returns the public event."""
+    state["over"] = True
+    state["phase"] = "over"
+    state["winners"] = winners
+    return event(state, "game_over", text)
+
+
+def top_scorers(state: dict) -> list[str]:
+    """Names of the players with the highest score (several when tied)."""
+    best = max(p["score"] for p in state["players"])
+    return [p["name"] for p in state["players"] if p["score"] == best]

@@ -1,0 +1,131 @@
+"""The journal: every accepted input, in order, in a SQLite file (the source of truth).
+
+Rows are committed durably (WAL, ``synchronous=FULL``) before anyone is told.
+Undo does not delete: it marks the newest live row undone, so the host can
+still read the whole history.  Refused inputs go to their own table and never
+change the game.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS inputs (
+    id      INTEGER PRIMARY KEY,
+    at      REAL    NOT NULL,
+    source  TEXT    NOT NULL,
+    input   TEXT    NOT NULL,
+    undone  REAL
+);
+CREATE TABLE IF NOT EXISTS refusals (
+    id      INTEGER PRIMARY KEY,
+    at      REAL    NOT NULL,
+    source  TEXT    NOT NULL,
+    input   TEXT    NOT NULL,
+    code    TEXT    NOT NULL,
+    message TEXT    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class JournalError(RuntimeError):
+    """The journal could not be written (disk full, read-only data dir, ...)."""
+
+
+class Journal:
+    """Append-only record of accepted inputs, with undo marks and refusals."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, args: tuple) -> int:
+        with self._lock:
+            try:
+                cur = self._db.execute(sql, args)
+            except sqlite3.Error as exc:
+                raise JournalError(f"The journal at {self.path} could not be written: {exc}.") from exc
+            return cur.lastrowid
+
+    def append(self, inp: dict, source: str = "", at: float | None = None) -> int:
+        """Commit one accepted input; returns its row id."""
+        return self._write("INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)",
+                           (at or time.time(), source, json.dumps(inp, separators=(",", ":"))))
+
+    def undo_last(self) -> dict | None:
+        """Mark the newest live input undone; returns it, or None if there is none."""
+        row = self._db.execute(
+            "SELECT id, input FROM inputs WHERE undone IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        self._write("UPDATE inputs SET undone = ? WHERE id = ?", (time.time(), row[0]))
+        return json.loads(row[1])
+
+    def live(self) -> list[tuple[int, dict]]:
+        """Every input not undone, oldest first, as ``(id, input)``."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, input FROM inputs WHERE undone IS NULL ORDER BY id").fetchall()
+        return [(i, json.loads(s)) for i, s in rows]
+
+    def live_since_last_game(self) -> list[tuple[int, dict]]:
+        """The live inputs from the newest live ``new_game`` on (all that matters to the state)."""
+        with self._lock:
+            start = self._db.execute(
+                "SELECT max(id) FROM inputs WHERE undone IS NULL AND input LIKE '{\"new_game\":%'"
+            ).fetchone()[0] or 0
+            rows = self._db.execute(
+                "SELECT id, input FROM inputs WHERE undone IS NULL AND id >= ? ORDER BY id",
+                (start,)).fetchall()
+        return [(i, json.loads(s)) for i, s in rows]
+
+    def refuse(self, inp, code: str, message: str, source: str = "") -> None:
+        """Record a refused input (what and why) for the host page."""
+        try:
+            text = json.dumps(inp, separators=(",", ":"))[:4096]
+        except (TypeError, ValueError):
+            text = repr(inp)[:4096]
+        self._write("INSERT INTO refusals (at, source, input, code, message) VALUES (?, ?, ?, ?, ?)",
+                    (time.time(), source, text, code, message))
+
+    def recent(self, limit: int = 50) -> dict:
+        """The newest inputs (with undo marks) and refusals, newest first, for the host."""
+        with self._lock:
+            inputs = self._db.execute(
+                "SELECT id, at, source, input, undone FROM inputs ORDER BY id DESC LIMIT ?",
+                (limit,)).fetchall()
+            refusals = self._db.execute(
+                "SELECT id, at, source, input, code, message FROM refusals ORDER BY id DESC LIMIT ?",
+                (limit,)).fetchall()
+        return {
+            "inputs": [{"id": i, "at": at, "source": src, "input": json.loads(s), "undone": u is not None}
+                       for i, at, src, s, u in inputs],
+            "refusals": [{"id": i, "at": at, "source": src, "input": s, "code": c, "message": m}
+                         for i, at, src, s, c, m in refusals],
+        }
+
+    def count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT count(*) FROM inputs").fetchone()[0]
+
+    def meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
