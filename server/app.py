@@ -1,0 +1,175 @@
+"""The web side of the table: HTTP API, Socket.IO rooms and the pages, in one Flask app.
+
+Rooms: ``table`` (the TV, anyone), ``host`` (host token), ``seat-N`` (that
+seat's token).  A client gets the full ``state`` for its audience on connect
+and after every change, ``event`` for discrete happenings and ``refused`` for
+refusals.  ``input`` (Socket.IO) and ``POST /api/input`` take one protocol
+object and answer with the outcome.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import segno
+from flask import Flask, Response, jsonify, request, send_from_directory
+from flask_socketio import SocketIO, join_room
+from werkzeug.exceptions import HTTPException
+
+from . import games
+from .access import AccessError
+from .context import TableContext
+from .games.base import RuleError
+from .protocol import MAX_INPUT_BYTES, ProtocolError, check
+from .publisher import Publisher
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+#: Modules that add pages or routes: each has ``register(app, socketio, ctx)``.
+EXTENSIONS: list[str] = []
+
+_STATUS = {"busy": 503, "journal_failed": 503}
+
+
+def _error(status: int, code: str, message: str):
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
+    """Build the Flask app and its Socket.IO server around ``ctx``'s table."""
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_INPUT_BYTES
+    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_INPUT_BYTES)
+    publisher = Publisher(ctx, socketio)
+    app.extensions["tofu"] = ctx
+    roles: dict[str, str] = {}   # Socket.IO sid -> role (host, seat-N, table)
+
+    def role_of(token: str | None) -> str:
+        table = ctx.table
+        return ctx.access.role(token, table.game_seq, table.seats())
+
+    def token_from_request() -> str | None:
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            return auth[7:].strip()
+        return request.headers.get("X-Tofu-Token") or request.args.get("token")
+
+    def process(raw, role: str, source: str) -> tuple[dict, int]:
+        """Check, authorise and apply one input; the answer and its HTTP status."""
+        try:
+            inp = check(raw)
+            ctx.access.check_input(inp, role)
+        except ProtocolError as exc:
+            return {"ok": False, "error": exc.as_dict()}, 400
+        except AccessError as exc:
+            return {"ok": False, "error": exc.as_dict()}, 403
+        outcome = ctx.table.submit(inp, source)
+        if outcome.accepted:
+            return outcome.as_dict(role), 200
+        code = outcome.error.code
+        return outcome.as_dict(role), _STATUS.get(code, 400 if isinstance(outcome.error, ProtocolError) else 409)
+
+    # ----- HTTP API ---------------------------------------------------------
+    @app.get("/api/games")
+    def api_games():
+        return jsonify([g.describe() for g in games.all_games()])
+
+    @app.get("/api/state")
+    def api_state():
+        try:
+            audience = ctx.access.audience(request.args.get("view", "table"), role_of(token_from_request()))
+        except AccessError as exc:
+            return _error(403, exc.code, exc.message)
+        return jsonify(publisher.view(audience))
+
+    @app.post("/api/input")
+    def api_input():
+        raw = request.get_data(cache=False)
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return _error(400, "bad_json", f"The body is not valid JSON ({exc}); send one protocol "
+                          "object such as {\"button\": {\"name\": \"advance\"}}.")
+        answer, status = process(body, role_of(token_from_request()), "http")
+        if answer["ok"]:
+            return jsonify(answer), status
+        return jsonify({"error": answer["error"]}), status
+
+    @app.get("/api/health")
+    def api_health():
+        return jsonify({**ctx.health.snapshot(), "simulate": ctx.simulate, "seq": ctx.table.seq})
+
+    @app.get("/api/journal")
+    def api_journal():
+        if role_of(token_from_request()) != "host":
+            return _error(403, "host_token_needed", "The journal is for the host: add the host token.")
+        limit = request.args.get("limit", "50")
+        if not limit.isdigit() or not 1 <= int(limit) <= 1000:
+            return _error(400, "bad_limit", "limit must be a whole number from 1 to 1000.")
+        return jsonify(ctx.table.journal.recent(int(limit)))
+
+    @app.get("/qr/seat/<int:seat>.svg")
+    def seat_qr(seat: int):
+        token = ctx.access.seat_token(ctx.table.game_seq, seat)
+        if token is None or seat not in ctx.table.seats():
+            return _error(404, "no_such_seat", f"Seat {seat} is not in the current game.")
+        base = (ctx.public_url or request.host_url).rstrip("/")
+        svg = segno.make(f"{base}/seat/{seat}?token={token}", error="m").svg_inline(scale=6, border=2)
+        return Response(svg, mimetype="image/svg+xml")
+
+    # ----- pages ------------------------------------------------------------
+    def page(name: str):
+        return send_from_directory(WEB_DIR, name)
+
+    app.add_url_rule("/", "tv", lambda: page("tv.html"))
+    app.add_url_rule("/host", "host", lambda: page("host.html"))
+    app.add_url_rule("/seat/<int:seat>", "seat", lambda seat: page("seat.html"))
+
+    @app.get("/sim")
+    def sim():
+        if not ctx.simulate:
+            return Response("The simulator runs only in simulation: start the table with "
+                            "`tofu-table serve --simulate`.", status=404, mimetype="text/plain")
+        return page("sim.html")
+
+    @app.get("/web/<path:name>")
+    def web(name: str):
+        return send_from_directory(WEB_DIR, name)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if request.path.startswith("/api/") or exc.code == 413:
+            code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.code, "http_error")
+            message = {413: f"The request is larger than {MAX_INPUT_BYTES} bytes; send one input at a time."
+                       }.get(exc.code, exc.description)
+            return _error(exc.code, code, message)
+        return exc
+
+    # ----- Socket.IO ----------------------------------------------------------
+    @socketio.on("connect")
+    def on_connect(auth=None):
+        auth = auth if isinstance(auth, dict) else {}
+        token = auth.get("token") or request.args.get("token")
+        wanted = auth.get("view") or request.args.get("view") or "table"
+        role = role_of(token if isinstance(token, str) else None)
+        try:
+            audience = ctx.access.audience(wanted if isinstance(wanted, str) else "?", role)
+        except AccessError as exc:
+            raise ConnectionRefusedError(exc.as_dict()) from None
+        roles[request.sid] = role
+        join_room(audience)
+        socketio.emit("state", publisher.view(audience), to=request.sid)
+
+    @socketio.on("disconnect")
+    def on_disconnect(*_):
+        roles.pop(request.sid, None)
+
+    @socketio.on("input")
+    def on_input(data=None):
+        answer, _status = process(data, roles.get(request.sid, "table"), "socket")
+        return answer
+
+    for name in EXTENSIONS:
+        importlib.import_module(name).register(app, socketio, ctx)
+    return app, socketio

@@ -1,0 +1,139 @@
+"""The ``tofu-table`` command: serve the table, replay a script, and the extension commands.
+
+Extension modules listed in ``COMMANDS`` each define ``add_parser(subparsers)``
+and set ``func`` (taking the parsed arguments, returning an exit status) on the
+parser they add.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import socket
+import sys
+from pathlib import Path
+
+from .context import TableContext, default_data_dir
+
+#: Modules adding subcommands: each has ``add_parser(subparsers)``.
+COMMANDS: list[str] = []
+
+#: Modules starting devices for ``serve``: each has ``start(ctx) -> callable that stops them``.
+DEVICES: list[str] = []
+
+
+def _lan_address() -> str | None:
+    """A non-loopback address of this machine, for the addresses printed at start."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return None
+
+
+def serve(args) -> int:
+    """Run the table server until interrupted."""
+    from .app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    simulate = args.simulate or not (Path(args.data) / "config.toml").exists()
+    display_host = args.host
+    if args.host in ("0.0.0.0", "::"):
+        display_host = _lan_address() or "127.0.0.1"
+    base = args.public_url or f"http://{display_host}:{args.port}"
+    ctx = TableContext.open(Path(args.data), simulate, public_url=args.public_url or
+                            (base if args.host in ("0.0.0.0", "::") else None))
+    app, socketio = create_app(ctx)
+    stops = [importlib.import_module(name).start(ctx) for name in DEVICES]
+    ctx.table.start()
+    token = ctx.access.host_token
+    print(f"Tofu Table is running{' in simulation' if simulate else ''} (data: {ctx.data_dir})\n"
+          f"  TV page:        {base}/\n"
+          f"  Host page:      {base}/host?token={token}\n"
+          + (f"  Simulator page: {base}/sim\n" if simulate else "")
+          + f"  Host token:     {token}\n"
+          "Press Ctrl+C to stop.", flush=True)
+    try:
+        socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
+                     log_output=args.verbose)
+    finally:
+        for stop in stops:
+            stop()
+        ctx.table.stop()
+    return 0
+
+
+def replay(args) -> int:
+    """Apply a script of inputs headless and print the final public view."""
+    from .journal import Journal
+    from .table import Table
+
+    table = Table(Journal(":memory:"))
+    failed = 0
+    with open(args.file, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                inp = json.loads(line)
+            except ValueError as exc:
+                outcome_error = ("bad_json", f"not valid JSON ({exc})")
+            else:
+                outcome = table.handle(inp, source=f"replay:{number}")
+                if outcome.accepted:
+                    continue
+                outcome_error = (outcome.error.code, outcome.error.message)
+            failed += 1
+            print(f"{args.file}:{number}: refused [{outcome_error[0]}] {outcome_error[1]}", file=sys.stderr)
+            if not args.keep_going:
+                return 1
+    view = table.view("table")
+    if args.json:
+        print(json.dumps(view, indent=2, ensure_ascii=False))
+    else:
+        print(f"{view.get('game_name') or 'No game'}: {view['prompt']}")
+        for p in view["players"]:
+            print(f"  seat {p['seat']}  {p['name']:<16} {p['score']}")
+        if view["over"]:
+            print(f"Winner{'s' if len(view['winners']) != 1 else ''}: {', '.join(view['winners'])}")
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tofu-table", description="Tofu Table: a board game companion.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", help="run the table server (TV, host, seat and simulator pages)")
+    p.add_argument("--simulate", action="store_true",
+                   help="simulated readers, buttons and camera (the default when no config.toml exists)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data", default=str(default_data_dir()), help="data folder (journal, registry, settings)")
+    p.add_argument("--public-url", help="address phones use to reach this table (for the QR codes)")
+    p.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    p.set_defaults(func=serve)
+
+    p = sub.add_parser("replay", help="apply a script of inputs headless and print the final view")
+    p.add_argument("file", help="a .jsonl file: one protocol object per line")
+    p.add_argument("--keep-going", action="store_true", help="report refused inputs and go on")
+    p.add_argument("--json", action="store_true", help="print the final public view as JSON")
+    p.set_defaults(func=replay)
+
+    for name in COMMANDS:
+        importlib.import_module(name).add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

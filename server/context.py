@@ -1,0 +1,45 @@
+"""Everything one running table is made of, built once by ``tofu-table serve``.
+
+Extensions (device drivers, the camera, extra pages) receive this context so
+they can put inputs on the table, report health and keep files in the data dir.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .access import Access, load_host_token
+from .health import Health
+from .journal import Journal
+from .table import Table
+
+
+def default_data_dir() -> Path:
+    """``$TOFU_TABLE_DATA``, else ``$XDG_DATA_HOME/tofu-table``, else ``~/.local/share/tofu-table``."""
+    if os.environ.get("TOFU_TABLE_DATA"):
+        return Path(os.environ["TOFU_TABLE_DATA"])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "tofu-table"
+
+
+@dataclass
+class TableContext:
+    """The table, who may use it, device health, and where its files live."""
+
+    data_dir: Path
+    simulate: bool
+    table: Table
+    access: Access
+    health: Health = field(default_factory=Health)
+    public_url: str | None = None
+
+    @classmethod
+    def open(cls, data_dir: Path, simulate: bool, public_url: str | None = None) -> "TableContext":
+        """Open (or create) the data dir's journal and host token and refold the table."""
+        data_dir = Path(data_dir)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        table = Table(Journal(data_dir / "journal.sqlite"))
+        access = Access(load_host_token(data_dir), simulate)
+        return cls(data_dir=data_dir, simulate=simulate, table=table, access=access,
+                   public_url=public_url)

@@ -1,0 +1,98 @@
+"""Publishing: after every outcome, the views go to the Socket.IO rooms.
+
+Views are built on the applying thread (so they match the state exactly and
+cost the table only microseconds to hand over); a separate thread emits them,
+so a slow client never delays the table.  The latest views are also cached for
+HTTP readers.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+from .games.base import RuleError
+
+log = logging.getLogger(__name__)
+
+
+class Publisher:
+    """Builds views after each outcome and emits ``state``, ``event`` and ``refused``."""
+
+    def __init__(self, ctx, socketio):
+        self.ctx = ctx
+        self.socketio = socketio
+        self.views: dict[str, dict] = {}
+        self._game_seq = ctx.table.game_seq
+        self._queue: queue.Queue = queue.Queue()
+        self.snapshot()
+        ctx.table.listeners.append(self.on_outcome)
+        threading.Thread(target=self._run, name="publisher", daemon=True).start()
+
+    def snapshot(self) -> dict[str, dict]:
+        """Build every audience's view from the table (call on the applying thread)."""
+        table = self.ctx.table
+        views = {"table": table.view("table"), "host": table.view("host")}
+        for seat in table.seats():
+            views[f"seat-{seat}"] = table.view(f"seat-{seat}")
+        views["host"]["seat_links"] = [
+            {"seat": p["seat"], "name": p["name"],
+             "path": f"/seat/{p['seat']}?token={self.ctx.access.seat_token(table.game_seq, p['seat'])}"}
+            for p in views["host"]["players"]]
+        views["host"]["health"] = self.ctx.health.snapshot()
+        self.views = views
+        return views
+
+    def view(self, audience: str) -> dict:
+        """The latest view for ``audience`` (a seat outside the game sees the table view)."""
+        views = self.views
+        return views.get(audience) or {**views["table"], "audience": audience,
+                                       "prompt": "This seat is not in the current game."}
+
+    def on_outcome(self, outcome, inp: dict) -> None:
+        if outcome.accepted:
+            self.ctx.health.journal_ok()
+            views = self.snapshot()
+            new_game = self.ctx.table.game_seq != self._game_seq
+            self._game_seq = self.ctx.table.game_seq
+            self._queue.put(("state", outcome, inp, views, new_game))
+        else:
+            if outcome.error.code == "journal_failed":
+                self.ctx.health.journal_failed(outcome.error.message)
+                self.snapshot()
+            self._queue.put(("refused", outcome, inp, None, False))
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                self._emit(*item)
+            except Exception:   # keep publishing whatever one emit did
+                log.exception("publishing failed")
+
+    def _emit(self, what: str, outcome, inp: dict, views: dict | None, new_game: bool) -> None:
+        emit = self.socketio.emit
+        if what == "refused":
+            error = outcome.error
+            is_rule = isinstance(error, RuleError)
+            if is_rule:
+                emit("refused", error.as_dict("table"), to="table")
+                if error.seat:
+                    emit("refused", error.as_dict(f"seat-{error.seat}"), to=f"seat-{error.seat}")
+            emit("refused", {**(error.as_dict("host") if is_rule else error.as_dict()), "input": inp},
+                 to="host")
+            return
+        if new_game:
+            for seat in range(1, 9):
+                emit("reauth", {"message": "A new game has started: scan your seat's QR code "
+                                           "on the TV again."}, to=f"seat-{seat}")
+                self.socketio.close_room(f"seat-{seat}")
+        for audience, view in views.items():
+            emit("state", view, to=audience)
+        for ev in outcome.events:
+            seat = ev.get("seat")
+            if seat is None:
+                emit("event", ev, to="table")
+            else:
+                emit("event", ev, to=f"seat-{seat}")
+            emit("event", ev, to="host")
