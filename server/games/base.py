@@ -106,7 +106,8 @@ class Option:
                 "default": None if callable(self.default) else self.default,
                 "default_by_players": callable(self.default),
                 "choices": list(self.choices) if self.choices else None,
-                "type": (self.type or type(self.default)).__name__ if not callable(self.default) else "int",
+                "type": (self.type.__name__ if self.type else
+                         "int" if callable(self.default) else type(self.default).__name__),
                 "minimum": self.minimum, "maximum": self.maximum}
 
 

@@ -1,0 +1,677 @@
+"""Tofu God: silhouette cards tapped face down, guesses scored as soon as they are revealed.
+
+Each player owns one set of ten silhouette cards (``tofu-god/set-N/<silhouette>``);
+the set on a card says whose it is, so any reader will do.  A turn:
+
+1. Two of the active player's silhouettes are set aside for everyone (drawn by
+   the table, or tapped face up by the active player with ``set_aside=physical``).
+2. The active player taps six different cards, in this order: best and worst
+   answer to question 1, then to question 2, then to question 3.
+3. Per question the other players tap a guess (the last tap counts); then
+   ``advance`` reveals the guesses, ``advance`` reveals best and worst and
+   scores, ``advance`` opens the next question (after the third: the next turn).
+
+Scoring per question: a guess of the best card gives the guesser and the
+active player a point each; a guess of the worst card costs the guesser a
+point (never below zero unless ``below_zero``).  Revealed best and worst cards
+and the set-aside pair are unavailable to everyone for the rest of the turn.
+After the last turn the most points win; a tie goes to the tofu-card draw
+(seeded and shown on the TV, or entered by the host).
+
+The silhouette names are data (``data/tofu_god/silhouettes.json``); only the
+card named there as ``tie_break_card`` matters to the rules.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .base import (FIRST_SEAT, Game, Option, Quiet, RuleError, audience_seat, common_view, event,
+                   finish, input_kind, new_state, player, rng, top_scorers)
+
+GAME_ID = "tofu-god"
+SETS = 6
+DATA_FILE = Path(__file__).parent / "data" / "tofu_god" / "silhouettes.json"
+SET_SIZE = 10
+#: The active player's six answers, in tapping order.
+SLOTS = tuple((q, answer) for q in (1, 2, 3) for answer in ("best", "worst"))
+QUESTIONS = 3
+#: Rulebook recommendation: turns each player takes, by player count.
+TURNS_BY_PLAYERS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1}
+
+_ID = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
+_CARD = re.compile(r"^tofu-god/set-(\d+)/(.+)$")
+
+
+class SilhouetteDataError(ValueError):
+    """The silhouette data file is missing, malformed or inconsistent."""
+
+
+def load_silhouettes(path: Path = DATA_FILE) -> dict:
+    """Read and check the silhouette data file; returns ``{"ids", "labels", "tofu"}``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SilhouetteDataError(f"Cannot read the Tofu God silhouettes from {path}: {exc}") from exc
+    entries = data.get("silhouettes") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or len(entries) != SET_SIZE:
+        raise SilhouetteDataError(f"{path}: 'silhouettes' must list exactly {SET_SIZE} cards.")
+    ids, labels = [], {}
+    for entry in entries:
+        sid = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(sid, str) or not _ID.match(sid):
+            raise SilhouetteDataError(f"{path}: silhouette id {sid!r} must be lower case letters, "
+                                      "digits and hyphens, starting with a letter.")
+        if sid in labels:
+            raise SilhouetteDataError(f"{path}: silhouette {sid!r} is listed twice.")
+        label = entry.get("label", sid)
+        if not isinstance(label, str) or not label.strip():
+            raise SilhouetteDataError(f"{path}: silhouette {sid!r} needs a non-empty label.")
+        ids.append(sid)
+        labels[sid] = label
+    tofu = data.get("tie_break_card")
+    if tofu not in labels:
+        raise SilhouetteDataError(f"{path}: tie_break_card {tofu!r} must be one of the silhouette ids.")
+    return {"ids": ids, "labels": labels, "tofu": tofu}
+
+
+SILHOUETTES = load_silhouettes()
+
+
+def card_id(set_number: int, silhouette: str) -> str:
+    """The card id of ``silhouette`` in set ``set_number``."""
+    return f"{GAME_ID}/set-{set_number}/{silhouette}"
+
+
+# ----- options -------------------------------------------------------------------
+
+def _default_turns(count: int) -> int:
+    return TURNS_BY_PLAYERS.get(count, 1)
+
+
+def _default_sets(count: int) -> list[int]:
+    return list(range(1, count + 1))
+
+
+OPTIONS = (
+    FIRST_SEAT,
+    Option("turns", "Turns each player takes (rulebook: 3 for 2-3 players, 2 for 4-5, 1 for 6)",
+           _default_turns, type=int, minimum=1, maximum=10),
+    Option("set_aside", "Who sets the two cards aside each turn: the table draws them (digital) "
+           "or the active player draws and taps them face up (physical)", "digital",
+           choices=("digital", "physical")),
+    Option("below_zero", "Scores may drop below zero", False, type=bool),
+    Option("no_edgy", "Leave the edgy (black) conundrum cards in the box (a reminder on the TV)",
+           False, type=bool),
+    Option("tie_break", "Tie-break by tofu-card draw: the table draws (digital) or the host "
+           "enters who won a real draw (manual)", "digital", choices=("digital", "manual")),
+    Option("sets", "Silhouette set number (1-6) of each player, in seat order", _default_sets, type=list),
+)
+
+
+# ----- small helpers ---------------------------------------------------------------
+
+def _name(state: dict, seat: int) -> str:
+    return player(state, seat)["name"]
+
+
+def _label(state: dict, silhouette: str) -> str:
+    return state["labels"][silhouette].lower()
+
+
+def _seat_of_set(state: dict, set_number: int) -> int | None:
+    for seat, number in state["sets"].items():
+        if number == set_number:
+            return int(seat)
+    return None
+
+
+def _turn(state: dict) -> dict:
+    return state["turn"]
+
+
+def _active(state: dict) -> int:
+    return state["turn"]["active"]
+
+
+def _guessers(state: dict) -> list[int]:
+    return [p["seat"] for p in state["players"] if p["seat"] != _active(state)]
+
+
+def _unavailable(turn: dict) -> list[str]:
+    return turn["set_aside"] + turn["revealed"]
+
+
+def _next_slot(turn: dict) -> tuple[int, str] | None:
+    n = len(turn["choices"])
+    return SLOTS[n] if n < len(SLOTS) else None
+
+
+def _slot_text(slot: tuple[int, str]) -> str:
+    return f"{slot[1]} answer to question {slot[0]}"
+
+
+def _refuse_private(state: dict, code: str, detail: str) -> RuleError:
+    """A refusal of the active player's own choice: the TV learns only that it was refused."""
+    name = _name(state, _active(state))
+    return RuleError(code, f"{name}'s tap was not accepted; {name}, your seat page says why.",
+                     detail=detail, seat=_active(state))
+
+
+def _silhouette(state: dict, name) -> str:
+    if not isinstance(name, str) or name not in state["labels"]:
+        raise RuleError("unknown_silhouette", f"There is no silhouette {str(name)[:24]!r}; the cards are: "
+                        f"{', '.join(state['silhouettes'])}.")
+    return name
+
+
+def _seat_number(state: dict, value, what: str = "seat") -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= len(state["players"]):
+        raise RuleError("bad_seat", f"{what} must be a seat number from 1 to {len(state['players'])}.")
+    return value
+
+
+# ----- setup and turns ----------------------------------------------------------------
+
+def setup(players: list[str], options: dict, seed: int) -> dict:
+    """A new game: scores at zero, sets bound to seats, the first turn begun."""
+    count = len(players)
+    if options["first_seat"] > count:
+        raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count}.")
+    sets = options["sets"]
+    if (len(sets) != count or any(not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= SETS
+                                  for s in sets) or len(set(sets)) != count):
+        raise RuleError("bad_option", f"Option sets must give each of the {count} players a different "
+                        f"set number from 1 to {SETS}, in seat order (for example {_default_sets(count)}).")
+    state = new_state(GAME_ID, players, seed, "guessing")
+    state.update(
+        options={k: options[k] for k in ("turns", "set_aside", "below_zero", "no_edgy", "tie_break")},
+        silhouettes=list(SILHOUETTES["ids"]),
+        labels=dict(SILHOUETTES["labels"]),
+        tofu=SILHOUETTES["tofu"],
+        sets={str(i + 1): s for i, s in enumerate(sets)},
+        first=options["first_seat"],
+        total_turns=options["turns"] * count,
+        turn=None,
+        tie_break=None,
+    )
+    _start_turn(state, 1)
+    return state
+
+
+def _start_turn(state: dict, number: int) -> list[dict]:
+    count = len(state["players"])
+    active = (state["first"] - 1 + number - 1) % count + 1
+    state["turn"] = {"number": number, "active": active, "conundrum": None, "set_aside": [],
+                     "choices": [], "question": 1, "guesses": {}, "revealed": [], "results": []}
+    name = _name(state, active)
+    events = [event(state, "turn", f"Turn {number} of {state['total_turns']}: {name} draws two "
+                    "conundrum cards and keeps one.")]
+    if state["options"]["set_aside"] == "digital":
+        drawn = rng(state).sample(state["silhouettes"], 2)
+        state["turn"]["set_aside"] = drawn
+        state["phase"] = "guessing"
+        events.append(event(state, "set_aside", f"Set aside this turn: {_label(state, drawn[0])} and "
+                            f"{_label(state, drawn[1])}.", cards=drawn))
+    else:
+        state["phase"] = "set_aside"
+    return events
+
+
+def _end_turn(state: dict) -> list[dict]:
+    if state["turn"]["number"] < state["total_turns"]:
+        return _start_turn(state, state["turn"]["number"] + 1)
+    return _end_game(state)
+
+
+def _end_game(state: dict) -> list[dict]:
+    leaders = top_scorers(state)
+    if len(leaders) == 1:
+        return [finish(state, leaders, f"Game over: {leaders[0]} wins.")]
+    seats = [p["seat"] for p in state["players"] if p["name"] in leaders]
+    state["tie_break"] = {"mode": state["options"]["tie_break"], "tied": seats, "rounds": [],
+                          "winner": None}
+    names = " and ".join(leaders)
+    if state["options"]["tie_break"] == "manual":
+        state["phase"] = "tie_break"
+        return [event(state, "tie", f"{names} are tied: draw from your shuffled silhouette sets "
+                      "until exactly one of you draws the tofu; the host enters the winner.")]
+    winner = _draw_tie_break(state)
+    return [event(state, "tie", f"{names} are tied: the table draws from their shuffled sets."),
+            finish(state, [_name(state, winner)],
+                   f"{_name(state, winner)} draws the tofu first and wins the game.")]
+
+
+def _draw_tie_break(state: dict) -> int:
+    """Simulate the tofu-card draw among the tied seats; records every draw for the TV."""
+    tie, tofu = state["tie_break"], state["tofu"]
+    contenders = list(tie["tied"])
+    while True:
+        decks = {seat: rng(state).sample(state["silhouettes"], SET_SIZE) for seat in contenders}
+        draws = []
+        for i in range(SET_SIZE):
+            draws.append({str(seat): decks[seat][i] for seat in contenders})
+            tofu_seats = [seat for seat in contenders if decks[seat][i] == tofu]
+            if tofu_seats:
+                break
+        tie["rounds"].append({"seats": contenders, "draws": draws})
+        if len(tofu_seats) == 1:
+            tie["winner"] = tofu_seats[0]
+            return tofu_seats[0]
+        contenders = tofu_seats
+
+
+# ----- card taps -------------------------------------------------------------------------
+
+def _card(state: dict, card: str) -> tuple[int, str]:
+    """The seat that owns ``card`` and its silhouette, or a refusal."""
+    match = _CARD.match(card)
+    if not match:
+        raise RuleError("not_this_game", f"{card} is not a Tofu God card; this table is playing Tofu God.")
+    set_number, silhouette = int(match.group(1)), match.group(2)
+    seat = _seat_of_set(state, set_number)
+    if seat is None:
+        used = ", ".join(str(s) for s in sorted(state["sets"].values()))
+        raise RuleError("set_not_in_game", f"Set {set_number} is not in this game (sets in play: {used}); "
+                        "put that card back in the box.")
+    if silhouette not in state["labels"]:
+        raise RuleError("unknown_silhouette", f"{card} is not one of the ten silhouettes of a set.")
+    return seat, silhouette
+
+
+def _play(state: dict, seat: int, silhouette: str) -> list[dict]:
+    """One card played by ``seat`` (a tap, or the player's phone)."""
+    if state["phase"] == "tie_break":
+        raise RuleError("game_over", "The turns are over; the host enters who won the tofu draw.")
+    if state["over"]:
+        raise RuleError("game_over", "The game is over; start a new one from the host page.")
+    if seat == _active(state):
+        return _active_card(state, silhouette)
+    return _guess(state, seat, silhouette)
+
+
+def _active_card(state: dict, silhouette: str) -> list[dict]:
+    turn, active = _turn(state), _active(state)
+    name, label = _name(state, active), _label(state, silhouette)
+    if state["phase"] == "set_aside":
+        if silhouette in turn["set_aside"]:
+            raise RuleError("already_set_aside", f"The {label} is already set aside; {name}, tap a "
+                            "second card to set aside.")
+        turn["set_aside"].append(silhouette)
+        events = [event(state, "set_aside", f"{name} sets aside the {label}.", cards=[silhouette])]
+        if len(turn["set_aside"]) == 2:
+            state["phase"] = "guessing"
+            events.append(event(state, "question_open", "Guesses for question 1 are open."))
+        return events
+    slot = _next_slot(turn)
+    if slot is None:
+        raise RuleError("answers_locked", f"{name}'s six answers are already locked; the active player "
+                        "does not guess. Other players tap their own sets.")
+    if silhouette in turn["set_aside"]:
+        raise _refuse_private(state, "card_set_aside", f"The {label} is set aside this turn. Tap another "
+                              f"card for your {_slot_text(slot)}.")
+    if silhouette in turn["choices"]:
+        used = SLOTS[turn["choices"].index(silhouette)]
+        raise _refuse_private(state, "card_repeated", f"You already chose the {label} as your "
+                              f"{_slot_text(used)}. Tap a different card for your {_slot_text(slot)}.")
+    turn["choices"].append(silhouette)
+    events = [event(state, "answer_locked", f"{name} has locked {len(turn['choices'])} of 6 answers."),
+              event(state, "your_answer", f"Locked the {label} as your {_slot_text(slot)}.",
+                    seat=active)]
+    return events
+
+
+def _guess(state: dict, seat: int, silhouette: str) -> list[dict]:
+    turn, name, label = _turn(state), _name(state, seat), _label(state, silhouette)
+    question = turn["question"]
+    if state["phase"] == "set_aside":
+        raise RuleError("question_not_open", f"Guesses open once {_name(state, _active(state))} has set "
+                        f"aside two cards; {name}, keep your card for now.")
+    if state["phase"] == "guesses_revealed":
+        raise RuleError("question_not_open", f"The guesses for question {question} are already revealed; "
+                        "they can no longer change.")
+    if state["phase"] == "answered":
+        nxt = (f"question {question + 1} opens" if question < QUESTIONS else "the next turn starts")
+        raise RuleError("question_not_open", f"Question {question} is scored; {nxt} when someone "
+                        "presses advance. Tap your guess after that.")
+    if silhouette in turn["set_aside"]:
+        raise RuleError("card_set_aside", f"The {label} is set aside this turn; {name}, guess with "
+                        "another card.")
+    if silhouette in turn["revealed"]:
+        raise RuleError("already_revealed", f"The {label} was already revealed this turn and cannot be "
+                        f"an answer again; {name}, guess with another card.")
+    changed = str(seat) in turn["guesses"]
+    turn["guesses"][str(seat)] = silhouette
+    return [event(state, "guessed", f"{name} {'changed their guess' if changed else 'has guessed'} "
+                  f"for question {question}."),
+            event(state, "your_guess", f"Your guess for question {question}: the {label}.", seat=seat)]
+
+
+# ----- advance -------------------------------------------------------------------------
+
+def _advance(state: dict) -> list[dict]:
+    phase, turn = state["phase"], state["turn"]
+    if state["over"]:
+        raise RuleError("game_over", "The game is over; start a new one from the host page.")
+    if phase == "tie_break":
+        raise RuleError("tie_break_pending", "The tied players draw for the tofu; the host enters "
+                        "who won on the host page.")
+    if phase == "set_aside":
+        raise RuleError("set_aside_pending", f"{_name(state, _active(state))} must first draw two "
+                        "silhouettes at random and tap them face up to set them aside.")
+    if phase == "guessing":
+        missing = [_name(state, s) for s in _guessers(state) if str(s) not in turn["guesses"]]
+        locked = len(turn["choices"])
+        if locked < len(SLOTS):
+            raise RuleError("answers_not_locked", f"{_name(state, _active(state))} has locked {locked} "
+                            f"of 6 answers; the guesses are revealed once all six are locked.")
+        if missing:
+            raise RuleError("guesses_missing", f"Still waiting for a guess from {' and '.join(missing)}.")
+        return _reveal_guesses(state)
+    if phase == "guesses_revealed":
+        return _reveal_answers(state)
+    # answered
+    if turn["question"] < QUESTIONS:
+        turn["question"] += 1
+        turn["guesses"] = {}
+        state["phase"] = "guessing"
+        return [event(state, "question_open", f"Guesses for question {turn['question']} are open.")]
+    return _end_turn(state)
+
+
+def _reveal_guesses(state: dict) -> list[dict]:
+    turn = state["turn"]
+    guesses = {str(s): turn["guesses"][str(s)] for s in _guessers(state)}
+    turn["results"].append({"question": turn["question"], "guesses": guesses, "best": None,
+                            "worst": None, "outcomes": {}, "points": {}})
+    state["phase"] = "guesses_revealed"
+    said = ", ".join(f"{_name(state, int(s))}: {_label(state, g)}" for s, g in guesses.items())
+    return [event(state, "guesses_revealed", f"Guesses for question {turn['question']}: {said}.",
+                  guesses=guesses)]
+
+
+def _reveal_answers(state: dict) -> list[dict]:
+    """Reveal best and worst of the current question and score every guess."""
+    turn, active = state["turn"], _active(state)
+    q = turn["question"]
+    best, worst = turn["choices"][2 * q - 2], turn["choices"][2 * q - 1]
+    result = turn["results"][-1]
+    result.update(best=best, worst=worst)
+    for seat_key, guess in result["guesses"].items():
+        guesser = player(state, int(seat_key))
+        if guess == best:
+            result["outcomes"][seat_key] = "best"
+            result["points"][seat_key] = 1
+            guesser["score"] += 1
+        elif guess == worst:
+            result["outcomes"][seat_key] = "worst"
+            lost = 1 if state["options"]["below_zero"] or guesser["score"] > 0 else 0
+            result["points"][seat_key] = -lost
+            guesser["score"] -= lost
+        else:
+            result["outcomes"][seat_key] = "miss"
+            result["points"][seat_key] = 0
+    earned = sum(1 for o in result["outcomes"].values() if o == "best")
+    result["points"][str(active)] = earned
+    player(state, active)["score"] += earned
+    turn["revealed"] += [best, worst]
+    turn["guesses"] = {}
+    state["phase"] = "answered"
+    name = _name(state, active)
+    return [event(state, "answers_revealed", f"{name}'s best answer to question {q}: the "
+                  f"{_label(state, best)}; worst: the {_label(state, worst)}. {name} scores {earned}.",
+                  best=best, worst=worst, points=dict(result["points"]))]
+
+
+# ----- host and seat actions -----------------------------------------------------------------
+
+def _conundrum(state: dict, number) -> list[dict]:
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)
+                               or not 1 <= number <= 999):
+        raise RuleError("bad_conundrum", "The conundrum number is the number printed on the card "
+                        "(a whole number from 1 to 999), or null to clear it.")
+    state["turn"]["conundrum"] = number
+    text = f"Conundrum card {number}." if number is not None else "Conundrum number cleared."
+    return [event(state, "conundrum", text)]
+
+
+def _host_set_aside(state: dict, cards) -> list[dict]:
+    turn = state["turn"]
+    if not (state["phase"] == "set_aside" or (state["phase"] == "guessing" and turn["question"] == 1)):
+        raise RuleError("too_late", "The set-aside cards can only be corrected before the guesses for "
+                        "question 1 are revealed.")
+    if not isinstance(cards, list) or len(cards) != 2:
+        raise RuleError("bad_set_aside", "Give exactly two silhouettes to set aside.")
+    cards = [_silhouette(state, c) for c in cards]
+    if cards[0] == cards[1]:
+        raise RuleError("bad_set_aside", "The two set-aside cards must be different silhouettes.")
+    clash = [c for c in cards if c in turn["choices"]]
+    if clash:
+        raise RuleError("bad_set_aside", f"The {_label(state, clash[0])} is already one of the active "
+                        "player's answers; correct that answer first.")
+    turn["set_aside"] = cards
+    turn["guesses"] = {s: g for s, g in turn["guesses"].items() if g not in cards}
+    state["phase"] = "guessing"
+    return [event(state, "set_aside", f"Host: set aside this turn are the {_label(state, cards[0])} "
+                  f"and the {_label(state, cards[1])}.", cards=cards)]
+
+
+def _host_choice(state: dict, body: dict) -> list[dict]:
+    turn = state["turn"]
+    slot = (body.get("question"), body.get("answer"))
+    if slot not in SLOTS:
+        raise RuleError("bad_choice", "Name the answer to correct: question 1-3 and answer best or worst.")
+    index = SLOTS.index(slot)
+    if state["phase"] == "set_aside":
+        raise RuleError("set_aside_pending", "Set two cards aside before the answers.")
+    if index > len(turn["choices"]):
+        raise RuleError("bad_choice", f"Answers are locked in order; the next one is the "
+                        f"{_slot_text(_next_slot(turn))}.")
+    if turn["question"] > slot[0] or (turn["question"] == slot[0] and state["phase"] == "answered"):
+        raise RuleError("too_late", f"The {_slot_text(slot)} is already revealed.")
+    card = _silhouette(state, body.get("card"))
+    others = [c for i, c in enumerate(turn["choices"]) if i != index]
+    if card in turn["set_aside"] or card in others:
+        raise RuleError("bad_choice", f"The {_label(state, card)} is set aside or already another answer.")
+    if index == len(turn["choices"]):
+        turn["choices"].append(card)
+    else:
+        turn["choices"][index] = card
+    return [event(state, "answer_corrected", f"Host corrected the {_slot_text(slot)}.")]
+
+
+def _host_guess(state: dict, body: dict) -> list[dict]:
+    turn = state["turn"]
+    seat = _seat_number(state, body.get("seat"))
+    if seat == _active(state):
+        raise RuleError("bad_seat", "The active player does not guess.")
+    if state["phase"] != "guessing":
+        raise RuleError("question_not_open", "Guesses can only be corrected while a question is open.")
+    if body.get("card") is None:
+        turn["guesses"].pop(str(seat), None)
+        return [event(state, "guess_cleared", f"Host cleared {_name(state, seat)}'s guess.")]
+    return _guess(state, seat, _silhouette(state, body.get("card")))
+
+
+def _host_score(state: dict, body: dict) -> list[dict]:
+    seat = _seat_number(state, body.get("seat"))
+    score = body.get("score")
+    low = None if state["options"]["below_zero"] else 0
+    if not isinstance(score, int) or isinstance(score, bool) or (low is not None and score < low):
+        raise RuleError("bad_score", "A score must be a whole number" +
+                        (" from 0 (this table does not allow scores below zero)." if low == 0 else "."))
+    player(state, seat)["score"] = score
+    return [event(state, "score_corrected", f"Host set {_name(state, seat)}'s score to {score}.")]
+
+
+def _host_tie_break(state: dict, body: dict) -> list[dict]:
+    if state["phase"] != "tie_break":
+        raise RuleError("no_tie_break", "There is no tofu draw to settle now.")
+    seat = _seat_number(state, body.get("seat"))
+    tie = state["tie_break"]
+    if seat not in tie["tied"]:
+        tied = " or ".join(_name(state, s) for s in tie["tied"])
+        raise RuleError("not_tied", f"{_name(state, seat)} is not in the tie; the winner is {tied}.")
+    tie["winner"] = seat
+    return [finish(state, [_name(state, seat)], f"{_name(state, seat)} drew the tofu first and wins "
+                   "the game.")]
+
+
+HOST_ACTIONS = {
+    "conundrum": lambda s, b: _conundrum(s, b.get("number")),
+    "set_aside": lambda s, b: _host_set_aside(s, b.get("cards")),
+    "choice": _host_choice,
+    "guess": _host_guess,
+    "score": _host_score,
+    "tie_break_winner": _host_tie_break,
+}
+
+
+def _host(state: dict, body: dict) -> list[dict]:
+    action = body["action"]
+    if action not in HOST_ACTIONS:
+        raise RuleError("unknown_action", f"Tofu God has no host action {action!r}; actions: "
+                        f"{', '.join(HOST_ACTIONS)}, undo, end_game.")
+    if state["over"]:
+        raise RuleError("game_over", "The game is over; start a new one from the host page.")
+    if state["phase"] == "tie_break" and action != "tie_break_winner":
+        raise RuleError("tie_break_pending", "Only the tie-break winner can be entered now; use undo "
+                        "to go back into the last turn.")
+    return HOST_ACTIONS[action](state, body)
+
+
+def _seat_action(state: dict, body: dict) -> list[dict]:
+    seat = _seat_number(state, body["seat"])
+    if body["action"] == "card":
+        return _play(state, seat, _silhouette(state, body.get("card")))
+    if body["action"] == "conundrum":
+        if seat != _active(state) or state["over"]:
+            raise RuleError("not_your_turn", "Only the active player records their conundrum number.")
+        return _conundrum(state, body.get("number"))
+    raise RuleError("unknown_action", f"A seat can do 'card' (play a silhouette) or 'conundrum', "
+                    f"not {body['action']!r}.")
+
+
+def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
+    """Apply one input (tap, lift, button, host or seat action) or raise RuleError."""
+    kind, body = input_kind(inp)
+    if kind == "tap":
+        seat, silhouette = _card(state, body["card"])
+        return state, _play(state, seat, silhouette)
+    if kind == "lift":
+        raise Quiet()
+    if kind == "button":
+        if body["name"] != "advance":
+            raise RuleError("unknown_button", f"Tofu God uses the advance button, not {body['name']!r}.")
+        return state, _advance(state)
+    if kind == "host":
+        return state, _host(state, body)
+    if kind == "seat":
+        return state, _seat_action(state, body)
+    raise RuleError("not_now", f"Tofu God does not use {kind} inputs.")
+
+
+# ----- views ---------------------------------------------------------------------------
+
+def _prompt(state: dict) -> str:
+    phase = state["phase"]
+    if state["over"]:
+        return f"Game over: {' and '.join(state['winners'])} wins!"
+    if phase == "tie_break":
+        return "Tie! The tied players draw from their shuffled sets until one draws the tofu."
+    turn = state["turn"]
+    name, q = _name(state, _active(state)), turn["question"]
+    if phase == "set_aside":
+        return f"{name}: pick a conundrum, then draw two silhouettes at random and tap them face up."
+    if phase == "guessing":
+        if len(turn["choices"]) < len(SLOTS):
+            return f"{name} is choosing answers; everyone else guesses the best answer to question {q}."
+        return f"Question {q}: guess {name}'s best answer, then press advance."
+    if phase == "guesses_revealed":
+        return f"Explain your guesses! Press advance to reveal {name}'s best and worst answer."
+    if q < QUESTIONS:
+        return f"Question {q} scored. Press advance for question {q + 1}."
+    last = turn["number"] == state["total_turns"]
+    return f"{name}'s turn is over. Press advance for {'the final score' if last else 'the next turn'}."
+
+
+def _public_results(turn: dict) -> list[dict]:
+    """Revealed guesses and answers of this turn (best/worst only once revealed)."""
+    return [{"question": r["question"], "guesses": dict(r["guesses"]), "best": r["best"],
+             "worst": r["worst"], "outcomes": dict(r["outcomes"]), "points": dict(r["points"])}
+            for r in turn["results"]]
+
+
+def _ranking(state: dict) -> list[dict]:
+    order = sorted(state["players"], key=lambda p: -p["score"])
+    winner = state["tie_break"]["winner"] if state["tie_break"] else None
+    if winner is not None:
+        order.sort(key=lambda p: p["seat"] != winner)
+    return [{"place": i + 1, "name": p["name"], "seat": p["seat"], "score": p["score"]}
+            for i, p in enumerate(order)]
+
+
+def view(state: dict, audience: str) -> dict:
+    """The view for the TV (``table``), one player's phone (``seat-N``) or the ``host``.
+
+    The table view is an allow-list of public facts; a seat adds only what
+    that player holds or chose; the host sees everything.
+    """
+    out = common_view(state, _prompt(state))
+    turn = state["turn"]
+    out.update(
+        options=dict(state["options"]),
+        labels=dict(state["labels"]),
+        sets=dict(state["sets"]),
+        total_turns=state["total_turns"],
+        turn={"number": turn["number"], "round": (turn["number"] - 1) // len(state["players"]) + 1,
+              "active": turn["active"], "conundrum": turn["conundrum"],
+              "set_aside": list(turn["set_aside"]), "question": turn["question"],
+              "answers_locked": len(turn["choices"]),
+              "guessers": _guessers(state),
+              "guessed": sorted(int(s) for s in turn["guesses"]),
+              "unavailable": _unavailable(turn)},
+        results=_public_results(turn),
+        ranking=_ranking(state) if state["over"] else None,
+        tie_break=dict(state["tie_break"]) if state["tie_break"] else None,
+    )
+    seat = audience_seat(audience)
+    if audience == "host":
+        out["choices"] = [{"question": q, "answer": a, "card": c}
+                          for (q, a), c in zip(SLOTS, turn["choices"])]
+        out["guesses"] = dict(turn["guesses"])
+    elif seat is not None and 1 <= seat <= len(state["players"]):
+        out["me"] = _seat_view(state, seat)
+    return out
+
+
+def _seat_view(state: dict, seat: int) -> dict:
+    turn = state["turn"]
+    mine = {"seat": seat, "set": state["sets"][str(seat)], "active": seat == turn["active"]}
+    available = [s for s in state["silhouettes"] if s not in _unavailable(turn)]
+    if seat == turn["active"]:
+        revealed = 2 * len([r for r in turn["results"] if r["best"] is not None])
+        mine["choices"] = [{"question": q, "answer": a,
+                            "card": turn["choices"][i] if i < len(turn["choices"]) else None,
+                            "revealed": i < revealed}
+                           for i, (q, a) in enumerate(SLOTS)]
+        nxt = _next_slot(turn)
+        mine["next"] = ({"question": nxt[0], "answer": nxt[1]}
+                        if nxt and state["phase"] != "set_aside" and not state["over"] else None)
+        mine["available"] = [s for s in available if s not in turn["choices"]]
+    else:
+        guess = turn["guesses"].get(str(seat))
+        mine["guess"] = guess
+        mine["hand"] = [s for s in available if s != guess]
+    return mine
+
+
+def cards() -> list[str]:
+    """Every card id: ten silhouettes in each of the six sets."""
+    return [card_id(n, s) for n in range(1, SETS + 1) for s in SILHOUETTES["ids"]]
+
+
+GAME = Game(id=GAME_ID, name="Tofu God", min_players=2, max_players=6,
+            setup=setup, apply=apply, view=view, options=OPTIONS, cards=cards,
+            summary="Answer conundrums with silhouette cards; the others guess your best answer.")
