@@ -9,6 +9,7 @@ object and answer with the outcome.
 from __future__ import annotations
 
 import importlib
+import io
 import json
 from pathlib import Path
 
@@ -115,8 +116,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         if token is None or seat not in ctx.table.seats():
             return _error(404, "no_such_seat", f"Seat {seat} is not in the current game.")
         base = (ctx.public_url or request.host_url).rstrip("/")
-        svg = segno.make(f"{base}/seat/{seat}?token={token}", error="m").svg_inline(scale=6, border=2)
-        return Response(svg, mimetype="image/svg+xml")
+        out = io.BytesIO()
+        segno.make(f"{base}/seat/{seat}?token={token}", error="m").save(out, kind="svg", scale=6, border=2)
+        return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     # ----- pages ------------------------------------------------------------
     def page(name: str):

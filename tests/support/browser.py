@@ -1,0 +1,48 @@
+"""Headless Chromium from Debian's package, driven by Playwright, for page tests.
+
+Under CI (``CI`` set) a missing Chromium fails the test; on a developer's
+machine without it the browser tests are skipped with the reason.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("TOFU_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def require_chromium() -> None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        message = f"Chromium is not installed at {CHROMIUM} (Debian package `chromium`)."
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@contextlib.contextmanager
+def browser():
+    """A Playwright Chromium browser; yields it and closes it."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a screenshot under tests/artifacts/ and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
