@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install Tofu Table into ./.venv on a laptop or CI machine (Debian/Ubuntu).
+#   scripts/install.sh         the table itself
+#   scripts/install.sh --dev   plus everything the tests need (Chromium from Debian's packages)
+# For a Raspberry Pi appliance use the Pi install instead (see docs/pi.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dev=0
+[ "${1:-}" = "--dev" ] && dev=1
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_packages=()
+python3 -m venv --help >/dev/null 2>&1 || apt_packages+=(python3-venv)
+if [ "$dev" = 1 ]; then
+  [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
+  command -v systemd-analyze >/dev/null 2>&1 || apt_packages+=(systemd)
+fi
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  echo "Installing from Debian's packages: ${apt_packages[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${apt_packages[@]}"
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+if [ "$dev" = 1 ]; then
+  .venv/bin/python -m pip install -q -e ".[dev]"
+else
+  .venv/bin/python -m pip install -q -e .
+fi
