@@ -1,0 +1,707 @@
+"""Tofu Kingdom: the Prince hunts for Princess Tofu among face-down character coasters.
+
+How the table follows a round (3 to 8 players):
+
+* **deal** - every player but the Prince lays their coaster face down; with
+  fewer than 8 players one more coaster lies in the centre.  With a reader per
+  seat (option ``readers="seats"``) each coaster is a tap on that seat's
+  reader (``center`` for the centre one), in any order.  With one shared
+  reader (``readers="table"``) the seats tap in turn, starting left of the
+  Prince, then the centre coaster.  The table learns every role and shows
+  none.  When the last expected coaster is down the round starts by itself.
+* **questions** - the Prince may ask one question to each other player, then
+  one extra question to anyone.  Entering questions (seat or host page) is
+  optional unless the option ``questions="required"``.  The Prince flips a
+  coaster: the ``lift`` of that coaster from its reader, or (one reader) a tap
+  of the flipped coaster on ``table``.
+* **scored** - the flipped coaster's winning symbol gives a soybean to every
+  player whose team symbol matches.  Lifts of coasters being picked up are
+  quiet.  Button ``advance`` starts the next round with the Prince passing to
+  the next seat number (the player on the left).  The game ends after the
+  last round's flip; most soybeans wins, ties share the victory.
+
+The corner symbols of the coasters are data (``data/tofu_kingdom/coasters.json``);
+which coasters are in play at each player count is the rulebook's table, here.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .base import (FIRST_SEAT, Game, Option, Quiet, RuleError, audience_seat, common_view, event,
+                   finish, input_kind, new_state, player, top_scorers)
+
+GAME_ID = "tofu-kingdom"
+DATA_FILE = Path(__file__).parent / "data" / "tofu_kingdom" / "coasters.json"
+PRINCE = "prince"
+#: The Prince first, then the other coasters in the order the rulebook adds them by player count.
+ROLES = (PRINCE, "princess", "queen", "maid", "guard", "chef", "minister", "spy")
+SYMBOLS = ("heart", "crown", "mask")
+TRUTHS = ("truth", "lie", "choose")
+CENTER = "center"
+#: Host actions still allowed once the game is over (corrections of the last round).
+AFTER_THE_END = ("adjust_soybeans", "reveal_all")
+#: The three questions the Prince may ask, by the id used in inputs and views.
+QUESTION_LABELS = {
+    "where": "Where is Princess Tofu?",
+    "who_are_you": "Who are you?",
+    "who_is": "Who is she?",
+}
+SYMBOL_MARKS = {"heart": "\u2665", "crown": "\u265b", "mask": "\u25d1"}
+TRUTH_TEXT = {"truth": "You always tell the truth.", "lie": "You always lie.",
+              "choose": "You may lie or tell the truth, as you like."}
+
+
+# ----- the coaster data file -----------------------------------------------------
+
+class CoasterDataError(ValueError):
+    """The coaster data file is missing, malformed or inconsistent."""
+
+
+def load_coasters(path: Path = DATA_FILE) -> dict:
+    """Read and check the coaster symbols; returns ``{role: {name, team, truth, winning_symbol}}``.
+
+    The Prince coaster needs only ``name`` and ``team``; every other coaster
+    needs all four fields.  Any mistake raises :class:`CoasterDataError`
+    naming the file, the coaster and what to write instead.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CoasterDataError(f"Cannot read the Tofu Kingdom coasters from {path}: {exc}") from exc
+    except ValueError as exc:
+        raise CoasterDataError(f"{path} is not valid JSON: {exc}") from exc
+    coasters = data.get("coasters") if isinstance(data, dict) else None
+    if not isinstance(coasters, dict):
+        raise CoasterDataError(f"{path}: the file needs an object \"coasters\" with one entry per role.")
+    unknown = sorted(set(coasters) - set(ROLES))
+    if unknown:
+        raise CoasterDataError(f"{path}: there is no coaster {unknown[0]!r}; the roles are "
+                               f"{', '.join(ROLES)}.")
+    missing = [r for r in ROLES if r not in coasters]
+    if missing:
+        raise CoasterDataError(f"{path}: coaster {missing[0]!r} is missing.")
+    out = {}
+    for role in ROLES:
+        out[role] = _check_coaster(path, role, coasters[role])
+    return out
+
+
+def _check_coaster(path: Path, role: str, entry) -> dict:
+    if not isinstance(entry, dict):
+        raise CoasterDataError(f"{path}: coaster {role!r} must be an object.")
+    required = ("name", "team") if role == PRINCE else ("name", "truth", "team", "winning_symbol")
+    allowed = ("name", "truth", "team", "winning_symbol")
+    extra = sorted(set(entry) - set(allowed))
+    if extra:
+        raise CoasterDataError(f"{path}: coaster {role!r} has an unknown field {extra[0]!r}; "
+                               f"the fields are {', '.join(allowed)}.")
+    for name in required:
+        if name not in entry:
+            raise CoasterDataError(f"{path}: coaster {role!r} needs {name!r}.")
+    if not isinstance(entry["name"], str) or not entry["name"].strip():
+        raise CoasterDataError(f"{path}: coaster {role!r} needs a non-empty name.")
+    for name, choices in (("truth", TRUTHS), ("team", SYMBOLS), ("winning_symbol", SYMBOLS)):
+        if name in entry and entry[name] not in choices:
+            raise CoasterDataError(f"{path}: coaster {role!r} has {name} {entry[name]!r}; "
+                                   f"use one of {', '.join(choices)}.")
+    return {"name": entry["name"].strip(), "team": entry["team"],
+            "truth": entry.get("truth"), "winning_symbol": entry.get("winning_symbol")}
+
+
+def _load_default() -> tuple[dict | None, str | None]:
+    """The shipped data, or the reason it cannot be used (a broken file only stops this game)."""
+    try:
+        return load_coasters(), None
+    except CoasterDataError as exc:
+        return None, str(exc)
+
+
+COASTERS, COASTER_DATA_ERROR = _load_default()
+
+
+# ----- rulebook tables -----------------------------------------------------------
+
+def coasters_in_play(count: int) -> list[str]:
+    """Character coasters in play with ``count`` players (rulebook: 3 for 3 players, one more
+    per player up to all seven at 7 and 8)."""
+    return list(ROLES[1:1 + min(count, 7)])
+
+
+def times_prince(count: int) -> int:
+    """Rulebook game length: rounds each player is Prince (3 for 3-4, 2 for 5-6, 1 for 7-8)."""
+    return 3 if count <= 4 else 2 if count <= 6 else 1
+
+
+OPTIONS = (
+    FIRST_SEAT,
+    Option("readers", "How coasters are read: 'seats' (a reader at every seat plus 'center') or "
+           "'table' (one shared reader; the seats tap in turn)", "seats", choices=("seats", "table")),
+    Option("questions", "Question recording: 'optional' (counted when entered, never required), "
+           "'required' (every other player must be asked before the flip) or 'off'", "optional",
+           choices=("optional", "required", "off")),
+    Option("reveal", "Roles of the unflipped coasters after the flip: 'never' shown, 'host' "
+           "(the host may reveal them on the TV) or 'auto' (shown as soon as the round is scored)",
+           "never", choices=("never", "host", "auto")),
+    Option("times_prince", "Times each player is Prince (rulebook: 3 for 3-4 players, 2 for 5-6, "
+           "1 for 7-8)", times_prince, type=int, minimum=1, maximum=6),
+)
+
+
+# ----- small helpers -------------------------------------------------------------
+
+def _count(state: dict) -> int:
+    return len(state["players"])
+
+
+def _name(state: dict, seat: int) -> str:
+    return player(state, seat)["name"]
+
+
+def _role_name(state: dict, role: str) -> str:
+    return state["coasters"][role]["name"]
+
+
+def _positions(state: dict) -> list[str]:
+    """Where this round's coasters go: the seats from the Prince's left around, then the centre."""
+    count, prince = _count(state), state["prince"]
+    seats = [(prince + i - 1) % count + 1 for i in range(1, count)]
+    return [f"seat-{s}" for s in seats] + ([CENTER] if count < 8 else [])
+
+
+def _seat_of(position: str) -> int | None:
+    return int(position[5:]) if position.startswith("seat-") else None
+
+
+def _where(state: dict, position: str) -> str:
+    """A position as players say it: "Ben's coaster" or "the centre coaster"."""
+    seat = _seat_of(position)
+    return "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
+
+
+def _others(state: dict) -> list[int]:
+    """Seats of the players who are not the Prince, in seat order."""
+    return [p["seat"] for p in state["players"] if p["seat"] != state["prince"]]
+
+
+def _team(state: dict, seat: int) -> str | None:
+    """The team symbol of ``seat`` this round (None while its coaster is not down)."""
+    if seat == state["prince"]:
+        return state["coasters"][PRINCE]["team"]
+    role = state["placed"].get(f"seat-{seat}")
+    return state["coasters"][role]["team"] if role else None
+
+
+def _names(state: dict, seats: list[int]) -> str:
+    names = [_name(state, s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _seat_number(state: dict, value, what: str) -> int:
+    count = _count(state)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= count:
+        raise RuleError("bad_seat", f"{what} must be a seat number from 1 to {count}.")
+    return value
+
+
+def _position_arg(state: dict, value, what: str) -> str:
+    """A host/seat page's ``target`` or ``about``: a seat number or "center"."""
+    if value == CENTER:
+        if _count(state) == 8:
+            raise RuleError("no_center", "With 8 players there is no centre coaster.")
+        return CENTER
+    seat = _seat_number(state, value, f"{what} (a seat number, or \"center\")")
+    if seat == state["prince"]:
+        raise RuleError("prince_has_no_coaster", f"{_name(state, seat)} is the Prince this round and "
+                        "has no character coaster; choose another player or the centre.")
+    return f"seat-{seat}"
+
+
+# ----- setup ---------------------------------------------------------------------
+
+def setup(players: list[str], options: dict, seed: int) -> dict:
+    """A new game: round 1 dealing, the first Prince from the ``first_seat`` option."""
+    if COASTER_DATA_ERROR:
+        raise RuleError("coaster_data", f"Tofu Kingdom cannot start: {COASTER_DATA_ERROR}")
+    count = len(players)
+    if options["first_seat"] > count:
+        raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count} (the first Prince).")
+    state = new_state(GAME_ID, players, seed, "deal")
+    state.update(options=dict(options), coasters={r: dict(c) for r, c in COASTERS.items()}, in_play=coasters_in_play(count),
+                 round=1, rounds=count * options["times_prince"], prince=options["first_seat"],
+                 placed={}, questions=[], flip=None, revealed=False, history=[])
+    return state
+
+
+# ----- apply ---------------------------------------------------------------------
+
+def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
+    """Apply one resolved input; see the module docstring for what each input does."""
+    kind, body = input_kind(inp)
+    if kind == "lift":
+        return _lift(state, body)
+    if state["over"] and not (kind == "host" and body["action"] in AFTER_THE_END):
+        raise RuleError("game_over", "The game is over; start a new game from the host page.")
+    if kind == "tap":
+        return _tap(state, body)
+    if kind == "button":
+        return _button(state, body)
+    if kind == "seat":
+        return _seat_action(state, body)
+    if kind == "host":
+        return _host_action(state, body)
+    raise RuleError("not_this_game", f"Tofu Kingdom has no {kind} inputs; it reads coasters, "
+                    "buttons and the seat and host pages.")
+
+
+def _role_of(state: dict, card: str) -> str:
+    """The role of a tapped coaster, refusing cards that cannot go down this round."""
+    game, _, role = card.partition("/")
+    if game != GAME_ID or role not in ROLES:
+        raise RuleError("not_this_game", f"{card} is not a Tofu Kingdom coaster; this table is "
+                        "playing Tofu Kingdom.")
+    if role == PRINCE:
+        raise RuleError("prince_coaster", "That is the Prince Mochi coaster: it stays in front of "
+                        "the Prince. Tap a character coaster instead.")
+    if role not in state["in_play"]:
+        raise RuleError("not_in_play", f"{_role_name(state, role)} is not in play with "
+                        f"{_count(state)} players; put it back in the box and tap a coaster that "
+                        "was dealt.")
+    return role
+
+
+def _tap(state: dict, body: dict):
+    if state["phase"] == "scored":
+        raise RuleError("round_scored", f"Round {state['round']} is scored: press advance to start "
+                        "the next round, then lay the coasters.")
+    role = _role_of(state, body["card"])
+    if state["phase"] == "deal":
+        return _deal_tap(state, body["reader"], role)
+    if state["options"]["readers"] == "seats":
+        raise RuleError("deal_done", "Every coaster is already down. The Prince flips one by "
+                        "lifting it from its reader.")
+    if body["reader"] != "table":
+        raise RuleError("wrong_reader", "Tap the coaster you flipped on the table reader.")
+    position = next(p for p, r in state["placed"].items() if r == role)
+    return _flip(state, position, "tap")
+
+
+def _deal_tap(state: dict, reader: str, role: str):
+    placed = state["placed"]
+    if state["options"]["readers"] == "seats":
+        position = _seat_reader_position(state, reader)
+        if placed.get(position) == role:
+            raise Quiet()          # the same coaster reported again by its own reader
+        if position in placed:
+            raise RuleError("reader_taken", f"{_where(state, position).capitalize()} is already "
+                            "down on that reader; lift it before laying another.")
+    else:
+        position = _due_position(state, reader)
+    if role in placed.values():
+        where = next(p for p, r in placed.items() if r == role)
+        raise RuleError("already_down", "That coaster is already down this round; each coaster is "
+                        "laid once. Tap the coaster you were dealt.",
+                        detail=f"{_role_name(state, role)} is {_where(state, where)}.")
+    placed[position] = role
+    seat = _seat_of(position)
+    who = "The centre coaster is" if seat is None else f"{_name(state, seat)}'s coaster is"
+    events = [event(state, "laid", f"{who} down ({len(placed)} of {len(_positions(state))}).")]
+    return state, events + _start_questions_if_dealt(state)
+
+
+def _seat_reader_position(state: dict, reader: str) -> str:
+    if reader == "table":
+        raise RuleError("wrong_reader", "This game uses a reader at every seat: lay your coaster "
+                        "on your own seat's reader.")
+    if reader == CENTER:
+        if _count(state) == 8:
+            raise RuleError("no_center", "With 8 players there is no centre coaster.")
+        return CENTER
+    seat = _seat_of(reader)
+    if seat > _count(state):
+        raise RuleError("empty_seat", f"Nobody sits at seat {seat}; lay the coaster on your own "
+                        "seat's reader.")
+    if seat == state["prince"]:
+        raise RuleError("prince_reader", f"{_name(state, seat)} is the Prince this round and lays "
+                        "no coaster; the other players lay theirs on their own readers.")
+    return reader
+
+
+def _due_position(state: dict, reader: str) -> str:
+    """One shared reader: whose coaster this tap is (the next seat in turn, then the centre)."""
+    due = next(p for p in _positions(state) if p not in state["placed"])
+    if reader not in ("table", due):
+        raise RuleError("wrong_seat", f"It is {_due_text(state, due)} turn: tap it on the table "
+                        "reader.")
+    return due
+
+
+def _due_text(state: dict, position: str) -> str:
+    seat = _seat_of(position)
+    return "the centre coaster's" if seat is None else f"{_name(state, seat)}'s (seat {seat})"
+
+
+def _start_questions_if_dealt(state: dict) -> list[dict]:
+    if len(state["placed"]) < len(_positions(state)):
+        return []
+    state["phase"] = "questions"
+    return [event(state, "round_started", f"All coasters are down. Prince "
+                  f"{_name(state, state['prince'])}, open your eyes and ask your questions.")]
+
+
+def _lift(state: dict, body: dict):
+    """A coaster left its reader: the flip during the questions, un-laying it during the deal."""
+    position, card = body["reader"], body.get("card", "")
+    role = card.partition("/")[2] if card.startswith(GAME_ID + "/") else None
+    if (state["over"] or state["options"]["readers"] != "seats" or role is None
+            or state["phase"] not in ("deal", "questions") or state["placed"].get(position) != role):
+        raise Quiet()     # coasters picked up after the flip, or a lift the round never saw
+    if state["phase"] == "questions":
+        return _flip(state, position, "lift")
+    del state["placed"][position]
+    seat = _seat_of(position)
+    who = "The centre coaster was" if seat is None else f"{_name(state, seat)}'s coaster was"
+    return state, [event(state, "picked_up", f"{who} picked up again; lay it back on its reader.")]
+
+
+def _flip(state: dict, position: str, how: str):
+    """The Prince's decision: score the flipped coaster's winning symbol."""
+    if how != "host" and state["options"]["questions"] == "required":
+        unasked = _unasked(state)
+        if unasked:
+            raise RuleError("questions_missing", f"Ask {_names(state, unasked)} first: this table "
+                            "requires a question to every player before the flip. Put the coaster "
+                            "back and ask.")
+    role = state["placed"][position]
+    symbol = state["coasters"][role]["winning_symbol"]
+    scorers = [p["seat"] for p in state["players"] if _team(state, p["seat"]) == symbol]
+    for seat in scorers:
+        player(state, seat)["score"] += 1
+    state["flip"] = {"position": position, "role": role, "symbol": symbol, "scorers": scorers}
+    state["phase"] = "scored"
+    state["revealed"] = state["options"]["reveal"] == "auto"
+    state["history"].append({"round": state["round"], "prince": state["prince"], **state["flip"]})
+    prince = _name(state, state["prince"])
+    beans = f"a soybean for {_names(state, scorers)}" if scorers else "no soybeans"
+    events = [event(state, "flipped", f"Prince {prince} flipped {_where(state, position)}: "
+                    f"{_role_name(state, role)}, the {symbol}. That means {beans}.",
+                    position=position, role=role, symbol=symbol, scorers=scorers)]
+    if state["round"] == state["rounds"]:
+        events.append(_finish(state))
+    return state, events
+
+
+def _finish(state: dict) -> dict:
+    return finish(state, top_scorers(state), _result_text(state, top_scorers(state)))
+
+
+def _result_text(state: dict, winners: list[str]) -> str:
+    beans = max(p["score"] for p in state["players"])
+    if len(winners) == 1:
+        return f"Game over: {winners[0]} wins with {beans} soybeans."
+    return (f"Game over: {', '.join(winners[:-1])} and {winners[-1]} share the victory with "
+            f"{beans} soybeans each.")
+
+
+def _button(state: dict, body: dict):
+    if body["name"] != "advance":
+        raise RuleError("unknown_button", f"Button {body['name']!r} does nothing in Tofu Kingdom; "
+                        "use advance (next round) or undo.")
+    if state["phase"] != "scored":
+        raise RuleError("not_flipped", "Advance starts the next round once the Prince has flipped "
+                        "a coaster.")
+    state.update(round=state["round"] + 1, prince=state["prince"] % _count(state) + 1, placed={},
+                 questions=[], flip=None, revealed=False, phase="deal")
+    return state, [event(state, "next_round", f"Round {state['round']} of {state['rounds']}: "
+                         f"{_name(state, state['prince'])} is the Prince.")]
+
+
+# ----- questions -----------------------------------------------------------------
+
+def _unasked(state: dict) -> list[int]:
+    asked = {q["to"] for q in state["questions"]}
+    return [s for s in _others(state) if s not in asked]
+
+
+def _ask(state: dict, body: dict):
+    """Record one question: each other player once (any order), then one extra to anyone."""
+    if state["options"]["questions"] == "off":
+        raise RuleError("questions_off", "This game was started with question recording off.")
+    if state["phase"] == "deal":
+        raise RuleError("not_dealt", "Questions start once every coaster is down.")
+    if state["phase"] != "questions":
+        raise RuleError("already_flipped", "The Prince has already flipped a coaster this round.")
+    kind = body.get("question")
+    if kind not in QUESTION_LABELS:
+        raise RuleError("bad_question", f"The Prince may only ask: {', '.join(QUESTION_LABELS)} "
+                        f"({' / '.join(QUESTION_LABELS.values())}).")
+    to = _seat_number(state, body.get("to"), "to (the player asked)")
+    if to == state["prince"]:
+        raise RuleError("ask_yourself", "The Prince asks the other players, not himself.")
+    about = None
+    if kind == "who_is":
+        about = _position_arg(state, body.get("about"), "about (whom the question is about)")
+        if about == f"seat-{to}":
+            raise RuleError("ask_about_self", f"To ask {_name(state, to)} about themselves, use "
+                            f"\"{QUESTION_LABELS['who_are_you']}\".")
+    elif "about" in body:
+        raise RuleError("bad_question", f"\"{QUESTION_LABELS[kind]}\" is not about anyone; only "
+                        f"\"{QUESTION_LABELS['who_is']}\" takes about.")
+    unasked = _unasked(state)
+    if len(state["questions"]) > len(_others(state)):
+        raise RuleError("no_questions_left", "The Prince has asked every player and the extra "
+                        "question: time to flip a coaster.")
+    if unasked and to not in unasked:
+        raise RuleError("already_asked", f"{_name(state, to)} has already answered a question. "
+                        f"Ask {_names(state, unasked)} first; the extra question comes after "
+                        "everyone has answered once.")
+    extra = not unasked
+    state["questions"].append({"to": to, "question": kind, "about": about, "extra": extra})
+    target = "" if about is None else f" (about {_where(state, about)})"
+    label = "Extra question" if extra else f"Question {len(state['questions'])}"
+    return state, [event(state, "asked", f"{label}: {_name(state, state['prince'])} asks "
+                         f"{_name(state, to)} \"{QUESTION_LABELS[kind]}\"{target}.")]
+
+
+def _seat_action(state: dict, body: dict):
+    seat = _seat_number(state, body["seat"], "seat")
+    if body["action"] != "ask":
+        raise RuleError("unknown_action", f"A seat page can only ask a question (action ask), "
+                        f"not {body['action']!r}.")
+    if seat != state["prince"]:
+        raise RuleError("not_prince", f"Only the Prince asks questions; this round's Prince is "
+                        f"{_name(state, state['prince'])}.")
+    return _ask(state, body)
+
+
+# ----- host corrections ----------------------------------------------------------
+
+def _host_action(state: dict, body: dict):
+    action = body["action"]
+    handlers = {"ask": _ask, "flip": _host_flip, "place": _host_place,
+                "set_prince": _host_set_prince, "reveal_all": _host_reveal,
+                "adjust_soybeans": _adjust_soybeans}
+    if action not in handlers:
+        raise RuleError("unknown_action", f"Tofu Kingdom has no host action {action!r}; the "
+                        f"actions are: {', '.join(handlers)}.")
+    return handlers[action](state, body)
+
+
+def _host_flip(state: dict, body: dict):
+    """Set the flip by hand (say a reader missed the lift)."""
+    position = _position_arg(state, body.get("target"), "target")
+    if state["phase"] == "deal":
+        raise RuleError("not_dealt", "Not every coaster is down yet; record the missing ones with "
+                        "place first.")
+    if state["phase"] != "questions":
+        raise RuleError("already_flipped", "A coaster is already flipped this round; undo to "
+                        "change it.")
+    return _flip(state, position, "host")
+
+
+def _host_place(state: dict, body: dict):
+    """Record a coaster by hand during the deal (say a reader did not see it)."""
+    if state["phase"] != "deal":
+        raise RuleError("deal_done", "Every coaster is already down; to correct one, undo back "
+                        "into the deal.")
+    position = _position_arg(state, body.get("target"), "target")
+    role = body.get("role")
+    if role not in ROLES:
+        raise RuleError("bad_role", f"role must be one of: {', '.join(ROLES[1:])}.")
+    _role_of(state, f"{GAME_ID}/{role}")
+    elsewhere = [p for p, r in state["placed"].items() if r == role and p != position]
+    if elsewhere:
+        raise RuleError("already_down", f"{_role_name(state, role)} is already recorded as "
+                        f"{_where(state, elsewhere[0])}; correct that one first.")
+    state["placed"][position] = role
+    seat = _seat_of(position)
+    who = "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
+    events = [event(state, "placed", f"The host recorded {who} "
+                    f"({len(state['placed'])} of {len(_positions(state))} down).")]
+    return state, events + _start_questions_if_dealt(state)
+
+
+def _host_set_prince(state: dict, body: dict):
+    """Choose this round's Prince (before the questions); the next ones follow from the left."""
+    seat = _seat_number(state, body.get("seat"), "seat")
+    if state["phase"] != "deal":
+        raise RuleError("deal_done", "The Prince can only be changed during the deal.")
+    if f"seat-{seat}" in state["placed"]:
+        raise RuleError("prince_has_coaster", f"{_name(state, seat)}'s coaster is down; lift it "
+                        "(or undo it) before making them the Prince.")
+    state["prince"] = seat
+    return state, [event(state, "prince_set", f"The host made {_name(state, seat)} the Prince of "
+                         f"round {state['round']}.")]
+
+
+def _host_reveal(state: dict, body: dict):
+    if state["options"]["reveal"] == "never":
+        raise RuleError("reveal_off", "This game was started with reveal=never: the roles stay "
+                        "hidden.")
+    if state["flip"] is None:
+        raise RuleError("not_flipped", "Roles can only be revealed after the flip.")
+    if state["revealed"]:
+        raise RuleError("already_revealed", "The roles of this round are already on the TV.")
+    state["revealed"] = True
+    return state, [event(state, "revealed", f"The host revealed every role of round "
+                         f"{state['round']}.")]
+
+
+def _adjust_soybeans(state: dict, body: dict):
+    """Give or take soybeans (any time, also after the game; the winners follow)."""
+    seat = _seat_number(state, body.get("seat"), "seat")
+    delta = body.get("delta")
+    if not isinstance(delta, int) or isinstance(delta, bool) or delta == 0:
+        raise RuleError("bad_delta", "delta must be a whole number of soybeans to give (positive) "
+                        "or take (negative), not zero.")
+    record = player(state, seat)
+    if record["score"] + delta < 0:
+        raise RuleError("below_zero", f"{record['name']} has only {record['score']} soybeans; "
+                        "a player cannot have fewer than none.")
+    record["score"] += delta
+    if state["over"]:
+        state["winners"] = top_scorers(state)
+    verb = f"gave {record['name']} {delta}" if delta > 0 else f"took {-delta} from {record['name']}"
+    return state, [event(state, "soybeans", f"The host {verb} soybean{'s' * (abs(delta) != 1)}.")]
+
+
+# ----- views ---------------------------------------------------------------------
+
+def _prompt(state: dict) -> str:
+    prince = _name(state, state["prince"])
+    head = f"Round {state['round']} of {state['rounds']}."
+    if state["over"]:
+        return _result_text(state, state["winners"])
+    if state["phase"] == "deal":
+        if state["options"]["readers"] == "table":
+            due = next(p for p in _positions(state) if p not in state["placed"])
+            seat = _seat_of(due)
+            who = ("Now the centre coaster" if seat is None else f"{_name(state, seat)}, your coaster")
+            return f"{head} Prince {prince}, close your eyes. {who}: tap it face down on the table reader."
+        down, total = len(state["placed"]), len(_positions(state))
+        centre = " (the extra one on the centre reader)" if _count(state) < 8 else ""
+        return (f"{head} Prince {prince}, close your eyes. Everyone else: lay your coaster face "
+                f"down on your reader{centre}. {down} of {total} down.")
+    if state["phase"] == "questions":
+        how = ("lift it from its reader" if state["options"]["readers"] == "seats"
+               else "tap it on the table reader")
+        return (f"{head} Prince {prince}: ask your questions, then flip the coaster you choose "
+                f"and {how}.")
+    flip = state["flip"]
+    return (f"{head} {_role_name(state, flip['role'])}: the {flip['symbol']}. "
+            "Pick up your coasters; press advance for the next round.")
+
+
+def _public(state: dict) -> dict:
+    """What everyone may see; built field by field (never from the secret parts)."""
+    prince = state["prince"]
+    out = {
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "prince": {"seat": prince, "name": _name(state, prince)},
+        "readers": state["options"]["readers"],
+        "coasters_in_play": len(state["in_play"]),
+        "has_center": _count(state) < 8,
+        "positions": _positions(state),
+        "down": [p for p in _positions(state) if p in state["placed"]],
+        "due": None,
+        "questions": [_question_view(state, q) for q in state["questions"]],
+        "question_recording": state["options"]["questions"],
+        "budget": None,
+        "flip": None,
+        "roles": None,
+        "history": [_history_view(state, h) for h in state["history"]],
+    }
+    if state["phase"] == "deal" and state["options"]["readers"] == "table":
+        out["due"] = next(p for p in _positions(state) if p not in state["placed"])
+    if state["options"]["questions"] != "off":
+        total = len(_others(state)) + 1
+        out["budget"] = {"total": total, "left": total - len(state["questions"]),
+                         "unasked": _unasked(state)}
+    if state["flip"] is not None:
+        out["flip"] = _history_view(state, {"round": state["round"], "prince": prince,
+                                            **state["flip"]})
+    if state["revealed"]:
+        out["roles"] = _roles_view(state)
+    return out
+
+
+def _question_view(state: dict, q: dict) -> dict:
+    about = q["about"]
+    return {"to": q["to"], "to_name": _name(state, q["to"]), "question": q["question"],
+            "label": QUESTION_LABELS[q["question"]], "about": about,
+            "about_name": None if about is None else _where(state, about), "extra": q["extra"]}
+
+
+def _history_view(state: dict, h: dict) -> dict:
+    """A flip as shown once it happened (the flipped role is public from then on)."""
+    return {"round": h["round"], "prince": _name(state, h["prince"]), "position": h["position"],
+            "where": _where(state, h["position"]), "role": h["role"],
+            "role_name": _role_name(state, h["role"]), "symbol": h["symbol"],
+            "mark": SYMBOL_MARKS[h["symbol"]], "scorers": list(h["scorers"]),
+            "scorer_names": [_name(state, s) for s in h["scorers"]]}
+
+
+def _roles_view(state: dict) -> list[dict]:
+    return [{"position": p, "where": _where(state, p), "role": r, "role_name": _role_name(state, r),
+             "team": state["coasters"][r]["team"]} for p, r in state["placed"].items()]
+
+
+def _goal(state: dict, team: str) -> str:
+    """A team's win condition in words, from the coaster data."""
+    showing = [_role_name(state, r) for r in state["in_play"]
+               if state["coasters"][r]["winning_symbol"] == team]
+    if not showing:
+        return f"Your team is the {team}; no coaster in play shows the {team}, so it cannot score."
+    return (f"Your team is the {team}: you get a soybean when the Prince flips a coaster showing "
+            f"the {team} ({', '.join(showing)}).")
+
+
+def _seat_view(state: dict, seat: int) -> dict:
+    """A player's private part: their own role and goal (the Prince's shows no roles)."""
+    if seat == state["prince"]:
+        team = state["coasters"][PRINCE]["team"]
+        me = {"seat": seat, "is_prince": True, "role": PRINCE, "role_name": _role_name(state, PRINCE),
+              "team": team, "truth": None,
+              "goal": f"You are the Prince: you get a soybean when the coaster you flip shows the "
+                      f"{team}. Ask each player one question, then one extra, then flip.",
+              "can_ask": (state["phase"] == "questions" and state["options"]["questions"] != "off"
+                          and len(state["questions"]) <= len(_others(state))),
+              "ask_to": _unasked(state) or _others(state),
+              "about_choices": [p for p in _positions(state)]}
+        return me
+    role = state["placed"].get(f"seat-{seat}")
+    if role is None:
+        return {"seat": seat, "is_prince": False, "role": None, "role_name": None, "team": None,
+                "truth": None, "goal": "Lay your coaster face down on your reader; your role "
+                                       "shows here once the table has read it."}
+    coaster = state["coasters"][role]
+    return {"seat": seat, "is_prince": False, "role": role, "role_name": coaster["name"],
+            "team": coaster["team"], "truth": TRUTH_TEXT[coaster["truth"]],
+            "goal": _goal(state, coaster["team"])}
+
+
+def _host_view(state: dict) -> dict:
+    return {"placed": dict(state["placed"]), "in_play": list(state["in_play"]),
+            "options": dict(state["options"]), "coasters": state["coasters"],
+            "roles": _roles_view(state), "question_kinds": dict(QUESTION_LABELS),
+            "actions": ["ask", "flip", "place", "set_prince", "reveal_all", "adjust_soybeans"]}
+
+
+def view(state: dict, audience: str) -> dict:
+    """The view for ``table`` (public), ``seat-N`` (adds the player's own role) or ``host``."""
+    out = common_view(state, _prompt(state))
+    out.update(_public(state))
+    seat = audience_seat(audience)
+    if audience == "host":
+        out["host"] = _host_view(state)
+    elif seat is not None and 1 <= seat <= _count(state):
+        out["me"] = _seat_view(state, seat)
+    return out
+
+
+GAME = Game(id=GAME_ID, name="Tofu Kingdom", min_players=3, max_players=8,
+            setup=setup, apply=apply, view=view, options=OPTIONS,
+            cards=lambda: [f"{GAME_ID}/{role}" for role in ROLES],
+            summary="The Prince asks questions and flips the coaster he thinks is Princess Tofu; "
+                    "the flipped coaster's symbol decides who gets a soybean.")
