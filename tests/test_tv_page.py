@@ -1,0 +1,54 @@
+"""The TV page in a real headless Chromium: it shows the state, follows inputs, and survives
+the server going away and coming back (issue 2, browser test)."""
+import pytest
+
+from tests.support.browser import browser, screenshot
+from tests.support.server import Server
+
+pytestmark = pytest.mark.browser
+
+
+def _text(page, selector):
+    return page.locator(selector).inner_text()
+
+
+def test_tv_shows_state_follows_inputs_and_reconnects(tmp_path):
+    srv = Server(tmp_path / "data").start()
+    try:
+        srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 1}}})
+        with browser() as b:
+            page = b.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(srv.url + "/")
+            page.wait_for_function("Number(document.body.dataset.seq) === 1")
+            assert _text(page, "#prompt") == "Round 1: everyone taps a colour."
+            assert "Anna" in _text(page, "#players") and "Ben" in _text(page, "#players")
+            assert page.locator("#qr img").count() == 2, "one QR code per seat"
+
+            # a change made over HTTP reaches the page by itself
+            for seat, colour in ((1, "red"), (2, "blue")):
+                assert srv.post({"tap": {"reader": f"seat-{seat}", "card": f"test/{colour}"}}).ok
+            assert srv.post({"button": {"name": "advance"}}).ok
+            page.wait_for_function("document.getElementById('prompt').textContent === 'Game over.'")
+            assert _text(page, "#players li.winner") .startswith("Anna")
+            assert "Ben" not in _text(page, "#players li.winner")
+
+            # a refusal shows as a notice that names the problem
+            assert srv.post({"button": {"name": "advance"}}).status_code == 409
+            page.wait_for_selector(".notice")
+            assert "over" in _text(page, ".notice")
+            screenshot(page, "tv-game-over")
+
+            # the server goes away: the banner says so
+            srv.kill()
+            page.wait_for_selector("#banner.show", timeout=15000)
+            assert "reconnecting" in _text(page, "#banner")
+            screenshot(page, "tv-reconnecting")
+
+            # it comes back on the same port: the page reconnects and shows the same state
+            srv = Server(tmp_path / "data", port=srv.port).start()
+            page.wait_for_selector("#banner.show", state="hidden", timeout=15000)
+            assert _text(page, "#prompt") == "Game over."
+            assert srv.post({"button": {"name": "undo"}}).ok
+            page.wait_for_function("document.getElementById('prompt').textContent.startsWith('Round 1')")
+    finally:
+        srv.stop()
