@@ -1,0 +1,113 @@
+"""The journal: the SQLite file that is the table's source of truth."""
+import sqlite3
+
+import pytest
+
+from server.journal import Journal, JournalError
+
+GAME_A = {"new_game": {"game": "tiny", "players": ["Anna"], "seed": 0, "options": {}}}
+GAME_B = {"new_game": {"game": "tiny", "players": ["Ben"], "seed": 0, "options": {}}}
+RED = {"tap": {"reader": "seat-1", "card": "test/red"}}
+BLUE = {"tap": {"reader": "seat-1", "card": "test/blue"}}
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "data" / "journal.sqlite"
+
+
+@pytest.fixture
+def journal(path):
+    j = Journal(path)
+    yield j
+    j.close()
+
+
+def test_the_file_is_sqlite_in_wal_mode_with_full_sync(journal, path):
+    assert path.exists()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2   # FULL
+
+
+def test_appended_inputs_survive_closing_and_reopening_in_order(journal, path):
+    ids = [journal.append(inp, source="test", at=1000.0 + n) for n, inp in enumerate([GAME_A, RED, BLUE])]
+    assert ids == sorted(ids) and len(set(ids)) == 3
+    journal.close()
+    again = Journal(path)
+    assert again.live() == list(zip(ids, [GAME_A, RED, BLUE]))
+    newest = again.recent()["inputs"][0]
+    assert newest == {"id": ids[2], "at": 1002.0, "source": "test", "input": BLUE, "undone": False}
+    again.close()
+
+
+def test_another_process_sees_each_row_as_soon_as_append_returns(journal, path):
+    """Committed before anyone is told: a separate connection reads it at once."""
+    reader = sqlite3.connect(path)
+    for n, inp in enumerate([GAME_A, RED, BLUE], 1):
+        journal.append(inp)
+        assert reader.execute("SELECT count(*) FROM inputs").fetchone()[0] == n
+
+
+def test_undo_marks_the_newest_live_input_and_returns_it(journal):
+    journal.append(GAME_A)
+    journal.append(RED)
+    journal.append(BLUE)
+    assert journal.undo_last() == BLUE
+    assert journal.undo_last() == RED
+    assert [inp for _, inp in journal.live()] == [GAME_A]
+    assert [(r["input"], r["undone"]) for r in journal.recent()["inputs"]] == [
+        (BLUE, True), (RED, True), (GAME_A, False)]
+    assert journal.count() == 3
+
+
+def test_undo_of_an_empty_journal_says_so(journal):
+    assert journal.undo_last() is None
+
+
+def test_only_the_newest_live_game_matters_to_the_state(journal):
+    a = journal.append(GAME_A)
+    journal.append(RED)
+    b = journal.append(GAME_B)
+    blue = journal.append(BLUE)
+    assert journal.live_since_last_game() == [(b, GAME_B), (blue, BLUE)]
+    journal.undo_last()
+    journal.undo_last()   # the second game is undone: the first one is back
+    assert [i for i, _ in journal.live_since_last_game()] == [a, a + 1]
+
+
+def test_refusals_are_kept_apart_with_what_and_why(journal):
+    journal.append(GAME_A)
+    journal.refuse({"button": {"name": "advance"}}, "not_everyone", "Not everyone has chosen.", "http")
+    journal.refuse(b"\xff not json", "bad_json", "The body is not JSON.")   # whatever was sent
+    assert journal.count() == 1 and len(journal.live()) == 1
+    newest, oldest = journal.recent()["refusals"]
+    assert (oldest["input"], oldest["code"], oldest["message"], oldest["source"]) == (
+        '{"button":{"name":"advance"}}', "not_everyone", "Not everyone has chosen.", "http")
+    assert newest["code"] == "bad_json" and "not json" in newest["input"]
+
+
+def test_recent_gives_the_newest_first_up_to_the_limit(journal):
+    for n in range(10):
+        journal.append(RED if n % 2 else BLUE)
+    recent = journal.recent(limit=3)["inputs"]
+    assert [r["id"] for r in recent] == [10, 9, 8]
+
+
+def test_settings_are_kept_in_meta(journal, path):
+    assert journal.meta("registry") is None
+    journal.set_meta("registry", "v1")
+    journal.set_meta("registry", "v2")
+    journal.close()
+    assert Journal(path).meta("registry") == "v2"
+
+
+def test_a_write_to_a_read_only_journal_raises_journal_error_naming_the_file(journal, path, monkeypatch):
+    journal.append(GAME_A)
+    monkeypatch.setattr(journal, "_db", sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                                        isolation_level=None, check_same_thread=False))
+    with pytest.raises(JournalError, match=str(path)):
+        journal.append(RED)
+    with pytest.raises(JournalError):
+        journal.undo_last()
+    assert journal.live() == [(1, GAME_A)]
