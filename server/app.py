@@ -92,6 +92,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         except (ValueError, UnicodeDecodeError) as exc:
             return _error(400, "bad_json", f"The body is not valid JSON ({exc}); send one protocol "
                           "object such as {\"button\": {\"name\": \"advance\"}}.")
+        except RecursionError:
+            return _error(400, "bad_json", "The body is nested too deeply to be an input; send one "
+                          "protocol object such as {\"button\": {\"name\": \"advance\"}}.")
         answer, status = process(body, role_of(token_from_request()), "http")
         if answer["ok"]:
             return jsonify(answer), status
@@ -106,7 +109,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         if role_of(token_from_request()) != "host":
             return _error(403, "host_token_needed", "The journal is for the host: add the host token.")
         limit = request.args.get("limit", "50")
-        if not limit.isdigit() or not 1 <= int(limit) <= 1000:
+        if not (limit.isascii() and limit.isdigit() and len(limit) <= 4 and 1 <= int(limit) <= 1000):
             return _error(400, "bad_limit", "limit must be a whole number from 1 to 1000.")
         return jsonify(ctx.table.journal.recent(int(limit)))
 
@@ -168,7 +171,10 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         roles.pop(request.sid, None)
 
     @socketio.on("input")
-    def on_input(data=None):
+    def on_input(data=None, *extra):
+        if extra:
+            return {"ok": False, "error": {"code": "bad_input", "message": "Send one input object "
+                                           "per message, with nothing after it."}}
         answer, _status = process(data, roles.get(request.sid, "table"), "socket")
         return answer
 
