@@ -1,0 +1,446 @@
+"""Tofu God rules on the table: the rulebook's worked example, refusals, options, data file."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from server import games
+from server.games import tofu_god
+from tests.support.tofu_god import ADVANCE, accept, host, new_game, table, tap
+
+EXAMPLE_PLAYERS = ["Anna", "Ben", "Cindy", "Dax"]
+#: Anna's six answers: the rulebook gives elephant (best) and human (worst) for question 1;
+#: the answers to questions 2 and 3 are not in the example, these are ours.
+ANNA_ANSWERS = ["elephant", "human", "spider", "beetle", "tofu", "meditator"]
+
+
+def example_table(**options):
+    """Anna's turn in the rulebook example: rat and pig set aside, her six answers locked."""
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, set_aside="physical", **options))
+    accept(t, tap(1, "rat"))
+    accept(t, tap(1, "pig"))
+    for card in ANNA_ANSWERS:
+        accept(t, tap(1, card))
+    return t
+
+
+def example_after_guesses():
+    t = example_table()
+    accept(t, tap(2, "elephant"))
+    accept(t, tap(3, "elephant"))
+    accept(t, tap(4, "dolphin"))
+    return t
+
+
+def scores(t) -> dict:
+    return {p["name"]: p["score"] for p in t.view("table")["players"]}
+
+
+def test_rulebook_example_first_question_scores():
+    """rulebook example: Ben and Cindy guessed Anna's best (the elephant) and get a point each,
+    Anna gets two (one per correct guesser), Dax's dolphin scores nothing."""
+    t = example_after_guesses()
+    accept(t, ADVANCE)                      # the guesses are revealed
+    view = t.view("table")
+    assert view["results"][0]["guesses"] == {"2": "elephant", "3": "elephant", "4": "dolphin"}
+    assert scores(t) == {"Anna": 0, "Ben": 0, "Cindy": 0, "Dax": 0}
+    accept(t, ADVANCE)                      # best and worst revealed, scored
+    assert scores(t) == {"Anna": 2, "Ben": 1, "Cindy": 1, "Dax": 0}
+    result = t.view("table")["results"][0]
+    assert (result["best"], result["worst"]) == ("elephant", "human")
+    assert result["outcomes"] == {"2": "best", "3": "best", "4": "miss"}
+
+
+def test_rulebook_example_human_unavailable_and_dolphin_back_in_hand():
+    """rulebook example: after question 1 the human (Anna's worst) and the elephant are put aside by
+    everyone, Dax picks his dolphin up again, and Ben, Cindy and Dax hold the same six cards."""
+    t = example_after_guesses()
+    accept(t, ADVANCE)
+    accept(t, ADVANCE)
+    accept(t, ADVANCE)                      # question 2 opens
+    assert "human" in t.view("table")["turn"]["unavailable"]
+    hands = [t.view(f"seat-{s}")["me"]["hand"] for s in (2, 3, 4)]
+    assert "dolphin" in hands[2]
+    assert hands[0] == hands[1] == hands[2]
+    assert sorted(hands[0]) == sorted(["dolphin", "tofu", "spider", "beetle", "meditator", "tenth"])
+    for seat in (2, 3, 4):
+        outcome = t.handle(tap(seat, "human"))
+        assert not outcome.accepted and outcome.error.code == "already_revealed"
+    accept(t, tap(4, "dolphin"))            # Dax may use his dolphin again for question 2
+    assert t.view("seat-4")["me"]["guess"] == "dolphin"
+
+
+def test_guess_may_change_until_revealed_last_tap_counts():
+    """issue: a player may change their guess by tapping another card until the guesses are revealed."""
+    t = example_table()
+    accept(t, tap(2, "dolphin"))
+    accept(t, tap(2, "elephant"))
+    accept(t, tap(3, "elephant"))
+    accept(t, tap(4, "dolphin"))
+    accept(t, ADVANCE)
+    assert t.view("table")["results"][0]["guesses"]["2"] == "elephant"
+    accept(t, ADVANCE)
+    assert scores(t)["Ben"] == 1
+
+
+def test_guesses_for_question_one_while_active_player_still_chooses():
+    """rulebook: the others guess the first answer while the active player chooses."""
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, set_aside="physical"))
+    accept(t, tap(1, "rat"))
+    accept(t, tap(1, "pig"))
+    accept(t, tap(2, "elephant"))           # before Anna has locked anything
+    accept(t, tap(1, "elephant"))
+    assert t.view("table")["turn"]["guessed"] == [2]
+    assert t.view("table")["turn"]["answers_locked"] == 1
+
+
+def test_worst_guess_costs_a_point_but_not_below_zero_by_default():
+    """rules notes: a guess of the worst card costs the guesser one point (not the active player);
+    by default a score never drops below zero."""
+    t = example_table()
+    for seat in (2, 3, 4):
+        accept(t, tap(seat, "human"))
+    accept(t, ADVANCE)
+    accept(t, ADVANCE)
+    assert scores(t) == {"Anna": 0, "Ben": 0, "Cindy": 0, "Dax": 0}
+    assert t.view("table")["results"][0]["outcomes"] == {"2": "worst", "3": "worst", "4": "worst"}
+
+
+def test_worst_guess_goes_below_zero_when_allowed():
+    """option below_zero: a guess of the worst card takes a score at zero down to -1."""
+    t = example_table(below_zero=True)
+    accept(t, tap(2, "human"))
+    accept(t, tap(3, "elephant"))
+    accept(t, tap(4, "dolphin"))
+    accept(t, ADVANCE)
+    accept(t, ADVANCE)
+    assert scores(t) == {"Anna": 1, "Ben": -1, "Cindy": 1, "Dax": 0}
+
+
+def test_turn_ends_after_third_question_and_next_player_answers():
+    """rulebook: turns go clockwise; after the third question it is the next player's turn."""
+    t = example_table()
+    for q in range(3):
+        for seat in (2, 3, 4):
+            accept(t, tap(seat, "dolphin"))     # never one of Anna's answers: a miss
+        accept(t, ADVANCE)
+        accept(t, ADVANCE)
+        if q < 2:
+            accept(t, ADVANCE)
+    assert t.view("table")["turn"]["number"] == 1
+    accept(t, ADVANCE)
+    view = t.view("table")
+    assert view["turn"]["number"] == 2 and view["turn"]["active"] == 2
+    assert view["phase"] == "set_aside" and view["turn"]["unavailable"] == []
+
+
+# ----- refusals: each is specific and changes nothing --------------------------------------
+
+def _refused(t, inp, code: str):
+    """Apply ``inp`` expecting refusal ``code``; the state and the journal stay as they were."""
+    state_before = copy.deepcopy(t.state)
+    rows_before = t.journal.count()
+    outcome = t.handle(inp)
+    assert not outcome.accepted, inp
+    assert outcome.error.code == code, outcome.error.as_dict("host")
+    assert t.state == state_before
+    assert t.journal.count() == rows_before
+    return outcome.error
+
+
+def _physical_start():
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, set_aside="physical"))
+    return t
+
+
+def _answered_q1():
+    t = example_after_guesses()
+    accept(t, ADVANCE)
+    accept(t, ADVANCE)
+    return t
+
+
+def _guesses_revealed():
+    t = example_after_guesses()
+    accept(t, ADVANCE)
+    return t
+
+
+def _question_two():
+    t = _answered_q1()
+    accept(t, ADVANCE)
+    return t
+
+
+REFUSALS = [
+    # (what, table at that moment, input, code)
+    ("a guesser taps a set-aside card", example_table, tap(2, "rat"), "card_set_aside"),
+    ("the active player taps a set-aside card", lambda: _partial_choices(2), tap(1, "pig"),
+     "card_set_aside"),
+    ("a card already revealed this turn", _question_two, tap(3, "elephant"), "already_revealed"),
+    ("the active player repeats a card", lambda: _partial_choices(3), tap(1, "elephant"),
+     "card_repeated"),
+    ("a guess from the active set once the six are locked", example_table, tap(1, "dolphin"),
+     "answers_locked"),
+    ("a card from a set not in the game", example_table, tap(5, "dolphin"), "set_not_in_game"),
+    ("a guess before the cards are set aside", _physical_start, tap(2, "dolphin"),
+     "question_not_open"),
+    ("a guess after the guesses are revealed", _guesses_revealed, tap(4, "elephant"),
+     "question_not_open"),
+    ("a guess before the next question is opened", _answered_q1, tap(4, "dolphin"),
+     "question_not_open"),
+    ("an unknown tag", example_table, {"tap": {"reader": "seat-2", "uid": "04A224C2B31190"}},
+     "unknown_tag"),
+    ("a card of another game", example_table, {"tap": {"reader": "table", "card": "tofu-kingdom/spy"}},
+     "not_this_game"),
+    ("a silhouette that is not in a set", example_table, tap(2, "unicorn"), "unknown_silhouette"),
+    ("the same card set aside twice", lambda: _set_aside_one(), tap(1, "rat"), "already_set_aside"),
+    ("advance before the set-aside cards", _physical_start, ADVANCE, "set_aside_pending"),
+    ("advance before the six answers are locked", lambda: _partial_choices(5), ADVANCE,
+     "answers_not_locked"),
+    ("advance before everyone has guessed", example_table, ADVANCE, "guesses_missing"),
+    ("a button Tofu God does not use", example_table, {"button": {"name": "pause"}}, "unknown_button"),
+    ("a host action that does not exist", example_table, host("shuffle"), "unknown_action"),
+    ("a conundrum number that is not a card number", example_table, host("conundrum", number=0),
+     "bad_conundrum"),
+    ("a seat action for a seat not in the game", example_table,
+     {"seat": {"seat": 5, "action": "card", "card": "rat"}}, "bad_seat"),
+    ("a conundrum number from a player who is not answering", example_table,
+     {"seat": {"seat": 2, "action": "conundrum", "number": 7}}, "not_your_turn"),
+    ("correcting an answer that is already revealed", _question_two,
+     host("choice", question=1, answer="best", card="dolphin"), "too_late"),
+    ("correcting the set-aside cards after question 1", _question_two,
+     host("set_aside", cards=["dolphin", "tofu"]), "too_late"),
+    ("a negative score correction when scores stay at zero or more", example_table,
+     host("score", seat=2, score=-1), "bad_score"),
+    ("a tie-break winner when nobody is tied", example_table, host("tie_break_winner", seat=1),
+     "no_tie_break"),
+]
+
+
+def _partial_choices(count: int):
+    t = _physical_start()
+    accept(t, tap(1, "rat"))
+    accept(t, tap(1, "pig"))
+    for card in ANNA_ANSWERS[:count]:
+        accept(t, tap(1, card))
+    return t
+
+
+def _set_aside_one():
+    t = _physical_start()
+    accept(t, tap(1, "rat"))
+    return t
+
+
+@pytest.mark.parametrize("what,make,inp,code", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_refusal_is_specific_and_changes_nothing(what, make, inp, code):
+    """issue: refused, clearly, changing nothing."""
+    error = _refused(make(), inp, code)
+    assert error.message.endswith(".") and len(error.message) > 20
+
+
+@pytest.mark.parametrize("make,inp,code,secret", [
+    (lambda: _partial_choices(3), tap(1, "elephant"), "card_repeated", "elephant"),
+    (lambda: _partial_choices(2), tap(1, "pig"), "card_set_aside", "pig"),
+])
+def test_active_players_own_mistake_is_told_only_to_their_seat(make, inp, code, secret):
+    """issue: the message for the active player's own mistakes must not reveal their choices on the
+    TV; the details go to their seat page (and the host)."""
+    error = _refused(make(), inp, code)
+    public = json.dumps(error.as_dict("table")) + json.dumps(error.as_dict("seat-2"))
+    for name in tofu_god.SILHOUETTES["ids"]:
+        assert name not in public.lower()
+    assert secret in error.as_dict("seat-1")["detail"]
+    assert secret in error.as_dict("host")["detail"]
+
+
+def test_tap_after_game_over_is_refused():
+    """A finished game takes no more cards."""
+    t = table()
+    for line in open("tests/scripts/tofu-god-2p.jsonl", encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            accept(t, json.loads(line))
+    _refused(t, tap(1, "rat"), "game_over")
+    _refused(t, ADVANCE, "game_over")
+
+
+def test_lift_changes_nothing_and_is_not_journaled():
+    """A card lifted off a reader is not an input to the game."""
+    t = example_table()
+    rows = t.journal.count()
+    outcome = t.handle({"lift": {"reader": "seat-2", "card": tofu_god.card_id(2, "dolphin")}})
+    assert outcome.accepted and outcome.quiet and t.journal.count() == rows
+
+
+# ----- any reader, phone actions, host corrections -----------------------------------------
+
+def test_the_set_identifies_the_player_on_any_reader():
+    """issue: the set identifies the player, so one shared reader or any seat reader works."""
+    t = example_table()
+    accept(t, {"tap": {"reader": "seat-4", "card": tofu_god.card_id(2, "elephant")}})
+    accept(t, {"tap": {"reader": "center", "card": tofu_god.card_id(3, "dolphin")}})
+    assert t.view("host")["guesses"] == {"2": "elephant", "3": "dolphin"}
+
+
+def test_sets_bound_to_players_by_option():
+    """option sets: Anna plays set 3, so set 3 is her set and set 1 is Ben's."""
+    t = table()
+    accept(t, new_game(["Anna", "Ben"], set_aside="physical", sets=[3, 1]))
+    accept(t, tap(3, "rat"))
+    accept(t, tap(3, "pig"))
+    assert t.view("table")["turn"]["set_aside"] == ["rat", "pig"]
+    accept(t, tap(1, "elephant"))
+    assert t.view("host")["guesses"] == {"2": "elephant"}
+    _refused(t, tap(2, "dolphin"), "set_not_in_game")
+
+
+def test_phone_actions_play_a_card_and_record_the_conundrum():
+    """A player's phone can play their card (when a tag will not read) and the active player can
+    record the conundrum number."""
+    t = example_table()
+    accept(t, {"seat": {"seat": 3, "action": "card", "card": "elephant"}})
+    accept(t, {"seat": {"seat": 1, "action": "conundrum", "number": 43}})
+    assert t.view("seat-3")["me"]["guess"] == "elephant"
+    assert t.view("table")["turn"]["conundrum"] == 43
+
+
+def test_host_corrections():
+    """The host corrects set-aside cards, an answer, a guess and a score."""
+    t = _partial_choices(2)
+    accept(t, tap(2, "dolphin"))
+    accept(t, host("set_aside", cards=["dolphin", "tofu"]))
+    view = t.view("host")
+    assert view["turn"]["set_aside"] == ["dolphin", "tofu"]
+    assert view["guesses"] == {}, "a guess of a card now set aside goes back to the hand"
+    accept(t, host("choice", question=1, answer="worst", card="rat"))
+    accept(t, host("choice", question=2, answer="best", card="pig"))
+    assert [c["card"] for c in t.view("host")["choices"]] == ["elephant", "rat", "pig"]
+    accept(t, host("guess", seat=3, card="elephant"))
+    assert t.view("host")["guesses"] == {"3": "elephant"}
+    accept(t, host("guess", seat=3, card=None))
+    assert t.view("host")["guesses"] == {}
+    accept(t, host("score", seat=4, score=5))
+    assert scores(t)["Dax"] == 5
+
+
+def test_undo_takes_back_a_scored_question():
+    """design: undo drops the last input and refolds, here the reveal that scored question 1."""
+    t = example_after_guesses()
+    accept(t, ADVANCE)
+    accept(t, ADVANCE)
+    assert scores(t)["Anna"] == 2
+    accept(t, {"button": {"name": "undo"}})
+    assert scores(t)["Anna"] == 0 and t.view("table")["phase"] == "guesses_revealed"
+
+
+# ----- options ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("count,turns", [(2, 3), (3, 3), (4, 2), (5, 2), (6, 1)])
+def test_turns_default_is_the_rulebook_recommendation(count, turns):
+    """rulebook: 2-3 players play 3 turns each, 4-5 two, 6 one."""
+    game = games.get("tofu-god")
+    options = game.resolve_options({}, count)
+    assert options["turns"] == turns
+    state = game.setup([f"P{i}" for i in range(count)], options, 0)
+    assert state["total_turns"] == turns * count
+
+
+def test_first_seat_starts():
+    """option first_seat: the host picks who starts; turns then go on in seat order."""
+    t = table()
+    accept(t, new_game(["Anna", "Ben", "Cindy"], first_seat=3))
+    assert t.view("table")["turn"]["active"] == 3
+
+
+@pytest.mark.parametrize("options,fragment", [
+    ({"first_seat": 3}, "first_seat"),
+    ({"sets": [1, 1]}, "different set number"),
+    ({"sets": [1, 7]}, "different set number"),
+    ({"sets": [1]}, "different set number"),
+    ({"set_aside": "dice"}, "set_aside"),
+    ({"turns": 0}, "turns"),
+])
+def test_bad_options_refused(options, fragment):
+    """A new game with impossible options is refused with what to fix."""
+    t = table()
+    outcome = t.handle(new_game(["Anna", "Ben"], **options))
+    assert not outcome.accepted and outcome.error.code == "bad_option"
+    assert fragment in outcome.error.message
+    assert t.state is None
+
+
+def test_digital_set_aside_draws_two_of_the_active_set():
+    """option set_aside=digital: the table draws two different silhouettes and shows them."""
+    t = table()
+    accept(t, new_game(["Anna", "Ben"], seed=3))
+    aside = t.view("table")["turn"]["set_aside"]
+    assert len(set(aside)) == 2 and set(aside) <= set(tofu_god.SILHOUETTES["ids"])
+    assert t.view("table")["phase"] == "guessing"
+
+
+def test_edgy_reminder_is_on_the_table_view():
+    """option no_edgy: a reminder only; the TV can show it."""
+    t = table()
+    accept(t, new_game(["Anna", "Ben"], no_edgy=True))
+    assert t.view("table")["options"]["no_edgy"] is True
+
+
+def test_manual_tie_break_host_enters_winner():
+    """rulebook tie-break, manual: the tied players draw real cards and the host enters who won."""
+    t = table()
+    for line in open("tests/scripts/tofu-god-tie.jsonl", encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            inp = json.loads(line)
+            if "new_game" in inp:
+                inp["new_game"]["options"]["tie_break"] = "manual"
+            accept(t, inp)
+    view = t.view("table")
+    assert view["phase"] == "tie_break" and not view["over"]
+    assert view["tie_break"]["tied"] == [1, 2]
+    _refused(t, ADVANCE, "tie_break_pending")
+    _refused(t, host("tie_break_winner", seat=3), "bad_seat")
+    accept(t, host("tie_break_winner", seat=2))
+    view = t.view("table")
+    assert view["over"] and view["winners"] == ["Ben"]
+    assert [r["name"] for r in view["ranking"]] == ["Ben", "Anna"]
+
+
+# ----- the data file -------------------------------------------------------------------------
+
+def test_shipped_silhouettes_are_ten_with_the_tofu():
+    """rules notes: ten silhouettes per set, the tofu card among them (used by the tie-break)."""
+    data = tofu_god.load_silhouettes()
+    assert len(data["ids"]) == 10 and data["tofu"] == "tofu"
+    for name in ("rat", "pig", "elephant", "dolphin", "human", "tofu"):
+        assert name in data["ids"]
+    assert len(tofu_god.cards()) == 60
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (lambda d: d["silhouettes"].pop(), "exactly 10"),
+    (lambda d: d["silhouettes"][1].update(id="rat"), "listed twice"),
+    (lambda d: d["silhouettes"][1].update(id="Big Pig"), "lower case"),
+    (lambda d: d["silhouettes"][1].update(label=""), "label"),
+    (lambda d: d.update(tie_break_card="unicorn"), "tie_break_card"),
+])
+def test_bad_silhouette_data_is_refused_on_load(tmp_path, change, fragment):
+    """The data file is checked when it is loaded, with a message that says what to fix."""
+    data = json.loads(tofu_god.DATA_FILE.read_text())
+    change(data)
+    path = tmp_path / "silhouettes.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(tofu_god.SilhouetteDataError, match=fragment):
+        tofu_god.load_silhouettes(path)
+
+
+def test_unreadable_silhouette_data(tmp_path):
+    path = tmp_path / "silhouettes.json"
+    path.write_text("{not json")
+    with pytest.raises(tofu_god.SilhouetteDataError, match="Cannot read"):
+        tofu_god.load_silhouettes(path)
