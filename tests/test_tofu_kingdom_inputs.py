@@ -1,0 +1,343 @@
+"""Tofu Kingdom inputs: every refusal (specific code, nothing changed), quiet lifts, questions,
+and the host's corrections."""
+import pytest
+
+from tests.support.tofu_kingdom import (ADVANCE, accept, ask, host, lift, new_game, refuse, table,
+                                        tap)
+
+#: 4 players, Ann (seat 1) the Prince: a deal of the four coasters in play.
+DEAL4 = {"seat-2": "princess", "seat-3": "queen", "seat-4": "maid", "center": "guard"}
+
+
+def game(count=4, deal=None, **options):
+    """A table with a new game; with ``deal``, the coasters laid on their own readers."""
+    t = table()
+    accept(t, new_game(count, **options))
+    for position, role in (deal or {}).items():
+        accept(t, tap(position if options.get("readers", "seats") == "seats" else "table", role))
+    return t
+
+
+# ----- the deal --------------------------------------------------------------------
+
+def test_a_coaster_not_in_play_is_refused():
+    """rulebook: the coasters not in play at this player count stay in the box."""
+    t = game(4)
+    error = refuse(t, tap("seat-2", "chef"), "not_in_play")
+    assert "4 players" in error.message
+
+
+@pytest.mark.parametrize("readers", ["seats", "table"])
+def test_the_same_coaster_twice_is_refused_without_saying_where_it_lies(readers):
+    t = game(4, readers=readers)
+    accept(t, tap("seat-2" if readers == "seats" else "table", "queen"))
+    error = refuse(t, tap("seat-3" if readers == "seats" else "table", "queen"), "already_down")
+    assert "queen" not in error.as_dict("table")["message"].lower()
+    assert "Ben" in error.as_dict("host")["detail"]
+
+
+def test_the_same_coaster_reported_again_by_its_own_reader_is_quiet():
+    t = game(4)
+    accept(t, tap("seat-2", "queen"))
+    rows, before = t.journal.count(), t.view("host")
+    outcome = t.handle(tap("seat-2", "queen"))
+    assert outcome.accepted and outcome.quiet
+    assert t.journal.count() == rows and t.view("host") == before
+
+
+@pytest.mark.parametrize("readers", ["seats", "table"])
+def test_the_prince_coaster_where_a_role_is_expected_is_refused(readers):
+    t = game(4, readers=readers)
+    refuse(t, tap("seat-2" if readers == "seats" else "table", "prince"), "prince_coaster")
+
+
+def test_a_tap_from_the_wrong_seat_during_the_single_reader_deal_is_refused():
+    """One shared reader: the TV asks each seat in turn, starting left of the Prince."""
+    t = game(4, readers="table")
+    assert t.view("table")["due"] == "seat-2"
+    error = refuse(t, tap("seat-3", "queen"), "wrong_seat")
+    assert "Ben" in error.message
+    accept(t, tap("seat-2", "queen"))           # the seat whose turn it is may use its own reader
+    assert t.view("table")["due"] == "seat-3"
+    accept(t, tap("table", "princess"))
+    accept(t, tap("table", "maid"))
+    refuse(t, tap("seat-4", "guard"), "wrong_seat")
+    assert t.view("table")["due"] == "center"
+
+
+def test_an_unknown_tag_is_refused():
+    t = game(4)
+    error = refuse(t, {"tap": {"reader": "seat-2", "uid": "04A224C2B31190"}}, "unknown_tag")
+    assert "enrol" in error.message.lower()
+
+
+def test_a_card_of_another_game_is_refused():
+    t = game(4)
+    refuse(t, {"tap": {"reader": "seat-2", "card": "tofu-god/set-1/rat"}}, "not_this_game")
+    refuse(t, {"tap": {"reader": "seat-2", "card": "tofu-kingdom/jester"}}, "not_this_game")
+
+
+def test_per_seat_readers_refuse_the_table_reader_the_princes_reader_and_empty_seats():
+    t = game(4)
+    refuse(t, tap("table", "queen"), "wrong_reader")
+    refuse(t, tap("seat-1", "queen"), "prince_reader")
+    refuse(t, tap("seat-6", "queen"), "empty_seat")
+    accept(t, tap("seat-2", "queen"))
+    refuse(t, tap("seat-2", "maid"), "reader_taken")
+
+
+def test_eight_players_have_no_centre_coaster():
+    t = game(8)
+    refuse(t, tap("center", "queen"), "no_center")
+    refuse(t, host("place", target="center", role="queen"), "no_center")
+
+
+def test_the_round_starts_by_itself_when_every_expected_coaster_is_down():
+    t = game(4)
+    for position, role in list(DEAL4.items())[:-1]:
+        accept(t, tap(position, role))
+        assert t.state["phase"] == "deal"
+    outcome = accept(t, tap("center", "guard"))
+    assert t.state["phase"] == "questions"
+    assert [e["kind"] for e in outcome.events] == ["laid", "round_started"]
+
+
+def test_a_coaster_picked_up_during_the_deal_is_no_longer_down():
+    t = game(4)
+    accept(t, tap("seat-2", "queen"))
+    accept(t, lift("seat-2", "queen"))
+    assert t.view("table")["down"] == []
+    accept(t, tap("seat-3", "queen"))     # now it may go down elsewhere (say the players swapped)
+
+
+def test_taps_after_the_deal_are_refused():
+    t = game(4, deal=DEAL4)
+    refuse(t, tap("seat-2", "princess"), "deal_done")
+    t2 = game(4, deal=DEAL4, readers="table")
+    refuse(t2, tap("seat-2", "princess"), "wrong_reader")
+
+
+# ----- the flip and the lifts --------------------------------------------------------
+
+def test_with_default_options_the_flip_is_accepted_at_any_moment_after_the_deal():
+    """Questions are optional: the Prince may flip without any recorded question."""
+    t = game(4, deal=DEAL4)
+    accept(t, lift("center", "guard"))
+    assert t.view("table")["flip"]["role"] == "guard"
+
+
+def test_lifts_after_the_flip_are_expected_and_quiet():
+    t = game(4, deal=DEAL4)
+    accept(t, lift("seat-3", "queen"))
+    before, rows = t.view("host"), t.journal.count()
+    for position, role in DEAL4.items():
+        outcome = t.handle(lift(position, role))
+        assert outcome.accepted and outcome.quiet and not outcome.events
+    assert t.view("host") == before and t.journal.count() == rows
+
+
+def test_a_lift_of_a_coaster_the_round_never_saw_is_quiet():
+    t = game(4)
+    outcome = t.handle(lift("seat-2", "queen"))
+    assert outcome.accepted and outcome.quiet
+    accept(t, tap("seat-2", "queen"))
+    assert t.handle(lift("seat-3", "queen")).quiet
+
+
+def test_a_tap_after_the_flip_waits_for_advance():
+    t = game(4, deal=DEAL4)
+    accept(t, lift("seat-2", "princess"))
+    refuse(t, tap("seat-2", "queen"), "round_scored")
+    refuse(t, host("flip", target=2), "already_flipped")
+    accept(t, ADVANCE)
+    assert t.view("table")["prince"]["seat"] == 2 and t.state["phase"] == "deal"
+
+
+def test_advance_before_the_flip_is_refused():
+    t = game(4, deal=DEAL4)
+    refuse(t, ADVANCE, "not_flipped")
+    refuse(t, {"button": {"name": "jump"}}, "unknown_button")
+
+
+def test_with_one_reader_the_prince_taps_the_coaster_he_flipped():
+    t = game(4, deal=DEAL4, readers="table")
+    accept(t, tap("table", "maid"))
+    flip = t.view("table")["flip"]
+    assert (flip["position"], flip["role"], flip["scorers"]) == ("seat-4", "maid", [4])
+    assert t.handle(lift("table", "maid")).quiet
+
+
+def test_undo_of_the_flip_takes_the_soybeans_back():
+    t = game(4, deal=DEAL4)
+    accept(t, lift("seat-2", "princess"))
+    assert [p["score"] for p in t.view("table")["players"]] == [1, 1, 0, 0]
+    accept(t, {"button": {"name": "undo"}})
+    assert [p["score"] for p in t.view("table")["players"]] == [0, 0, 0, 0]
+    assert t.state["phase"] == "questions"
+
+
+def test_the_game_is_over_after_the_last_flip():
+    t = game(3, times_prince=1)
+    deals = [{"seat-2": "princess", "seat-3": "queen", "center": "maid"},
+             {"seat-3": "princess", "seat-1": "queen", "center": "maid"},
+             {"seat-1": "princess", "seat-2": "queen", "center": "maid"}]
+    for i, deal in enumerate(deals):
+        for position, role in deal.items():
+            accept(t, tap(position, role))
+        accept(t, lift("center", "maid"))
+        if i < 2:
+            accept(t, ADVANCE)
+    refuse(t, ADVANCE, "game_over")
+    refuse(t, tap("seat-2", "queen"), "game_over")
+    assert t.handle(lift("seat-2", "queen")).quiet
+
+
+# ----- questions ------------------------------------------------------------------------
+
+def test_one_question_to_each_player_then_one_extra_to_anyone():
+    """rulebook: one question to every player in any order, then one extra question."""
+    t = game(4, deal=DEAL4)
+    assert t.view("table")["budget"] == {"total": 4, "left": 4, "unasked": [2, 3, 4]}
+    accept(t, ask(1, 3, "who_are_you"))
+    refuse(t, ask(1, 3, "where"), "already_asked")
+    accept(t, ask(1, 2, "who_is", about="center"))
+    accept(t, ask(1, 4, "where"))
+    accept(t, ask(1, 3, "who_is", about=2))          # the extra, to someone already asked
+    view = t.view("table")
+    assert view["budget"] == {"total": 4, "left": 0, "unasked": []}
+    assert [(q["to"], q["question"], q["extra"]) for q in view["questions"]] == [
+        (3, "who_are_you", False), (2, "who_is", False), (4, "where", False), (3, "who_is", True)]
+    refuse(t, ask(1, 2, "where"), "no_questions_left")
+
+
+def test_only_the_three_questions_of_the_rulebook_are_accepted():
+    t = game(4, deal=DEAL4)
+    refuse(t, ask(1, 2, "are_you_the_princess"), "bad_question")
+    refuse(t, ask(1, 2, "where", about=3), "bad_question")
+    refuse(t, ask(1, 2, "who_is"), "bad_seat")
+    refuse(t, ask(1, 2, "who_is", about=2), "ask_about_self")
+    refuse(t, ask(1, 2, "who_is", about=1), "prince_has_no_coaster")
+    refuse(t, ask(1, 1, "who_are_you"), "ask_yourself")
+    refuse(t, ask(1, 7, "who_are_you"), "bad_seat")
+
+
+def test_only_the_prince_asks_and_only_between_the_deal_and_the_flip():
+    t = game(4)
+    refuse(t, ask(1, 2, "where"), "not_dealt")
+    for position, role in DEAL4.items():
+        accept(t, tap(position, role))
+    error = refuse(t, ask(2, 3, "where"), "not_prince")
+    assert "Ann" in error.message
+    refuse(t, {"seat": {"seat": 1, "action": "flip", "target": 2}}, "unknown_action")
+    accept(t, host("ask", to=2, question="where"))      # the host may enter it for the Prince
+    accept(t, lift("seat-2", "princess"))
+    refuse(t, ask(1, 3, "where"), "already_flipped")
+
+
+def test_question_recording_off_refuses_questions():
+    t = game(4, deal=DEAL4, questions="off")
+    refuse(t, ask(1, 2, "where"), "questions_off")
+    assert t.view("table")["budget"] is None
+
+
+def test_required_questions_hold_the_flip_until_everyone_was_asked():
+    t = game(4, deal=DEAL4, questions="required")
+    error = refuse(t, lift("seat-2", "princess"), "questions_missing")
+    assert "Ben, Cat and Dan" in error.message
+    for seat in (2, 3, 4):
+        accept(t, ask(1, seat, "who_are_you"))
+    accept(t, lift("seat-2", "princess"))
+
+
+# ----- host corrections -------------------------------------------------------------------
+
+def test_host_records_a_missed_coaster_and_sets_the_flip():
+    t = game(4)
+    for position, role in list(DEAL4.items())[:-1]:
+        accept(t, tap(position, role))
+    refuse(t, host("flip", target="center"), "not_dealt")
+    refuse(t, host("place", target="center", role="queen"), "already_down")
+    refuse(t, host("place", target="center", role="chef"), "not_in_play")
+    refuse(t, host("place", target="center", role="king"), "bad_role")
+    refuse(t, host("place", target=1, role="guard"), "prince_has_no_coaster")
+    accept(t, host("place", target="center", role="guard"))
+    assert t.state["phase"] == "questions"
+    refuse(t, host("place", target="center", role="guard"), "deal_done")
+    accept(t, host("flip", target=3))
+    assert t.view("table")["flip"]["role"] == "queen"
+
+
+def test_host_may_flip_even_when_questions_are_required():
+    t = game(4, deal=DEAL4, questions="required")
+    accept(t, host("flip", target="center"))
+
+
+def test_host_chooses_the_prince_during_the_deal():
+    t = game(4)
+    accept(t, tap("seat-3", "queen"))
+    refuse(t, host("set_prince", seat=3), "prince_has_coaster")
+    refuse(t, host("set_prince", seat=9), "bad_seat")
+    accept(t, host("set_prince", seat=2))
+    view = t.view("table")
+    assert view["prince"]["seat"] == 2 and view["positions"] == ["seat-3", "seat-4", "seat-1", "center"]
+    for position, role in (("seat-4", "maid"), ("seat-1", "princess"), ("center", "guard")):
+        accept(t, tap(position, role))
+    refuse(t, host("set_prince", seat=1), "deal_done")
+    accept(t, lift("seat-1", "princess"))
+    accept(t, ADVANCE)
+    assert t.view("table")["prince"]["seat"] == 3          # the Prince passes on from the chosen one
+
+
+def test_host_adjusts_soybeans_and_the_winners_follow():
+    t = game(3, times_prince=1)
+    refuse(t, host("adjust_soybeans", seat=2, delta=-1), "below_zero")
+    refuse(t, host("adjust_soybeans", seat=2, delta=0), "bad_delta")
+    refuse(t, host("adjust_soybeans", seat=2, delta=True), "bad_delta")
+    deals = [{"seat-2": "princess", "seat-3": "queen", "center": "maid"},
+             {"seat-3": "princess", "seat-1": "queen", "center": "maid"},
+             {"seat-1": "princess", "seat-2": "queen", "center": "maid"}]
+    for i, deal in enumerate(deals):
+        for position, role in deal.items():
+            accept(t, tap(position, role))
+        accept(t, lift("center", "maid"))
+        if i < 2:
+            accept(t, ADVANCE)
+    assert t.view("table")["winners"] == ["Ann", "Ben", "Cat"]
+    accept(t, host("adjust_soybeans", seat=3, delta=2))
+    view = t.view("table")
+    assert view["winners"] == ["Cat"] and view["players"][2]["score"] == 2
+    assert "Cat wins" in view["prompt"]
+
+
+def test_reveal_all_follows_the_option():
+    t = game(4, deal=DEAL4, reveal="host")
+    refuse(t, host("reveal_all"), "not_flipped")
+    accept(t, lift("seat-3", "queen"))
+    assert t.view("table")["roles"] is None
+    accept(t, host("reveal_all"))
+    roles = {r["position"]: r["role"] for r in t.view("table")["roles"]}
+    assert roles == DEAL4
+    refuse(t, host("reveal_all"), "already_revealed")
+    accept(t, ADVANCE)
+    assert t.view("table")["roles"] is None
+    t2 = game(4, deal=DEAL4)
+    accept(t2, lift("seat-3", "queen"))
+    refuse(t2, host("reveal_all"), "reveal_off")
+    t3 = game(4, deal=DEAL4, reveal="auto")
+    accept(t3, lift("seat-3", "queen"))
+    assert len(t3.view("table")["roles"]) == 4
+
+
+def test_unknown_host_actions_and_boards_are_refused():
+    t = game(4)
+    error = refuse(t, host("shuffle"), "unknown_action")
+    assert "set_prince" in error.message
+    refuse(t, {"board": {"board": "diet-1", "slots": {}}}, "not_this_game")
+
+
+def test_bad_options_are_refused():
+    t = table()
+    refuse(t, new_game(4, readers="usb"), "bad_option")
+    refuse(t, new_game(4, reveal=True), "bad_option")
+    refuse(t, new_game(4, times_prince=0), "bad_option")
+    refuse(t, new_game(2), "player_count")
