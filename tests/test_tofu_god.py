@@ -291,7 +291,7 @@ def test_the_set_identifies_the_player_on_any_reader():
 def test_sets_bound_to_players_by_option():
     """option sets: Anna plays set 3, so set 3 is her set and set 1 is Ben's."""
     t = table()
-    accept(t, new_game(["Anna", "Ben"], set_aside="physical", sets=[3, 1]))
+    accept(t, new_game(["Anna", "Ben"], set_aside="physical", sets="3,1"))
     accept(t, tap(3, "rat"))
     accept(t, tap(3, "pig"))
     assert t.view("table")["turn"]["set_aside"] == ["rat", "pig"]
@@ -360,9 +360,11 @@ def test_first_seat_starts():
 
 @pytest.mark.parametrize("options,fragment", [
     ({"first_seat": 3}, "first_seat"),
-    ({"sets": [1, 1]}, "different set number"),
-    ({"sets": [1, 7]}, "different set number"),
-    ({"sets": [1]}, "different set number"),
+    ({"sets": "1,1"}, "different set number"),
+    ({"sets": "1,7"}, "different set number"),
+    ({"sets": "1"}, "different set number"),
+    ({"sets": "1,two"}, "different set number"),
+    ({"sets": [1, 2]}, "sets must be a str"),
     ({"set_aside": "dice"}, "set_aside"),
     ({"turns": 0}, "turns"),
 ])

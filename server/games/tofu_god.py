@@ -90,10 +90,6 @@ def _default_turns(count: int) -> int:
     return TURNS_BY_PLAYERS.get(count, 1)
 
 
-def _default_sets(count: int) -> list[int]:
-    return list(range(1, count + 1))
-
-
 OPTIONS = (
     FIRST_SEAT,
     Option("turns", "Turns each player takes (rulebook: 3 for 2-3 players, 2 for 4-5, 1 for 6)",
@@ -106,7 +102,8 @@ OPTIONS = (
            False, type=bool),
     Option("tie_break", "Tie-break by tofu-card draw: the table draws (digital) or the host "
            "enters who won a real draw (manual)", "digital", choices=("digital", "manual")),
-    Option("sets", "Silhouette set number (1-6) of each player, in seat order", _default_sets, type=list),
+    Option("sets", "Silhouette set number (1-6) of each player in seat order, such as 2,1,4,3 "
+           "(empty: seat 1 plays set 1, seat 2 set 2, ...)", "", type=str),
 )
 
 
@@ -172,6 +169,20 @@ def _seat_number(state: dict, value, what: str = "seat") -> int:
     return value
 
 
+def _parse_sets(text: str, count: int) -> list[int]:
+    """The set numbers of the ``sets`` option (``"2,1,4,3"``; empty: seat order), checked."""
+    if not text.strip():
+        return list(range(1, count + 1))
+    parts = text.replace(",", " ").split()
+    sets = [int(p) for p in parts if p.isdigit()]
+    if len(sets) != len(parts) or len(sets) != count or len(set(sets)) != count or \
+            not all(1 <= s <= SETS for s in sets):
+        example = ",".join(str(s) for s in range(count, 0, -1))
+        raise RuleError("bad_option", f"Option sets must give each of the {count} players a different "
+                        f"set number from 1 to {SETS}, in seat order, such as {example}.")
+    return sets
+
+
 # ----- setup and turns ----------------------------------------------------------------
 
 def setup(players: list[str], options: dict, seed: int) -> dict:
@@ -179,11 +190,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     count = len(players)
     if options["first_seat"] > count:
         raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count}.")
-    sets = options["sets"]
-    if (len(sets) != count or any(not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= SETS
-                                  for s in sets) or len(set(sets)) != count):
-        raise RuleError("bad_option", f"Option sets must give each of the {count} players a different "
-                        f"set number from 1 to {SETS}, in seat order (for example {_default_sets(count)}).")
+    sets = _parse_sets(options["sets"], count)
     state = new_state(GAME_ID, players, seed, "guessing")
     state.update(
         options={k: options[k] for k in ("turns", "set_aside", "below_zero", "no_edgy", "tie_break")},

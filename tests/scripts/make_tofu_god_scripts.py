@@ -76,7 +76,7 @@ def four_players():
         return inputs
     write("tofu-god-4p.jsonl",
           new_game(["Anna", "Ben", "Cindy", "Dax"], seed=4, first_seat=3, set_aside="physical",
-                   sets=[2, 1, 4, 3], below_zero=True),
+                   sets="2,1,4,3", below_zero=True),
           plan, ["4 players, 2 turns each, Cindy starts, sets bound as Anna 2, Ben 1, Cindy 4, Dax 3,",
                  "scores may go below zero. In every turn the next player hits the best answer to",
                  "question 1, the previous player hits the worst answer to question 2; in Cindy's",
