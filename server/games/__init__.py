@@ -10,7 +10,7 @@ import importlib
 from .base import Game, RuleError
 
 #: Modules under server.games that define a built-in ``GAME``.
-BUILTIN: list[str] = ["tofu_god", "tofu_kingdom"]
+BUILTIN: list[str] = ["tofu_god", "tofu_kingdom", "food_for_thought"]
 
 _games: dict[str, Game] = {}
 

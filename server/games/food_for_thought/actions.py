@@ -1,0 +1,493 @@
+"""The actions a player takes with an action marker, and the free ones (ability, tile choice).
+
+Each handler checks the rules, changes the state and returns its events;
+:func:`take` is the entry point for a seat's action (from the phone or from
+the host acting for that seat).
+"""
+from __future__ import annotations
+
+from ..base import RuleError, event, player, rng
+from . import rounds, rules, tokens
+from .data import WILD, WILD_ONE_OR_TWO, WILD_PAIR
+from .tokens import check_food, food_name
+
+#: Actions that place an action marker, and the space each one uses.
+MARKER_ACTIONS = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout", "pass")
+#: Spaces a passing player may put their marker on.
+SPACES = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout")
+
+
+def _p(state, seat):
+    return rounds.seat_record(state, seat)
+
+
+def _name(state, seat):
+    return _p(state, seat)["name"]
+
+
+def _ints(value, what):
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise RuleError("bad_input", f"{what} must be a list of whole numbers.")
+    return value
+
+
+def _list(body, key, limit, what):
+    value = body.get(key, [])
+    if not isinstance(value, list):
+        raise RuleError("bad_input", f"{key} must be a list ({what}).")
+    if len(value) > limit:
+        raise RuleError("too_many", f"At most {limit} {what} in one action.")
+    return value
+
+
+# ----------------------------------------------------------------------------- availability
+def space_open(state: dict, seat: int, space: str) -> str | None:
+    """Why ``seat`` may not put a marker on ``space`` now (None when it may)."""
+    n = len(state["players"])
+    p = _p(state, seat)
+    spaces = state["spaces"]
+    if space == "shop":
+        if len(spaces["shop"]) >= rules.shop_spaces(n):
+            return f"All {rules.shop_spaces(n)} grocery shopping spaces are taken this round."
+    elif space == "market":
+        if p["market_visits"] >= rules.MARKET_VISITS:
+            return f"You have visited the farmers market {rules.MARKET_VISITS} times this round already."
+    elif space == "pizza":
+        if n == 1:
+            return "There is no dining out in the solo game."
+        if spaces["pizza"] is not None:
+            return f"{_name(state, spaces['pizza'])} has already dined at Pizza To Go this round."
+        if state["phase"] == "pizza_extra":
+            return "Your marker is moving off Pizza To Go: choose another space."
+    elif space == "buffet":
+        if n == 1:
+            return "There is no dining out in the solo game."
+        if None not in spaces["buffet"]:
+            return ("The Chinese Buffet space is taken this round" + (" (its 3+ space needs 3 or more players)."
+                    if n < 3 else " (both spaces)."))
+    elif space == "snack":
+        if p["snacks"] >= rules.SNACKS_PER_ROUND:
+            return "You have already snacked this round (once per round)."
+    elif space not in ("cook", "workout"):
+        return f"There is no action space {space!r}; spaces are {', '.join(SPACES)}."
+    return None
+
+
+def available(state: dict, seat: int) -> dict:
+    """Each action space: None when ``seat`` may use it now, else why not (for the seat page)."""
+    return {s: space_open(state, seat, s) for s in SPACES}
+
+
+def _check_turn(state: dict, seat: int, action: str) -> dict:
+    p = _p(state, seat)
+    phase = state["phase"]
+    if phase == "assistants":
+        raise RuleError("choose_assistants_first", "Everyone picks an assistant before actions begin.")
+    if phase == "cleanup":
+        raise RuleError("cleanup_first", "The round is being cleaned up; the host continues when the table is ready.")
+    if phase not in ("actions", "pizza_extra"):
+        raise RuleError("not_now", "No actions are taken now.")
+    if state["pending"] is not None:
+        pend = state["pending"]
+        if pend["seat"] != seat:
+            raise RuleError("not_your_turn", f"{_name(state, pend['seat'])} is still shopping.")
+        raise RuleError("finish_shopping", "Finish your shopping first: choose what to buy (or buy nothing).")
+    if state["turn"] != seat:
+        raise RuleError("not_your_turn", f"It is {_name(state, state['turn'])}'s turn, not yours.")
+    if phase == "pizza_extra" and action == "pass":
+        raise RuleError("use_skip", "To give up the extra Pizza To Go action, skip it.")
+    if p["passed"]:
+        raise RuleError("passed", "You passed: no more actions for you this round.")
+    return p
+
+
+# ----------------------------------------------------------------------------- shopping
+def shop(state, seat, p, body):
+    if "dice" in body:
+        dice = _ints(body["dice"], "dice")
+        if len(dice) != 2 or not all(1 <= d <= rules.DIE_FACES for d in dice):
+            raise RuleError("bad_dice", f"Enter the two dice you rolled, each 1 to {rules.DIE_FACES}.")
+        how = "entered"
+    elif state["options"]["dice"] == "digital":
+        r = rng(state)
+        dice = [r.randint(1, rules.DIE_FACES), r.randint(1, rules.DIE_FACES)]
+        how = "rolled"
+    else:
+        raise RuleError("enter_dice", "Roll the two dice and enter them: {\"dice\": [a, b]}.")
+    state["spaces"]["shop"].append(seat)
+    state["dice"] = dice
+    state["pending"] = {"action": "buy", "seat": seat}
+    if state["phase"] == "actions":
+        p["actions_left"] -= 1
+    return [event(state, "dice", f"{p['name']} goes shopping: dice {how} {dice[0]} and {dice[1]}.", dice=dice)]
+
+
+def price(state: dict, space: str) -> int:
+    """Price of a shopping list space under the current dice: on sale in a die's row or column."""
+    row, col = (int(x) for x in space.split("."))
+    return rules.PRICE_ON_SALE if row in state["dice"] or col in state["dice"] else rules.PRICE_REGULAR
+
+
+def buy(state, seat, body):
+    pend = state["pending"]
+    if pend is None or pend["action"] != "buy":
+        raise RuleError("not_shopping", "Buying comes after placing a marker on a shopping space and rolling.")
+    if pend["seat"] != seat:
+        raise RuleError("not_your_turn", f"{_name(state, pend['seat'])} is shopping, not you.")
+    p = _p(state, seat)
+    items = body.get("items", [])
+    if not isinstance(items, list):
+        raise RuleError("bad_input", "items must be a list of {\"space\": \"row.col\"} or {\"special\": food}.")
+    total, foods, spaces, lines = 0, [], [], []
+    for item in items:
+        if isinstance(item, dict) and "space" in item:
+            space = item["space"]
+            if space not in state["shopping"]:
+                raise RuleError("no_such_space", f"The shopping list has no space {space!r} (use \"row.col\").")
+            if space in state["covered"] or space in spaces:
+                raise RuleError("space_covered", f"Shopping space {space} "
+                                f"({food_name(state, state['shopping'][space])}) is not available this round.")
+            cost = price(state, space)
+            spaces.append(space)
+            foods.append(state["shopping"][space])
+            lines.append(f"{food_name(state, foods[-1])} ${cost}")
+        elif isinstance(item, dict) and "special" in item:
+            food = check_food(state, item["special"], "special order")
+            still = [s for s, f in state["shopping"].items() if f == food and s not in state["covered"]
+                     and s not in spaces]
+            if still:
+                raise RuleError("still_on_list", f"{food_name(state, food)} is still on the shopping list "
+                                f"(space {still[0]}); special orders are for food that is not.")
+            cost = rules.PRICE_SPECIAL_ORDER
+            foods.append(food)
+            lines.append(f"{food_name(state, food)} ${cost} (special order)")
+        else:
+            raise RuleError("bad_input", "Each item is {\"space\": \"row.col\"} or {\"special\": food}.")
+        total += cost
+    if total > rules.BUDGET:
+        raise RuleError("over_budget", f"That costs ${total}; you may spend at most ${rules.BUDGET}.")
+    tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze"))
+    for s in spaces:
+        state["covered"][s] = "shopping"
+    state["pending"] = None
+    events = [event(state, "bought", f"{p['name']} buys " + (", ".join(lines) if lines else "nothing")
+                    + f" (${total} of ${rules.BUDGET}).")]
+    if state["phase"] == "pizza_extra":
+        p["pizza"] = False
+        return events + rounds.end_round(state)
+    return events + rounds.next_turn(state, seat)
+
+
+# ----------------------------------------------------------------------------- market and dining out
+def market(state, seat, p, body):
+    card = body.get("card")
+    if card not in state["market_up"]:
+        up = ", ".join(f"{c} ({state['cards']['market'][c]['name']})" for c in state["market_up"]) or "none"
+        raise RuleError("stand_closed", f"Stand {card!r} is not open this round; open stands: {up}.")
+    c = state["cards"]["market"][card]
+    wild = _list(body, "wild", 99, "wild choices")
+    n_wild = c["foods"].count(WILD)
+    if len(wild) != n_wild:
+        raise RuleError("choose_wild", f"{c['name']} has {n_wild} wild food{'s' if n_wild != 1 else ''}: "
+                        f"name {'them' if n_wild != 1 else 'it'} in \"wild\".")
+    foods = [f for f in c["foods"] if f != WILD] + [check_food(state, f, "wild space") for f in wild]
+    p["market_visits"] += 1
+    if c["to"] == "body":
+        where = [tokens.to_body(state, p, f) for f in foods]
+        text = ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where))
+    else:
+        tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze"))
+        text = ", ".join(food_name(state, f) for f in foods) + " to the kitchen"
+    return [event(state, "market", f"{p['name']} visits {c['stand_name']}: {c['name']} ({text}).")]
+
+
+def pizza(state, seat, p, body):
+    foods, state["pizza"] = state["pizza"], []
+    state["spaces"]["pizza"] = seat
+    p["pizza"] = True
+    where = [tokens.to_body(state, p, f) for f in foods]
+    return [event(state, "pizza", f"{p['name']} dines at Pizza To Go: "
+                  + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
+
+
+def buffet(state, seat, p, body):
+    row = body.get("row")
+    rows = state["buffet"]
+    if not isinstance(row, int) or isinstance(row, bool) or not 1 <= row <= len(rows):
+        raise RuleError("bad_row", f"Choose a buffet row from 1 to {len(rows)}.")
+    if not rows[row - 1]:
+        raise RuleError("row_empty", f"Buffet row {row} is empty; take another row.")
+    foods, rows[row - 1] = rows[row - 1], []
+    spaces = state["spaces"]["buffet"]
+    spaces[spaces.index(None)] = seat
+    where = [tokens.to_body(state, p, f) for f in foods]
+    return [event(state, "buffet", f"{p['name']} dines at the Chinese Buffet (row {row}): "
+                  + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
+
+
+# ----------------------------------------------------------------------------- personal spaces
+def snack(state, seat, p, body):
+    food = check_food(state, body.get("food"), "snack")
+    if food in tokens.forbidden(state, p):
+        raise RuleError("allergic", f"You are allergic to {food_name(state, food)}: it may never go in your body.")
+    tokens.take_from_kitchen(state, p, food, body.get("column"))
+    where = tokens.to_body(state, p, food)
+    p["snacks"] += 1
+    return [event(state, "snack", f"{p['name']} snacks on {food_name(state, food)} ({where}).")]
+
+
+def visible_recipes(state: dict) -> list[str]:
+    """The four face-up recipes: the top card of each pile and the card in the space below it."""
+    return [r for pile in state["recipe_piles"] for r in pile[:2]]
+
+
+def _fits(need: str, food: str) -> bool:
+    return need == WILD or food in need.split("|")
+
+
+def cook(state, seat, p, body):
+    take = _list(body, "take", rules.RECIPES_PER_TAKE, "recipes taken")
+    place = _list(body, "place", rules.TOKENS_PER_COOK, "tokens moved onto recipes")
+    thaw = _list(body, "thaw", rules.THAWS_PER_COOK, "tokens thawed")
+    if len(place) + len(thaw) > rules.TOKENS_PER_COOK:
+        raise RuleError("too_many", f"A cook moves at most {rules.TOKENS_PER_COOK} tokens (thawing counts).")
+    events = []
+    shown = visible_recipes(state)
+    if len(set(take)) != len(take):
+        raise RuleError("bad_input", "Name each recipe once.")
+    for rid in take:
+        if rid not in shown:
+            raise RuleError("recipe_not_shown", f"Recipe {rid!r} is not face-up in the Recipe Book; "
+                            f"face-up: {', '.join(shown) or 'none'}.")
+    for rid in take:
+        for pile in state["recipe_piles"]:
+            if rid in pile:
+                pile.remove(rid)
+        p["recipes"].append(rid)
+        p["recipe_tokens"][rid] = [None] * len(state["cards"]["recipes"][rid]["needs"])
+    if take:
+        events.append(event(state, "recipes", f"{p['name']} takes "
+                            + ", ".join(state["cards"]["recipes"][r]["name"] for r in take) + "."))
+    if thaw and not state["options"]["freezer"]:
+        raise RuleError("no_freezer", "The Freezer module is not in this game.")
+    for food in thaw:
+        if food not in p["freezer"]:
+            raise RuleError("not_frozen", f"There is no {food_name(state, food)} in your freezer.")
+        if len(p["thaw"]) >= rules.THAW_SPACES:
+            raise RuleError("thaw_full", f"Your thaw area holds at most {rules.THAW_SPACES} tokens.")
+        p["freezer"].remove(food)
+        p["thaw"].append(food)
+    for item in place:
+        if not isinstance(item, dict):
+            raise RuleError("bad_input", "Each placement is {\"recipe\": id, \"food\": food}.")
+        rid, food = item.get("recipe"), check_food(state, item.get("food"), "recipe")
+        if rid not in p["recipes"]:
+            raise RuleError("not_your_recipe", f"{rid!r} is not one of your incomplete recipes.")
+        needs, got = state["cards"]["recipes"][rid]["needs"], p["recipe_tokens"][rid]
+        space = item.get("space")
+        if space is None:
+            space = next((i + 1 for i, n in enumerate(needs) if got[i] is None and _fits(n, food)), None)
+            if space is None:
+                raise RuleError("no_matching_space", f"{state['cards']['recipes'][rid]['name']} has no empty "
+                                f"space for {food_name(state, food)}.")
+        if not isinstance(space, int) or not 1 <= space <= len(needs) or got[space - 1] is not None \
+                or not _fits(needs[space - 1], food):
+            raise RuleError("no_matching_space", f"Space {space} of {state['cards']['recipes'][rid]['name']} "
+                            f"is not an empty space for {food_name(state, food)}.")
+        if item.get("from", "kitchen") == "thaw":
+            tokens.take_from_thaw(state, p, food)
+        else:
+            tokens.take_from_kitchen(state, p, food, item.get("column"))
+        got[space - 1] = food
+    for rid in list(p["recipes"]):
+        if all(t is not None for t in p["recipe_tokens"][rid]):
+            events.extend(_complete_recipe(state, p, rid))
+    if place or thaw:
+        events.append(event(state, "cook", f"{p['name']} cooks ({len(place)} token{'s' if len(place) != 1 else ''}"
+                            + (f", {len(thaw)} thawed" if thaw else "") + ")."))
+    return events
+
+
+def _complete_recipe(state, p, rid):
+    r = state["cards"]["recipes"][rid]
+    foods = p["recipe_tokens"].pop(rid)
+    p["recipes"].remove(rid)
+    p["recipes_done"].append(rid)
+    player(state, p["seat"])["score"] += r["vp"]
+    where = [tokens.to_body(state, p, f) for f in foods]
+    return [event(state, "recipe_done", f"{p['name']} completes {r['name']}: +{r['vp']} VP; eaten: "
+                  + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
+
+
+def _activity_icons(need_list: list[str]) -> set:
+    return {f for n in need_list if n not in (WILD, WILD_PAIR, WILD_ONE_OR_TWO) for f in n.split("|")}
+
+
+def workout(state, seat, p, body):
+    take = _list(body, "take", rules.ACTIVITIES_PER_TAKE, "activities taken")
+    place = _list(body, "place", rules.TOKENS_PER_WORKOUT, "placements")
+    events = []
+    if len(set(take)) != len(take):
+        raise RuleError("bad_input", "Name each activity once.")
+    for aid in take:
+        if aid not in state["planner"]:
+            raise RuleError("activity_not_shown", f"Activity {aid!r} is not face-up in the Daily Planner; "
+                            f"face-up: {', '.join(state['planner']) or 'none'}.")
+    for aid in take:
+        state["planner"].remove(aid)
+        p["activities"].append(aid)
+        p["activity_tokens"][aid] = [None] * len(state["cards"]["activities"][aid]["needs"])
+    if take:
+        events.append(event(state, "activities", f"{p['name']} takes "
+                            + ", ".join(state["cards"]["activities"][a]["name"] for a in take) + "."))
+    used = 0
+    for item in place:
+        if not isinstance(item, dict):
+            raise RuleError("bad_input", "Each placement is {\"activity\": id, \"food\": food}.")
+        aid, food = item.get("activity"), check_food(state, item.get("food"), "activity")
+        if aid not in p["activities"]:
+            raise RuleError("not_your_activity", f"{aid!r} is not one of your incomplete activities.")
+        card = state["cards"]["activities"][aid]
+        needs, got = card["needs"], p["activity_tokens"][aid]
+        count = item.get("count")
+        present = {f for t in got if t for f in t}
+        icons = _activity_icons(needs)
+
+        def accepts(i):
+            n = needs[i]
+            if got[i] is not None:
+                return False
+            if n in (WILD, WILD_PAIR, WILD_ONE_OR_TWO):
+                return food not in icons and food not in present
+            return food in n.split("|")
+        space = item.get("space")
+        if space is None:
+            plain = [i for i, n in enumerate(needs) if n not in (WILD, WILD_PAIR, WILD_ONE_OR_TWO) and accepts(i)]
+            wild = [i for i, n in enumerate(needs) if n in (WILD, WILD_PAIR, WILD_ONE_OR_TWO) and accepts(i)]
+            space = (plain + wild)[0] + 1 if plain + wild else None
+        if space is None or not isinstance(space, int) or not 1 <= space <= len(needs) or not accepts(space - 1):
+            why = (f"{food_name(state, food)} is already on {card['name']} or shown on it"
+                   if food in present or food in icons else f"no empty space of {card['name']} takes "
+                   f"{food_name(state, food)}")
+            raise RuleError("no_matching_space", f"Cannot work out with that: {why} (wild spaces need a food "
+                            "that is neither shown on the card nor already on it).")
+        need = needs[space - 1]
+        if need == WILD_PAIR:
+            if count not in (None, 2):
+                raise RuleError("pair_needed", "This double wild space takes exactly 2 tokens of one type, at once.")
+            count = 2
+        elif need == WILD_ONE_OR_TWO:
+            count = 1 if count is None else count
+            if count not in (1, 2):
+                raise RuleError("one_or_two", "This space takes 1 or 2 tokens of one type, at once.")
+        else:
+            if count not in (None, 1):
+                raise RuleError("one_token", "This space takes one token.")
+            count = 1
+        used += count
+        if used > rules.TOKENS_PER_WORKOUT:
+            raise RuleError("too_many", f"A work out moves at most {rules.TOKENS_PER_WORKOUT} tokens from your body.")
+        got[space - 1] = [tokens.take_from_body(state, p, food, item.get("group")) for _ in range(count)]
+    for aid in list(p["activities"]):
+        if all(t is not None for t in p["activity_tokens"][aid]):
+            a = state["cards"]["activities"][aid]
+            p["activity_tokens"].pop(aid)
+            p["activities"].remove(aid)
+            p["activities_done"].append(aid)
+            player(state, p["seat"])["score"] += a["vp"]
+            events.append(event(state, "activity_done", f"{p['name']} completes {a['name']}: +{a['vp']} VP "
+                                f"(icon {a['icon']})."))
+    if place:
+        events.append(event(state, "workout", f"{p['name']} works out ({used} token{'s' if used != 1 else ''})."))
+    return events
+
+
+def _refill_planner(state):
+    while len(state["planner"]) < rules.DAILY_PLANNER_SIZE and state["activity_deck"]:
+        state["planner"].append(state["activity_deck"].pop(0))
+
+
+def pass_turn(state, seat, p, body):
+    space = body.get("space", "cook")
+    why = space_open(state, seat, space)
+    if why:
+        raise RuleError("space_taken", why)
+    if space == "shop":
+        state["spaces"]["shop"].append(seat)
+    elif space == "pizza":
+        state["spaces"]["pizza"] = seat
+    elif space == "buffet":
+        state["spaces"]["buffet"][state["spaces"]["buffet"].index(None)] = seat
+    p["passed"] = True
+    p["actions_left"] = 0
+    return [event(state, "pass", f"{p['name']} passes for the rest of the round.")]
+
+
+HANDLERS = {"shop": shop, "market": market, "pizza": pizza, "buffet": buffet, "snack": snack,
+            "cook": cook, "workout": workout, "pass": pass_turn}
+
+
+def take(state: dict, seat: int, body: dict) -> list[dict]:
+    """Apply one of ``seat``'s actions (``body["action"]``) and move the game on."""
+    action = body["action"]
+    if action == "assistant":
+        return rounds.choose_assistant(state, seat, body)
+    if action == "buy":
+        return buy(state, seat, body)
+    if action == "use_ability":
+        return use_ability(state, seat, body)
+    if action == "tile_first":
+        return tile_first(state, seat, body)
+    if action == "skip":
+        if state["phase"] != "pizza_extra" or state["turn"] != seat or state["pending"]:
+            raise RuleError("nothing_to_skip", "Only the Pizza To Go player skips, at the end of the round.")
+        _p(state, seat)["pizza"] = False
+        return [event(state, "skip", f"{_name(state, seat)} skips the extra action.")] + rounds.end_round(state)
+    if action not in HANDLERS:
+        raise RuleError("unknown_action", f"There is no action {action!r}; actions are "
+                        f"{', '.join(MARKER_ACTIONS)}, buy, assistant, use_ability, tile_first, skip.")
+    p = _check_turn(state, seat, action)
+    if action != "pass":
+        why = space_open(state, seat, action)
+        if why:
+            raise RuleError("space_taken", why)
+    events = HANDLERS[action](state, seat, p, body)
+    if action == "shop":
+        return events                     # the turn goes on once the player has bought
+    _refill_planner(state)                # the Daily Planner refills at the end of each turn
+    if state["phase"] == "pizza_extra":
+        p["pizza"] = False
+        return events + rounds.end_round(state)
+    if action != "pass":
+        p["actions_left"] -= 1
+    return events + rounds.next_turn(state, seat)
+
+
+def use_ability(state, seat, body):
+    p = _p(state, seat)
+    rid = body.get("recipe")
+    if rid not in p["recipes_done"]:
+        raise RuleError("not_completed", "Only a recipe you have completed has an ability to use.")
+    if rid in p["abilities_used"]:
+        raise RuleError("ability_used", "That recipe's ability is used up (its card is face down).")
+    r = state["cards"]["recipes"][rid]
+    if r["end_game_vp"]:
+        raise RuleError("end_game_ability", f"{r['name']} scores at the end of the game; it is not used during play.")
+    if state["phase"] not in ("actions", "pizza_extra", "cleanup"):
+        raise RuleError("not_now", "Abilities are used during the action rounds.")
+    p["abilities_used"].append(rid)
+    return [event(state, "ability", f"{p['name']} uses {r['name']}: {r['ability'] or 'see the card'} "
+                  "(the host applies its effect).")]
+
+
+def tile_first(state, seat, body):
+    p = _p(state, seat)
+    if not p["allergy"]:
+        raise RuleError("no_tile", "You have no food allergy tile.")
+    tile = state["cards"]["allergies"][p["allergy"]]
+    foods = body.get("foods")
+    if not isinstance(foods, list) or any(f not in tile["foods"] for f in foods):
+        raise RuleError("bad_input", f"List the foods to put on your tile first, from: {', '.join(tile['foods'])}.")
+    p["tile_first"] = list(foods)
+    return [event(state, "tile_first", f"{p['name']} now puts {', '.join(foods) or 'nothing'} on their "
+                  "allergy tile first.", seat=seat)]

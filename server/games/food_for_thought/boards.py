@@ -1,0 +1,175 @@
+"""`board` inputs: the slot-id scheme, corrections, and camera-watched boards.
+
+Boards and their slots (every number is 1-based; see docs/food-for-thought.md):
+
+- ``diet-<seat>``: ``body.<group>.<n>`` (n-th space of a body food group, in fill
+  order: left to right, top to bottom), ``kitchen.<col>.<row>`` (column 1 = left,
+  row 1 = top token of that column), ``trash.<n>``, and with the Freezer module
+  ``freezer.<n>`` (1-4) and ``thaw.<n>`` (1-2).  A slot holds a food id or null.
+- ``shop``: ``shop.<row>.<col>``, holding ``covered`` (a shopping token lies there)
+  or null.
+
+Without a camera a board input is a correction: the slots given replace what the
+recorded actions put there.  A board the host marks as camera-watched keeps its
+snapshots apart (``seen``); every slot where the snapshot and the recorded
+actions disagree is listed for the host, who accepts the snapshot (it becomes
+the record) or has the table fix the tokens until the next snapshot agrees.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base import RuleError, event
+from . import rules
+
+COVERED = "covered"
+_DIET = re.compile(r"^diet-([1-9])$")
+
+
+def board_ids(state: dict) -> list[str]:
+    """Every board id of this game."""
+    return [f"diet-{p['seat']}" for p in state["seats"].values()] + ["shop"]
+
+
+def diet_slots(p: dict) -> dict:
+    """The slots the recorded actions imply for a player's diet board (occupied ones only)."""
+    out = {}
+    for gid, foods in p["body"].items():
+        for n, f in enumerate(foods, 1):
+            out[f"body.{gid}.{n}"] = f
+    for c, col in enumerate(p["kitchen"], 1):
+        for r, f in enumerate(col, 1):
+            out[f"kitchen.{c}.{r}"] = f
+    for area in ("trash", "freezer", "thaw"):
+        for n, f in enumerate(p[area], 1):
+            out[f"{area}.{n}"] = f
+    return out
+
+
+def shop_slots(state: dict) -> dict:
+    return {f"shop.{space}": COVERED for space in state["covered"]}
+
+
+def implied(state: dict, board: str) -> dict:
+    """What the recorded actions put in ``board``'s slots."""
+    if board == "shop":
+        return shop_slots(state)
+    return diet_slots(_seat_of(state, board))
+
+
+def _seat_of(state: dict, board: str) -> dict:
+    m = _DIET.match(board)
+    if not m or m.group(1) not in state["seats"]:
+        raise RuleError("unknown_board", f"There is no board {board!r} in this game; boards: "
+                        f"{', '.join(board_ids(state))}.")
+    return state["seats"][m.group(1)]
+
+
+def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None:
+    """Refuse a slot id that does not exist on ``board`` (and, when ``strict``, a token
+    that cannot lie there)."""
+    parts = slot.split(".")
+    if board == "shop":
+        if len(parts) != 3 or parts[0] != "shop" or f"{parts[1]}.{parts[2]}" not in state["shopping"]:
+            raise RuleError("unknown_slot", f"The shopping list has no slot {slot!r} (use shop.<row>.<col>).")
+        if token not in (None, COVERED):
+            raise RuleError("bad_token", f"A shopping list slot holds {COVERED!r} or null, not {token!r}.")
+        return
+    p = _seat_of(state, board)
+    if token is not None and token not in state["foods"]:
+        raise RuleError("unknown_food", f"{token!r} in {slot} is not a food token.")
+    ok = False
+    if parts[0] == "body" and len(parts) == 3 and parts[2].isdigit():
+        g = next((g for g in p["groups"] if g["id"] == parts[1]), None)
+        ok = g is not None and 1 <= int(parts[2]) <= len(g["spaces"])
+        if ok and strict and token is not None and token not in g["foods"]:
+            raise RuleError("wrong_group", f"{token} does not belong in the {g['name']} group ({slot}).")
+    elif parts[0] == "kitchen" and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        ok = 1 <= int(parts[1]) <= len(p["kitchen"]) and int(parts[2]) >= 1
+    elif parts[0] in ("trash", "freezer", "thaw") and len(parts) == 2 and parts[1].isdigit():
+        limit = {"trash": 999, "freezer": rules.FREEZER_SPACES, "thaw": rules.THAW_SPACES}[parts[0]]
+        ok = 1 <= int(parts[1]) <= limit and (parts[0] == "trash" or state["options"]["freezer"])
+    if not ok:
+        raise RuleError("unknown_slot", f"Board {board} has no slot {slot!r}: slots are body.<group>.<n>, "
+                        "kitchen.<col>.<row>, trash.<n>" + (", freezer.<n>, thaw.<n>" if state["options"]["freezer"]
+                                                             else "") + ".")
+
+
+def _rebuild_diet(p: dict, slots: dict) -> None:
+    """Set a player's body, kitchen, trash, freezer and thaw from a full slot map."""
+    def ordered(prefix):
+        found = sorted((tuple(int(x) for x in s[len(prefix):].split(".")), f)
+                       for s, f in slots.items() if s.startswith(prefix) and f is not None)
+        return found
+    for g in p["groups"]:
+        p["body"][g["id"]] = [f for _, f in ordered(f"body.{g['id']}.")]
+    kitchen = [[] for _ in p["kitchen"]]
+    for (c, _r), f in ordered("kitchen."):
+        kitchen[c - 1].append(f)
+    p["kitchen"] = kitchen
+    for area in ("trash", "freezer", "thaw"):
+        p[area] = [f for _, f in ordered(f"{area}.")]
+
+
+def _apply_slots(state: dict, board: str, slots: dict) -> None:
+    full = {**implied(state, board), **slots}
+    full = {s: t for s, t in full.items() if t is not None}
+    if board == "shop":
+        kept = {s: why for s, why in state["covered"].items() if f"shop.{s}" in full}
+        state["covered"] = {s[5:]: kept.get(s[5:], "shopping") for s in full}
+    else:
+        _rebuild_diet(_seat_of(state, board), full)
+
+
+def disagreements(state: dict, board: str) -> list[dict]:
+    """Slots where a watched board's snapshot and the recorded actions differ."""
+    info = state["boards"].get(board)
+    if not info or not info["watched"]:
+        return []
+    seen, rec = info["seen"], implied(state, board)
+    return [{"slot": s, "recorded": rec.get(s), "seen": seen.get(s)}
+            for s in sorted(set(seen) | set(rec)) if seen.get(s) != rec.get(s)]
+
+
+def board_input(state: dict, body: dict) -> list[dict]:
+    """A `board` input: a snapshot of a watched board, or a correction of an unwatched one."""
+    board, slots = body["board"], body["slots"]
+    if board != "shop":
+        _seat_of(state, board)
+    info = state["boards"].setdefault(board, {"watched": False, "seen": {}})
+    for slot, token in slots.items():
+        _check_slot(state, board, slot, token, strict=not info["watched"])
+    if info["watched"]:
+        info["seen"].update(slots)
+        info["seen"] = {s: t for s, t in info["seen"].items() if t is not None}
+        diff = disagreements(state, board)
+        return [event(state, "snapshot", f"Camera on {board}: " + (f"{len(diff)} slot(s) differ from the "
+                      "recorded actions." if diff else "agrees with the recorded actions."))]
+    _apply_slots(state, board, slots)
+    return [event(state, "corrected", f"{board} corrected: " + ", ".join(
+        f"{s} = {t or 'empty'}" for s, t in list(slots.items())[:6]) + (" ..." if len(slots) > 6 else "") + ".")]
+
+
+def watch(state: dict, board: str, watched: bool) -> list[dict]:
+    """Mark ``board`` as watched by the camera (its snapshots become the truth) or not."""
+    if board not in board_ids(state):
+        raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
+    if not isinstance(watched, bool):
+        raise RuleError("bad_input", "watched must be true or false.")
+    info = state["boards"].setdefault(board, {"watched": False, "seen": {}})
+    info["watched"] = watched
+    if watched:
+        info["seen"] = implied(state, board)
+    return [event(state, "watch", f"{board} is {'now' if watched else 'no longer'} watched by the camera.")]
+
+
+def accept(state: dict, board: str) -> list[dict]:
+    """The host accepts the camera's snapshot of ``board`` as the record."""
+    info = state["boards"].get(board)
+    if not info or not info["watched"]:
+        raise RuleError("not_watched", f"{board} is not watched by the camera; nothing to accept.")
+    diff = disagreements(state, board)
+    if not diff:
+        raise RuleError("nothing_to_accept", f"The camera and the record agree on {board}.")
+    _apply_slots(state, board, {d["slot"]: d["seen"] for d in diff})
+    return [event(state, "accepted", f"The host accepted the camera's view of {board} ({len(diff)} slot(s)).")]

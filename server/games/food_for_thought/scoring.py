@@ -1,0 +1,159 @@
+"""End-of-game scoring: food groups, activity sets, goals, the receipt and the winner.
+
+Pure functions over a player's record in the game state (see ``setup.py``
+for its shape); nothing here changes the state.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from . import rules
+
+
+def group_vp(group: dict, tokens: int) -> int:
+    """VP of one body food group: the space of the last token, or the zero value when empty."""
+    if tokens == 0:
+        return group["zero_vp"]
+    return group["spaces"][min(tokens, len(group["spaces"])) - 1]
+
+
+@lru_cache(maxsize=4096)
+def _best_sets(counts: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """Best total bonus for icon ``counts`` (sorted, descending, no zeros) and the set sizes used."""
+    best = (0, ())
+    k = len(counts)
+    if k < rules.MIN_SET:
+        return best
+    # Choose which icons the next set uses: a bit mask over the (sorted) icons.  Only the
+    # set's size and which counts it lowers matter; sorting the rest keeps the cache small.
+    for mask in range(1, 1 << k):
+        size = bin(mask).count("1")
+        if size < rules.MIN_SET:
+            continue
+        rest = tuple(sorted((c - 1 if mask >> i & 1 else c for i, c in enumerate(counts)), reverse=True))
+        rest = tuple(c for c in rest if c)
+        value, sizes = _best_sets(rest)
+        value += rules.set_bonus(size)
+        if value > best[0]:
+            best = (value, tuple(sorted((size,) + sizes, reverse=True)))
+    return best
+
+
+def activity_sets(icons: list[str]) -> tuple[int, list[list[str]]]:
+    """Split completed activities' ``icons`` into sets of different icons for the most VP.
+
+    Each card belongs to at most one set; returns (total bonus, the sets as icon lists,
+    biggest first).
+    """
+    counter = Counter(icons)
+    ordered = sorted(counter, key=lambda i: (-counter[i], i))
+    value, sizes = _best_sets(tuple(counter[i] for i in ordered))
+    # Rebuild concrete sets: fill each size from the icons with most cards left (always feasible
+    # for an optimal size list, since the search only lowered the largest counts it chose).
+    left = Counter(counter)
+    sets = []
+    for size in sizes:
+        pick = sorted((i for i in left if left[i] > 0), key=lambda i: (-left[i], i))[:size]
+        for i in pick:
+            left[i] -= 1
+        sets.append(sorted(pick))
+    return value, sets
+
+
+def goal_measure(goal: dict, p: dict, cards: dict) -> int:
+    """How far player ``p`` got towards ``goal`` (a count or VP total; bigger is better)."""
+    m, value = goal["measure"], goal.get("value")
+    recipes = [cards["recipes"][r] for r in p["recipes_done"]]
+    activities = [cards["activities"][a] for a in p["activities_done"]]
+    if m == "recipes_completed":
+        return len(recipes)
+    if m == "activities_completed":
+        return len(activities)
+    if m == "recipe_vp":
+        return sum(r["vp"] for r in recipes)
+    if m == "activity_vp":
+        return sum(a["vp"] for a in activities)
+    if m == "activities_worth":
+        return sum(1 for a in activities if a["vp"] == value)
+    if m == "recipes_worth":
+        return sum(1 for r in recipes if r["vp"] == value)
+    if m == "body_tokens":
+        return len(p["body"].get(value, []))
+    raise ValueError(f"unknown goal measure {m!r}")
+
+
+def goal_awards(goal: dict, measures: dict[int, int]) -> dict[int, int]:
+    """VP per seat for one goal from each seat's measure, with the rulebook's tie rules.
+
+    Only seats with at least 1 take part.  A tie for first shares first+second VP
+    (rounded down) and gives no second place; a tie for second shares the second VP.
+    """
+    ranked = sorted((m for m in set(measures.values()) if m >= 1), reverse=True)
+    awards: dict[int, int] = {}
+    if not ranked:
+        return awards
+    firsts = [s for s, m in measures.items() if m == ranked[0]]
+    if len(firsts) > 1:
+        for s in firsts:
+            awards[s] = (goal["first"] + goal["second"]) // len(firsts)
+        return awards
+    awards[firsts[0]] = goal["first"]
+    if len(ranked) > 1:
+        seconds = [s for s, m in measures.items() if m == ranked[1]]
+        for s in seconds:
+            awards[s] = goal["second"] // len(seconds)
+    return awards
+
+
+def receipt(state: dict, p: dict) -> dict:
+    """The end-of-game receipt for player ``p``: lines of (section, label, vp) and the total."""
+    cards = state["cards"]
+    lines = []
+
+    def line(section, label, vp):
+        lines.append({"section": section, "label": label, "vp": vp})
+
+    for rid in p["recipes_done"]:
+        r = cards["recipes"][rid]
+        line("recipes", f"{r['name']} (completed)", r["vp"])
+    for aid in p["activities_done"]:
+        a = cards["activities"][aid]
+        line("activities", f"{a['name']} (completed, icon {a['icon']})", a["vp"])
+    for g in p["groups"]:
+        n = len(p["body"].get(g["id"], []))
+        vp = group_vp(g, n)
+        label = (f"{g['name']}: empty, zero value" if n == 0 else
+                 f"{g['name']}: {n} token{'s' if n != 1 else ''}, last on a {vp:+d} VP space")
+        line("body", label, vp)
+    for rid in p["recipes_done"]:
+        r = cards["recipes"][rid]
+        if r["end_game_vp"]:
+            line("end_game", f"{r['name']}: end game bonus", r["end_game_vp"])
+    bonus, sets = activity_sets([cards["activities"][a]["icon"] for a in p["activities_done"]])
+    for s in sets:
+        line("sets", f"Set of {len(s)} icons ({', '.join(s)})", rules.set_bonus(len(s)))
+    if p["trash"]:
+        line("trash", f"Trash: {len(p['trash'])} token{'s' if len(p['trash']) != 1 else ''} x {rules.TRASH_VP}",
+             rules.TRASH_VP * len(p["trash"]))
+    for rid in p["recipes"]:
+        r = cards["recipes"][rid]
+        line("incomplete", f"{r['name']} (incomplete recipe)", -r["penalty"])
+    for aid in p["activities"]:
+        a = cards["activities"][aid]
+        line("incomplete", f"{a['name']} (incomplete activity)", -a["penalty"])
+    for gid, vp in p.get("goal_vp", {}).items():
+        line("goals", f"Goal: {cards['goals'][gid]['name']}", vp)
+    for adj in p["adjustments"]:
+        line("host", f"Host: {adj['reason']}", adj["vp"])
+    return {"seat": p["seat"], "name": p["name"], "lines": lines, "total": sum(l["vp"] for l in lines),
+            "sets_bonus": bonus}
+
+
+def winners(state: dict, totals: dict[int, int]) -> list[int]:
+    """Seats that win: most VP, then most completed recipes, then most completed activities."""
+    def key(seat):
+        p = state["seats"][str(seat)]
+        return (totals[seat], len(p["recipes_done"]), len(p["activities_done"]))
+    best = max(key(s) for s in totals)
+    return [s for s in totals if key(s) == best]

@@ -1,0 +1,147 @@
+"""Setting up a game: options, the data a game keeps, decks, boards and the first round.
+
+The state (a JSON-able dict) holds, besides the common envelope:
+``data`` (where each kind of data came from), ``cards`` (records by id),
+``foods``, ``board`` (the diet board all players use), ``shopping`` (grid
+"row.col" -> food), ``main``; the round, turn order, decks and face-up cards,
+the main board's action spaces, and ``seats``: one record per player (see
+:func:`_player`).
+"""
+from __future__ import annotations
+
+import copy
+
+from ..base import RuleError, new_state, rng
+from . import data as data_mod
+from . import rules
+
+
+def _player(name: str, seat: int, groups: list[dict], columns: int) -> dict:
+    """A player's record: their board contents, cards, and this round's counters."""
+    return {
+        "seat": seat, "name": name,
+        "groups": groups,                      # body food groups (an allergy tile replaces one)
+        "body": {g["id"]: [] for g in groups},  # tokens per group, in fill order
+        "kitchen": [[] for _ in range(columns)],
+        "trash": [], "freezer": [], "thaw": [],
+        "recipes": [], "recipe_tokens": {}, "recipes_done": [], "abilities_used": [],
+        "activities": [], "activity_tokens": {}, "activities_done": [],
+        "assistants": [], "last_assistants": [],
+        "allergy": None, "tile_first": [],
+        "actions_left": rules.ACTIONS_PER_ROUND, "passed": False, "snacks": 0, "market_visits": 0,
+        "pizza": False, "adjustments": [], "goal_vp": {},
+    }
+
+
+def _by_id(records: list[dict]) -> dict:
+    return {r["id"]: r for r in records}
+
+
+def _catalog(options: dict):
+    cat = data_mod.load(sample_only=options["data"] == "sample")
+    if cat.problems:
+        raise RuleError("bad_data", f"The Food for Thought data has {len(cat.problems)} problem(s); "
+                        f"run `tofu-table data check` to see them. First: {cat.problems[0]}")
+    return cat
+
+
+def _board(cat, options: dict, count: int) -> dict:
+    boards = _by_id(cat.records["boards"])
+    wanted = options["diet"]
+    if wanted == "auto":
+        kind = "solo" if count == 1 and any(b["kind"] == "solo" for b in boards.values()) else "standard"
+        return next(b for b in boards.values() if b["kind"] == kind)
+    if wanted not in boards:
+        raise RuleError("bad_option", f"There is no diet board {wanted!r}; boards: {', '.join(boards)}.")
+    board = boards[wanted]
+    if board["kind"] == "solo" and count != 1:
+        raise RuleError("bad_option", f"The {board['name']} board is for solo play only.")
+    return board
+
+
+def setup(players: list[str], options: dict, seed: int) -> dict:
+    """A new game for ``players`` with the resolved ``options``; round 1 starts with assistants."""
+    count = len(players)
+    if count == 1 and (options["potluck"] or options["goals"]):
+        raise RuleError("bad_option", "The Potluck and Goals modules are not for the solo game; "
+                        "switch them off to play alone.")
+    if options["first_seat"] > count:
+        raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count}.")
+    cat = _catalog(options)
+    state = new_state(rules.GAME_ID, players, seed, "assistants")
+    board = _board(cat, options, count)
+    cards = {k: _by_id(cat.records[k]) for k in
+             ("recipes", "activities", "market", "out_of_stock", "goals", "assistants", "allergies")}
+    state.update({
+        "options": dict(options), "data": {"sources": dict(cat.sources), "sample": cat.sample_kinds()},
+        "cards": cards, "foods": _by_id(cat.records["foods"]), "board": board,
+        "shopping": {f"{s['row']}.{s['col']}": s["food"] for s in cat.records["shopping"]},
+        "main": cat.records["main_board"][0], "round": 1, "first_seat": options["first_seat"],
+        "turn": None, "pending": None, "dice": None, "covered": {}, "goals": [], "cleanup": [],
+        "boards": {}, "receipts": [], "rating": None,
+    })
+    r = rng(state)
+    # Recipes: base deck, solo without asterisk cards; modules swap 8 base cards for theirs.
+    recipes = [c for c in cards["recipes"].values() if c["module"] == "base" and (count > 1 or c["solo"])]
+    r.shuffle(recipes)
+    for module in ("potluck", "freezer"):
+        if options[module]:
+            extra = [c for c in cards["recipes"].values() if c["module"] == module]
+            swap = min(rules.MODULE_RECIPE_SWAP, len(extra), len(recipes))
+            recipes = recipes[swap:] + extra
+            r.shuffle(recipes)
+    ids = [c["id"] for c in recipes]
+    half = (len(ids) + 1) // 2
+    state["recipe_piles"] = [ids[:half], ids[half:]]
+    activities = sorted(cards["activities"])
+    r.shuffle(activities)
+    state["planner"], state["activity_deck"] = activities[:rules.DAILY_PLANNER_SIZE], activities[rules.DAILY_PLANNER_SIZE:]
+    # Farmers market: decks by stand, lowest round on top; 2 players use 8 random cards.
+    market = sorted(cards["market"])
+    if count == 2:
+        r.shuffle(market)
+        market = sorted(market[:rules.TWO_PLAYER_MARKET_CARDS])
+    state["market_cards"] = sorted(market, key=lambda m: (cards["market"][m]["round"], m))
+    # Out of stock cards for 1-2 players.
+    oos = sorted(cards["out_of_stock"]) if count <= 2 else []
+    r.shuffle(oos)
+    state["oos_deck"], state["oos_up"] = oos, []
+    # Assistants in play.
+    state["assistants_in_play"] = [a for a in sorted(cards["assistants"])
+                                   if count not in cards["assistants"][a]["left_out_with"]]
+    # Goals.
+    if options["goals"]:
+        goals = sorted(cards["goals"])
+        r.shuffle(goals)
+        state["goals"] = sorted(goals[:rules.GOALS_IN_PLAY])
+    # Bag and dining out.
+    main = state["main"]
+    bag = [f for f in sorted(state["foods"]) for _ in range(main["bag_per_food"])]
+    r.shuffle(bag)
+    state["bag"] = bag
+    state["pizza"], state["buffet"] = [], [[] for _ in range(main["buffet_rows"])]
+    # Players and their boards (allergy tiles at random, the host may reassign them).
+    tiles = sorted(cards["allergies"])
+    r.shuffle(tiles)
+    state["seats"] = {}
+    for i, name in enumerate(players):
+        seat = i + 1
+        groups = copy.deepcopy(board["groups"])
+        p = _player(name, seat, groups, board["kitchen"]["columns"])
+        state["seats"][str(seat)] = p
+        if options["food_allergy"] and tiles:
+            set_allergy(state, p, tiles[i % len(tiles)])
+    from .rounds import start_round
+    start_round(state, refill_dining=True)
+    return state
+
+
+def set_allergy(state: dict, p: dict, tile_id: str) -> None:
+    """Put allergy tile ``tile_id`` on player ``p``'s board over the group it replaces."""
+    tile = state["cards"]["allergies"][tile_id]
+    base = copy.deepcopy(state["board"]["groups"])
+    groups = [dict(id=g["id"], name=tile["name"], foods=list(tile["foods"]), zero_vp=tile["zero_vp"],
+                   spaces=list(tile["spaces"]), tile=True)
+              if g["id"] == tile["replaces"] else g for g in base]
+    p["groups"], p["allergy"], p["tile_first"] = groups, tile_id, list(tile["foods"])
+    p["body"] = {g["id"]: p["body"].get(g["id"], []) for g in groups}

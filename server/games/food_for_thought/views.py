@@ -1,0 +1,175 @@
+"""What each screen sees: the table (TV, public), a seat (the player's options), the host.
+
+Everything on the table in Food for Thought is open information except the
+order of the decks and the bag, so the public view lists the face-up cards and
+every player's board, built field by field (an allow-list).
+"""
+from __future__ import annotations
+
+from ..base import audience_seat, common_view
+from . import actions, boards, rules
+from .data import SCHEMA, KINDS
+from .rounds import order, seat_record, solo_choice
+
+
+def prompt(state: dict) -> str:
+    phase = state["phase"]
+    if state["over"]:
+        return "Game over: the receipts are on the table."
+    rnd = f"Round {state['round']} of {rules.ROUNDS}"
+    if phase == "assistants":
+        s = state["assistant_queue"][0]
+        if len(state["players"]) == 1:
+            n, _ = solo_choice(state)
+            return f"{rnd}: {seat_record(state, s)['name']} picks {n} assistant{'s' if n != 1 else ''}."
+        return f"{rnd}: {seat_record(state, s)['name']} picks an assistant."
+    if phase == "cleanup":
+        return f"Clean-up before round {state['round']}: do the steps shown, then continue."
+    if state["pending"]:
+        return f"{rnd}: {seat_record(state, state['pending']['seat'])['name']} is shopping (dice {state['dice'][0]} and {state['dice'][1]})."
+    if phase == "pizza_extra":
+        return f"{rnd}: {seat_record(state, state['turn'])['name']} may take an extra action from Pizza To Go, or skip."
+    p = seat_record(state, state["turn"])
+    return f"{rnd}: {p['name']}'s action ({rules.ACTIONS_PER_ROUND - p['actions_left'] + 1} of {rules.ACTIONS_PER_ROUND})."
+
+
+def _card(state, kind, cid):
+    c = state["cards"][kind][cid]
+    return {k: c[k] for k in c}
+
+
+def _public_player(state: dict, p: dict) -> dict:
+    cards = state["cards"]
+    return {
+        "seat": p["seat"], "name": p["name"],
+        "groups": [{"id": g["id"], "name": g["name"], "spaces": list(g["spaces"]), "zero_vp": g["zero_vp"],
+                    "tokens": list(p["body"][g["id"]]), "tile": bool(g.get("tile"))} for g in p["groups"]],
+        "kitchen": [list(c) for c in p["kitchen"]], "trash": list(p["trash"]),
+        "freezer": list(p["freezer"]), "thaw": list(p["thaw"]),
+        "recipes": [{**_card(state, "recipes", r), "tokens": list(p["recipe_tokens"][r])} for r in p["recipes"]],
+        "recipes_done": [{**_card(state, "recipes", r), "ability_used": r in p["abilities_used"]}
+                         for r in p["recipes_done"]],
+        "activities": [{**_card(state, "activities", a), "tokens": p["activity_tokens"][a]} for a in p["activities"]],
+        "activities_done": [_card(state, "activities", a) for a in p["activities_done"]],
+        "assistants": [{"id": a, "name": cards["assistants"][a]["name"]} for a in p["assistants"]],
+        "allergy": cards["allergies"][p["allergy"]]["name"] if p["allergy"] else None,
+        "actions_left": p["actions_left"], "passed": p["passed"], "market_visits": p["market_visits"],
+        "snacked": p["snacks"] >= rules.SNACKS_PER_ROUND,
+    }
+
+
+def _shopping(state: dict) -> list[dict]:
+    out = []
+    for space, food in sorted(state["shopping"].items()):
+        entry = {"space": space, "food": food, "covered": state["covered"].get(space)}
+        if state["dice"] and not entry["covered"]:
+            entry["price"] = actions.price(state, space)
+        out.append(entry)
+    return out
+
+
+def table_view(state: dict) -> dict:
+    """The public view (TV): allow-listed fields only."""
+    out = common_view(state, prompt(state))
+    n = len(state["players"])
+    out.update({
+        "round": state["round"], "rounds": rules.ROUNDS, "turn": state["turn"],
+        "first_seat": state["first_seat"], "order": order(state),
+        "sample_data": bool(state["data"]["sample"]), "sample_kinds": list(state["data"]["sample"]),
+        "data_label": "SAMPLE DATA" if state["data"]["sample"] else "",
+        "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet")},
+        "board_name": state["board"]["name"],
+        "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
+        "dice": list(state["dice"]) if state["dice"] else None,
+        "shopping": _shopping(state),
+        "shopping_spaces": {"total": rules.shop_spaces(n), "used": len(state.get("spaces", {}).get("shop", []))},
+        "budget": rules.BUDGET,
+        "market": [_card(state, "market", m) for m in state["market_up"]],
+        "pizza": list(state["pizza"]) if n > 1 else None,
+        "buffet": [list(r) for r in state["buffet"]] if n > 1 else None,
+        "recipe_book": [_card(state, "recipes", r) for r in actions.visible_recipes(state)],
+        "planner": [_card(state, "activities", a) for a in state["planner"]],
+        "goals": [_card(state, "goals", g) for g in state["goals"]],
+        "out_of_stock": list(state["oos_up"]),
+        "assistants_free": [{"id": a, "name": state["cards"]["assistants"][a]["name"]}
+                            for a in state.get("assistants_free", [])] if state["phase"] == "assistants" else [],
+        "seats": [_public_player(state, p) for p in state["seats"].values()],
+        "cleanup": list(state["cleanup"]),
+        "pending": dict(state["pending"]) if state["pending"] else None,
+        "disagreements": {b: boards.disagreements(state, b) for b in state["boards"]
+                          if boards.disagreements(state, b)},
+        "watched": sorted(b for b, i in state["boards"].items() if i["watched"]),
+        "receipts": list(state["receipts"]) if state["over"] else [],
+        "rating": state["rating"],
+    })
+    return out
+
+
+def seat_options(state: dict, seat: int) -> dict:
+    """What the rules allow ``seat`` now, each refusal explained (for their phone)."""
+    phase = state["phase"]
+    mine = {"seat": seat, "can": [], "why_not": {}}
+    if state["over"]:
+        mine["why_not"]["all"] = "The game is over."
+        return mine
+    if phase == "assistants":
+        if state["assistant_queue"][0] == seat:
+            p = seat_record(state, seat)
+            if len(state["players"]) == 1:
+                n, allowed = solo_choice(state)
+            else:
+                n, allowed = 1, [a for a in state["assistants_free"] if a not in p["last_assistants"]]
+            mine["can"] = ["assistant"]
+            mine["assistant"] = {"pick": n, "choices": [{"id": a, "name": state["cards"]["assistants"][a]["name"],
+                                                         "options": state["cards"]["assistants"][a]["options"]}
+                                                        for a in allowed],
+                                 "not_again": list(p["last_assistants"])}
+        else:
+            mine["why_not"]["assistant"] = f"{seat_record(state, state['assistant_queue'][0])['name']} picks first."
+        return mine
+    if phase == "cleanup":
+        mine["why_not"]["all"] = "Clean-up: wait for the host to start the next round."
+        return mine
+    if state["pending"]:
+        if state["pending"]["seat"] == seat:
+            mine["can"] = ["buy"]
+            mine["buy"] = {"dice": state["dice"], "budget": rules.BUDGET,
+                           "prices": {"on_sale": rules.PRICE_ON_SALE, "regular": rules.PRICE_REGULAR,
+                                      "special_order": rules.PRICE_SPECIAL_ORDER}}
+        else:
+            mine["why_not"]["all"] = f"{seat_record(state, state['pending']['seat'])['name']} is shopping."
+        return mine
+    if state["turn"] != seat:
+        mine["why_not"]["all"] = f"It is {seat_record(state, state['turn'])['name']}'s turn."
+        return mine
+    for space, why in actions.available(state, seat).items():
+        if why:
+            mine["why_not"][space] = why
+        else:
+            mine["can"].append(space)
+    mine["can"].append("skip" if phase == "pizza_extra" else "pass")
+    return mine
+
+
+def view(state: dict, audience: str) -> dict:
+    """The view for ``table``, ``seat-N`` or ``host``."""
+    out = table_view(state)
+    seat = audience_seat(audience)
+    if seat is not None and str(seat) in state["seats"]:
+        out["me"] = seat_options(state, seat)
+    if audience == "host":
+        out["host"] = {
+            "data_sources": dict(state["data"]["sources"]),
+            "recipe_piles": [list(p) for p in state["recipe_piles"]],
+            "activity_deck": list(state["activity_deck"]),
+            "market_cards": list(state["market_cards"]),
+            "bag_left": len(state["bag"]),
+            "boards": boards.board_ids(state),
+            "allergy_tiles": sorted(state["cards"]["allergies"]),
+            "options_by_seat": {s: seat_options(state, int(s)) for s in state["seats"]},
+            "data_kinds": {k: {"file": SCHEMA[k]["file"], "what": SCHEMA[k]["what"],
+                               "fields": {f: (list(t) if isinstance(t, tuple) else t, req)
+                                          for f, (t, req, _d) in SCHEMA[k]["fields"].items()}}
+                           for k in KINDS},
+        }
+    return out

@@ -1,0 +1,148 @@
+"""Food for Thought data: the schema, the sample set, the owner's folder, `tofu-table data check`."""
+import json
+
+import pytest
+
+from server.cli import main as cli_main
+from server.games.food_for_thought import data
+from tests.support.food_for_thought import new_table, refused, ok
+from server.journal import Journal
+from server.table import Table
+
+
+def test_sample_data_follows_the_schema_and_is_marked_sample():
+    cat = data.load(sample_only=True)
+    assert cat.problems == []
+    assert cat.sample_kinds() == list(data.KINDS)
+    for kind in data.KINDS:
+        first = (data.SAMPLE_DIR / data.SCHEMA[kind]["file"]).read_text().splitlines()[0]
+        assert first.startswith("# SAMPLE DATA"), f"{kind} file does not say it is sample data"
+
+
+def test_rulebook_facts_in_the_sample_data():
+    """rulebook: 11 food types, 10 of each in the bag, 6 assistants (Life Coach out with 2, Restaurateur solo)."""
+    cat = data.load(sample_only=True)
+    assert len(cat.records["foods"]) == 11
+    assert cat.records["main_board"][0]["bag_per_food"] == 10
+    assistants = {a["id"]: a for a in cat.records["assistants"]}
+    assert len(assistants) == 6
+    assert assistants["life-coach"]["left_out_with"] == [2]
+    assert assistants["restaurateur"]["left_out_with"] == [1]
+    assert sorted(a["name"] for a in cat.records["allergies"]) == [
+        "Dairy Sensitivity", "Gluten Free", "Nut Allergy", "Seafood Allergy"]
+
+
+def test_the_table_view_says_sample_data():
+    view = new_table(["Ann", "Ben"]).view("table")
+    assert view["data_label"] == "SAMPLE DATA"
+    assert view["sample_data"] is True
+    assert "recipes" in view["sample_kinds"]
+
+
+def _write(folder, name, lines):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text("".join(json.dumps(l) if not isinstance(l, str) else l + "\n" for l in lines)
+                               .replace("}{", "}\n{") + "\n")
+
+
+def test_owner_file_replaces_the_sample_file_as_a_whole(tmp_path):
+    sample = data.load(sample_only=True)
+    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy", "grain"], "vp": 3, "penalty": 1}
+    _write(tmp_path, "recipes.jsonl", [recipe])
+    cat = data.load(tmp_path)
+    assert cat.problems == []
+    assert [r["id"] for r in cat.records["recipes"]] == ["real-1"]
+    assert cat.sources["recipes"] == "owner"
+    assert "recipes" not in cat.sample_kinds() and "activities" in cat.sample_kinds()
+    assert cat.records["activities"] == sample.records["activities"]
+    assert any("1 of the published game's 72" in n for n in cat.notes)
+
+
+def test_a_bad_line_is_named_by_file_and_line(tmp_path):
+    (tmp_path / "recipes.jsonl").write_text(
+        "# my recipes\n"
+        '{"id": "r1", "name": "Fine", "needs": ["dairy"], "vp": 1, "penalty": 1}\n'
+        '{"id": "r2", "name": "Typo", "needs": ["diary"], "vp": 1, "penalty": 1}\n'
+        "{not json\n"
+        '{"id": "r1", "name": "Again", "needs": ["water"], "vp": 1, "penalty": 1}\n'
+        '{"id": "r4", "name": "No vp", "needs": ["water"], "penalty": 1, "colour": "red"}\n')
+    problems = data.load(tmp_path).problems
+    path = tmp_path / "recipes.jsonl"
+    assert any(p.startswith(f"{path} line 3:") and "'diary' is not a food id" in p for p in problems)
+    assert any(p.startswith(f"{path} line 4:") and "not valid JSON" in p for p in problems)
+    assert any(p.startswith(f"{path} line 5:") and "already appears on line 2" in p for p in problems)
+    assert any(p.startswith(f"{path} line 6:") and "missing field 'vp'" in p for p in problems)
+    assert any(p.startswith(f"{path} line 6:") and "unknown field 'colour'" in p for p in problems)
+    assert len(problems) == 5
+
+
+def test_board_schema_checks_groups_and_kitchen(tmp_path):
+    good = json.loads((data.SAMPLE_DIR / "boards.jsonl").read_text().splitlines()[2])
+    bad = json.loads(json.dumps(good))
+    bad["groups"][1]["foods"].append("fats")          # fats now in two groups
+    del bad["kitchen"]["entry"]["water"]               # water has no kitchen column
+    bad["groups"][0]["spaces"] = []
+    _write(tmp_path, "boards.jsonl", [bad])
+    problems = data.load(tmp_path).problems
+    text = "\n".join(problems)
+    assert "line 1" in text
+    assert "'fats' is already in group 'fats'" in text
+    assert "kitchen.entry has no column for water" in text
+    assert "groups[0].spaces must be a non-empty list" in text
+
+
+def test_data_check_command(tmp_path, capsys):
+    assert cli_main(["data", "check", str(tmp_path / "none")]) == 0
+    out = capsys.readouterr().out
+    assert "SAMPLE (invented)" in out and "still sample data: foods" in out
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / "goals.jsonl").write_text('{"id": "g1", "name": "G", "measure": "vibes", "first": 5, "second": 2}\n')
+    assert cli_main(["data", "check", str(tmp_path / "own")]) == 1
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'own' / 'goals.jsonl'} line 1: field 'measure' must be one of" in out
+    assert "1 problem(s)" in out
+
+
+def test_append_record_adds_one_card_and_refuses_bad_ones(tmp_path):
+    card = {"id": "real-a1", "name": "Real Badminton", "icon": "racquet", "needs": ["fats", "grain"],
+            "vp": 2, "penalty": 1}
+    path = data.append_record("activities", card, tmp_path)
+    assert path == tmp_path / "activities.jsonl"
+    assert data.load(tmp_path).records["activities"] == [card]
+    with pytest.raises(data.DataError, match="already an entry with id 'real-a1'"):
+        data.append_record("activities", card, tmp_path)
+    with pytest.raises(data.DataError, match="'wild3' is not a food id"):
+        data.append_record("activities", {**card, "id": "x", "needs": ["wild3"]}, tmp_path)
+    assert len(data.load(tmp_path).records["activities"]) == 1
+
+
+def test_a_game_refuses_to_start_on_bad_owner_data(tmp_path):
+    (tmp_path / "food-for-thought").mkdir()
+    (tmp_path / "food-for-thought" / "foods.jsonl").write_text('{"id": "Bad Id", "name": "x"}\n')
+    data.configure(tmp_path)
+    try:
+        table = Table(Journal(":memory:"))
+        outcome = table.handle({"new_game": {"game": "food-for-thought", "players": ["A", "B"]}})
+        assert not outcome.accepted and outcome.error.code == "bad_data"
+        assert "tofu-table data check" in outcome.error.message
+        assert table.state is None
+        # the sample-only option still plays
+        ok(table, {"new_game": {"game": "food-for-thought", "players": ["A", "B"], "options": {"data": "sample"}}})
+    finally:
+        data.configure(None)
+
+
+def test_owner_data_is_used_and_not_marked_sample(tmp_path):
+    owner = tmp_path / "food-for-thought"
+    for kind in data.KINDS:
+        name = data.SCHEMA[kind]["file"]
+        owner.mkdir(exist_ok=True)
+        (owner / name).write_text((data.SAMPLE_DIR / name).read_text())
+    data.configure(tmp_path)
+    try:
+        table = Table(Journal(":memory:"))
+        ok(table, {"new_game": {"game": "food-for-thought", "players": ["A", "B"]}})
+        view = table.view("table")
+        assert view["data_label"] == "" and view["sample_kinds"] == []
+    finally:
+        data.configure(None)
