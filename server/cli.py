@@ -17,7 +17,7 @@ from pathlib import Path
 from .context import TableContext, default_data_dir
 
 #: Modules adding subcommands: each has ``add_parser(subparsers)``.
-COMMANDS: list[str] = []
+COMMANDS: list[str] = ["server.games.food_for_thought.cli"]
 
 #: Modules starting devices for ``serve``: each has ``start(ctx) -> callable that stops them``.
 DEVICES: list[str] = []
