@@ -1,0 +1,203 @@
+"""The reader hub: polls every reader and turns what they see into ``tap`` and ``lift`` inputs.
+
+One background thread per group of readers (one per SPI bus; USB and
+simulated readers each have their own group) polls its readers in turn.  For
+each reader the hub keeps the tag it last reported:
+
+* a tag that arrives is one ``tap``; while it stays, nothing more is sent,
+  even if single polls miss it;
+* a ``lift`` is sent only once the tag has not been seen for ``lift_after``
+  seconds; a different tag arriving first sends the lift, then the new tap;
+* two tags at once (a collision) and garbled reads never produce an input:
+  the first is shown as a problem in the reader's health, the second is just
+  retried by the next poll;
+* a reader that stops answering is marked down, reopened with a growing
+  back-off (``retry_first`` doubling up to ``retry_max``) and comes back by
+  itself; the other readers keep being polled.
+
+Inputs go to ``sink(inp, source)``, normally ``Table.put``; enrolment diverts
+them with :meth:`ReaderHub.divert`.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .reader import COLLISION, GARBLED, NO_TAG, TAG, Poll, ReaderDown, TagReader
+
+log = logging.getLogger(__name__)
+
+Sink = Callable[[dict, str], None]
+
+
+@dataclass
+class ReaderHealth:
+    """How one reader is doing, as /api/health shows it."""
+
+    name: str
+    kind: str
+    status: str = "starting"      # starting | ok | down | collision
+    detail: str = ""
+    last_seen: float | None = None   # wall-clock time of the last answer
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "status": self.status,
+                "detail": self.detail, "last_seen": self.last_seen}
+
+
+class _Slot:
+    """The hub's bookkeeping for one reader."""
+
+    def __init__(self, reader: TagReader):
+        self.reader = reader
+        self.health = ReaderHealth(reader.name, f"reader:{reader.kind}", detail=reader.describe())
+        self.is_open = False
+        self.current: str | None = None    # the UID last reported by a tap
+        self.seen_at = 0.0                 # monotonic time it was last seen
+        self.retry_at = 0.0
+        self.retry_wait = 0.0
+        self.polls = 0
+
+
+class ReaderHub:
+    """Polls ``readers`` in background threads and sends taps and lifts to ``sink``."""
+
+    def __init__(self, readers: list[TagReader], sink: Sink, *, lift_after: float = 0.4,
+                 min_round: float = 0.01, retry_first: float = 0.5, retry_max: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic):
+        names = [r.name for r in readers]
+        if len(set(names)) != len(names):
+            raise ValueError("two readers have the same name")
+        self.slots = [_Slot(r) for r in readers]
+        self.sink = sink
+        self.lift_after, self.min_round = lift_after, min_round
+        self.retry_first, self.retry_max = retry_first, retry_max
+        self.clock = clock
+        self._diverted: Sink | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    # ----- life cycle ------------------------------------------------------
+    def start(self) -> None:
+        """Start one polling thread per group of readers."""
+        groups: dict[str, list[_Slot]] = {}
+        for slot in self.slots:
+            groups.setdefault(slot.reader.group, []).append(slot)
+        self._stop.clear()
+        for group, slots in groups.items():
+            thread = threading.Thread(target=self._run, args=(slots,), name=f"readers-{group}",
+                                      daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        """Stop polling and close every reader."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join()
+        self._threads = []
+        for slot in self.slots:
+            slot.reader.close()
+            slot.is_open = False
+
+    def divert(self, sink: Sink | None) -> None:
+        """Send taps and lifts to ``sink`` instead of the table (None: back to the table)."""
+        self._diverted = sink
+
+    def health(self) -> list[dict]:
+        """One health record per reader (name, kind, status, detail, last_seen)."""
+        return [slot.health.as_dict() for slot in self.slots]
+
+    def polls(self) -> dict[str, int]:
+        """How many polls each reader has answered (for benchmarks and doctor)."""
+        return {slot.reader.name: slot.polls for slot in self.slots}
+
+    # ----- polling -----------------------------------------------------------
+    def _run(self, slots: list[_Slot]) -> None:
+        while not self._stop.is_set():
+            started = self.clock()
+            for slot in slots:
+                if self._stop.is_set():
+                    break
+                self.poll_once(slot)
+            spare = self.min_round - (self.clock() - started)
+            if all(not s.is_open for s in slots):
+                wake = min(s.retry_at for s in slots) - self.clock()
+                spare = max(spare, min(wake, 0.1))
+            if spare > 0:
+                self._stop.wait(spare)
+
+    def poll_once(self, slot: _Slot) -> None:
+        """Poll one reader once (opening it first if it is down and due for a retry)."""
+        now = self.clock()
+        reader, health = slot.reader, slot.health
+        try:
+            if not slot.is_open:
+                if now < slot.retry_at:
+                    return
+                reader.open()
+                slot.is_open = True
+                slot.retry_wait = 0.0
+                health.status, health.detail = "ok", reader.describe()
+                log.info("reader %s is up: %s", reader.name, health.detail)
+            result = reader.poll()
+        except ReaderDown as exc:
+            self._down(slot, str(exc))
+            return
+        except Exception as exc:   # a driver bug must not stop the other readers
+            log.exception("reader %s failed", reader.name)
+            self._down(slot, f"unexpected error: {exc}")
+            return
+        slot.polls += 1
+        health.last_seen = time.time()
+        self._track(slot, result, self.clock())
+
+    def _down(self, slot: _Slot, reason: str) -> None:
+        if slot.is_open or slot.health.status != "down":
+            log.warning("reader %s is down: %s", slot.reader.name, reason)
+        slot.reader.close()
+        slot.is_open = False
+        slot.retry_wait = min(self.retry_max, slot.retry_wait * 2 or self.retry_first)
+        slot.retry_at = self.clock() + slot.retry_wait
+        slot.health.status = "down"
+        slot.health.detail = f"{reason}; trying again in {slot.retry_wait:g} s"
+
+    def _track(self, slot: _Slot, result: Poll, now: float) -> None:
+        health = slot.health
+        if result.status == COLLISION:
+            if health.status != "collision":
+                log.warning("reader %s: %s", slot.reader.name, result.detail)
+            health.status = "collision"
+            health.detail = (f"{result.detail}: take all but one tag off {slot.reader.name}")
+            if slot.current is not None:
+                slot.seen_at = now
+            return
+        if health.status != "ok":
+            health.status, health.detail = "ok", slot.reader.describe()
+        if result.status == GARBLED:
+            if slot.current is not None:
+                slot.seen_at = now
+            return
+        if result.status == TAG:
+            if result.uid == slot.current:
+                slot.seen_at = now
+                return
+            if slot.current is not None:
+                self._send("lift", slot)
+            slot.current, slot.seen_at = result.uid, now
+            self._send("tap", slot)
+            return
+        if result.status == NO_TAG and slot.current is not None and now - slot.seen_at >= self.lift_after:
+            self._send("lift", slot)
+            slot.current = None
+
+    def _send(self, kind: str, slot: _Slot) -> None:
+        inp = {kind: {"reader": slot.reader.name, "uid": slot.current}}
+        sink = self._diverted or self.sink
+        try:
+            sink(inp, f"reader:{slot.reader.name}")
+        except Exception:
+            log.exception("could not deliver %s from %s", kind, slot.reader.name)

@@ -1,0 +1,280 @@
+"""MFRC522 readers on the Pi's SPI buses, through the ``mfrc522`` package (0.0.7).
+
+The package's low-level ``MFRC522`` class does the register traffic; a
+subclass made when the first reader opens fixes what it gets wrong, without
+touching the installed package:
+
+* its wait loop (``if ~(...)``) ignores the chip's timer, so a poll with no
+  card spins 2000 SPI reads; here a poll ends when the chip's timer fires
+  (a few milliseconds), with a wall-clock bound in case the chip is gone;
+* it reads only cascade level 1, so a 7-byte UID comes back as ``88`` + 3
+  bytes; here every level is read (4-, 7- and 10-byte UIDs), each level's BCC
+  and each SAK's CRC_A are checked, and a bit collision is reported as a
+  collision instead of one random tag;
+* it uses REQA, which a card that stays on the reader answers only every
+  other poll; here each poll wakes the card with WUPA and ends with HLTA, so
+  a resting card answers every poll.
+
+``RPi.GPIO``, ``spidev`` and ``mfrc522`` are imported only when a reader is
+opened, so this module imports on any machine.  Pins use BCM numbering, as
+gpiozero does.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import time
+
+from . import iso14443 as iso
+from .reader import COLLISION, GARBLED, NOTHING, TAG, Poll, ReaderDown, TagReader
+
+COMMAND_IDLE, COMMAND_TRANSMIT, COMMAND_TRANSCEIVE = 0x00, 0x04, 0x0C
+POWER_DOWN = 0x10
+TIMER_IRQ = 0x01
+#: ErrorReg bits that spoil a frame: BufferOvfl, CollErr, ParityErr, ProtocolErr.
+FRAME_ERRORS = 0x1B
+COLLISION_ERROR = 0x08
+#: Interrupt enable and wait bits per command: (CommIEnReg, CommIrqReg bits that end the wait).
+_IRQS = {0x0E: (0x12, 0x10), COMMAND_TRANSCEIVE: (0x77, 0x30), COMMAND_TRANSMIT: (0x00, 0x50)}
+#: VersionReg values of MFRC522 chips and the common clones.
+VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 clone",
+            0xB2: "FM17522 clone", 0x12: "MFRC522 clone"}
+#: The chip's timer counts at 13.56 MHz / (2 * 169 + 1) = 40 kHz: 25 microseconds a tick.
+TIMER_PRESCALER = 169
+TIMER_TICK_S = (2 * TIMER_PRESCALER + 1) / 13.56e6
+
+
+class ChipSilent(Exception):
+    """No interrupt, not even the timer's: the chip is not there (or not set up)."""
+
+
+@functools.lru_cache(maxsize=None)
+def chip_class(base: type) -> type:
+    """The library's ``MFRC522`` class with a wait loop bounded by the chip's timer."""
+
+    class Chip(base):
+        """One MFRC522 on one chip select; only register traffic, no tag logic."""
+
+        def __init__(self, spidev, gpio, bus: int, device: int, speed_hz: int,
+                     reset_pin: int | None, timeout_s: float):
+            # The library's __init__ always claims a reset pin (22 when none is
+            # given) and adds a log handler per reader; this one does neither.
+            self.spi = spidev.SpiDev()
+            self.spi.open(bus, device)
+            self.spi.max_speed_hz = speed_hz
+            self.gpio, self.reset_pin, self.timeout_s = gpio, reset_pin, timeout_s
+            self.last_error = 0
+            if reset_pin is not None:
+                gpio.setup(reset_pin, gpio.OUT)
+                gpio.output(reset_pin, 1)
+            self.MFRC522_Init()
+
+        def MFRC522_Init(self):
+            self.MFRC522_Reset()
+            deadline = time.monotonic() + 0.05
+            while self.Read_MFRC522(self.CommandReg) & POWER_DOWN and time.monotonic() < deadline:
+                pass
+            ticks = max(1, round(self.timeout_s / TIMER_TICK_S)) - 1
+            self.Write_MFRC522(self.TModeReg, 0x80 | (TIMER_PRESCALER >> 8))   # TAuto
+            self.Write_MFRC522(self.TPrescalerReg, TIMER_PRESCALER & 0xFF)
+            self.Write_MFRC522(self.TReloadRegH, ticks >> 8)
+            self.Write_MFRC522(self.TReloadRegL, ticks & 0xFF)
+            self.Write_MFRC522(self.TxAutoReg, 0x40)     # 100 % ASK, as type A needs
+            self.Write_MFRC522(self.ModeReg, 0x3D)       # CRC preset 0x6363
+            self.AntennaOn()
+
+        def MFRC522_ToCard(self, command, sendData):
+            """The library's exchange, ending on the chip's timer instead of 2000 reads.
+
+            Returns the library's ``(status, data, bits)``; ``last_error`` keeps
+            the ErrorReg value; raises ChipSilent when no interrupt ever comes.
+            """
+            irq_enable, wait_irq = _IRQS.get(command, (0x00, 0x10))
+            self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)
+            self.ClearBitMask(self.CommIrqReg, 0x80)      # clears every pending interrupt
+            self.SetBitMask(self.FIFOLevelReg, 0x80)      # flushes the FIFO
+            self.Write_MFRC522(self.CommandReg, COMMAND_IDLE)
+            for byte in sendData:
+                self.Write_MFRC522(self.FIFODataReg, byte)
+            self.Write_MFRC522(self.CommandReg, command)
+            if command == COMMAND_TRANSCEIVE:
+                self.SetBitMask(self.BitFramingReg, 0x80)   # StartSend
+            deadline = time.monotonic() + 4 * self.timeout_s + 0.02
+            while True:
+                irq = self.Read_MFRC522(self.CommIrqReg)
+                if irq & wait_irq:
+                    break
+                if irq & TIMER_IRQ and command != COMMAND_TRANSMIT:
+                    self.ClearBitMask(self.BitFramingReg, 0x80)
+                    self.last_error = 0
+                    return self.MI_NOTAGERR, [], 0
+                if time.monotonic() > deadline:
+                    raise ChipSilent()
+            self.ClearBitMask(self.BitFramingReg, 0x80)
+            self.last_error = self.Read_MFRC522(self.ErrorReg)
+            if self.last_error & FRAME_ERRORS:
+                return self.MI_ERR, [], 0
+            if command != COMMAND_TRANSCEIVE:
+                return self.MI_OK, [], 0
+            count = self.Read_MFRC522(self.FIFOLevelReg)
+            last_bits = self.Read_MFRC522(self.ControlReg) & 0x07
+            bits = (count - 1) * 8 + last_bits if last_bits else count * 8
+            data = [self.Read_MFRC522(self.FIFODataReg) for _ in range(min(count, self.MAX_LEN))]
+            return self.MI_OK, data, bits
+
+    return Chip
+
+
+class Mfrc522Reader(TagReader):
+    """An MFRC522 on SPI bus ``bus``, chip select ``device`` (``/dev/spidev<bus>.<device>``).
+
+    ``reset_pin`` (BCM) is the chip's RST line, or None when RST is tied to
+    3.3 V.  ``timeout_s`` is how long the chip's timer waits for a card.
+    ``attempts`` is how often a garbled read (CRC, BCC, parity) is retried
+    within one poll.
+    """
+
+    kind = "mfrc522"
+
+    def __init__(self, name: str, bus: int = 0, device: int = 0, reset_pin: int | None = None,
+                 speed_hz: int = 1_000_000, timeout_s: float = 0.005, attempts: int = 3):
+        super().__init__(name)
+        self.bus, self.device, self.reset_pin = bus, device, reset_pin
+        self.speed_hz, self.timeout_s, self.attempts = speed_hz, timeout_s, attempts
+        self.chip = None
+        self.version = None
+        self._card_awake = False   # a card answered and was not sent to HALT yet
+
+    @property
+    def group(self) -> str:
+        return f"spi{self.bus}"
+
+    @property
+    def path(self) -> str:
+        """The device file of this reader's chip select."""
+        return f"/dev/spidev{self.bus}.{self.device}"
+
+    def describe(self) -> str:
+        reset = f", reset on GPIO{self.reset_pin}" if self.reset_pin is not None else ""
+        found = f" ({self.version})" if self.version else ""
+        return f"MFRC522 on {self.path}{reset}{found}"
+
+    # ----- opening ---------------------------------------------------------
+    def open(self) -> None:
+        try:
+            gpio = importlib.import_module("RPi.GPIO")
+            spidev = importlib.import_module("spidev")
+            library = importlib.import_module("mfrc522.MFRC522")
+        except (ImportError, RuntimeError) as exc:
+            raise ReaderDown(f"the MFRC522 libraries do not load here ({exc}); on the Pi "
+                             "install the `pi` extra (mfrc522, and rpi-lgpio on a Pi 5)") from exc
+        if self.reset_pin is not None:
+            mode = gpio.getmode()
+            if mode is None:
+                gpio.setmode(gpio.BCM)
+            elif mode != gpio.BCM:
+                raise ReaderDown("RPi.GPIO was set to BOARD pin numbers by other code; "
+                                 "Tofu Table uses BCM numbers")
+        self.close()
+        path = self.path
+        try:
+            self.chip = chip_class(library.MFRC522)(spidev, gpio, self.bus, self.device,
+                                                   self.speed_hz, self.reset_pin, self.timeout_s)
+            version = self.chip.Read_MFRC522(self.chip.VersionReg)
+        except FileNotFoundError as exc:
+            self.close()
+            raise ReaderDown(f"{path} does not exist: enable SPI (raspi-config, or "
+                             f"dtparam=spi=on / dtoverlay=spi1-3cs in config.txt)") from exc
+        except PermissionError as exc:
+            self.close()
+            raise ReaderDown(f"no permission to open {path}: add the user to the spi and gpio "
+                             "groups") from exc
+        except (OSError, ChipSilent) as exc:
+            self.close()
+            raise ReaderDown(f"the MFRC522 on {path} does not answer ({exc or 'no interrupt'})") from exc
+        if version in (0x00, 0xFF):
+            self.close()
+            raise ReaderDown(f"nothing answers on {path} (version register reads 0x{version:02X}): "
+                             "check the wiring, 3.3 V and the chip-select line")
+        self.version = VERSIONS.get(version, f"unknown chip version 0x{version:02X}")
+
+    def close(self) -> None:
+        if self.chip is not None:
+            try:
+                self.chip.spi.close()
+            except OSError:
+                pass
+            self.chip = None
+
+    # ----- polling ---------------------------------------------------------
+    def poll(self) -> Poll:
+        if self.chip is None:
+            raise ReaderDown("the reader is not open")
+        try:
+            for _ in range(self.attempts):
+                result = self._read_uid()
+                if result.status != GARBLED:
+                    return result
+            self._check_alive()
+            return result
+        except ChipSilent:
+            raise ReaderDown(f"the MFRC522 on {self.path} stopped answering") from None
+        except OSError as exc:
+            raise ReaderDown(f"SPI error on {self.path}: {exc}") from exc
+
+    def _check_alive(self) -> None:
+        version = self.chip.Read_MFRC522(self.chip.VersionReg)
+        if version in (0x00, 0xFF):
+            raise ChipSilent()
+
+    def _transceive(self, frame: list[int], framing: int = 0x00):
+        chip = self.chip
+        chip.Write_MFRC522(chip.BitFramingReg, framing)
+        return chip.MFRC522_ToCard(COMMAND_TRANSCEIVE, frame)
+
+    def _read_uid(self) -> Poll:
+        """WUPA, then anticollision and select at each cascade level, then HLTA.
+
+        After an attempt that did not end with HLTA the card is still READY and
+        ignores the first WUPA (it only falls back to IDLE or HALT), so then a
+        silent WUPA is repeated once.
+        """
+        chip = self.chip
+        status, atqa, bits = self._transceive([iso.WUPA], framing=0x07)
+        if status == chip.MI_NOTAGERR and self._card_awake:
+            status, atqa, bits = self._transceive([iso.WUPA], framing=0x07)
+        self._card_awake = status != chip.MI_NOTAGERR
+        if status == chip.MI_NOTAGERR:
+            return NOTHING
+        if status != chip.MI_OK and not chip.last_error & COLLISION_ERROR:
+            return Poll(GARBLED, detail="the card's answer to WUPA was garbled")
+        if status == chip.MI_OK and bits != 16:
+            return Poll(GARBLED, detail=f"the card's answer to WUPA had {bits} bits, not 16")
+        uid = []
+        for level, sel in enumerate(iso.SELECT_CODES, start=1):
+            status, part, _ = self._transceive([sel, iso.NVB_ANTICOLLISION])
+            if chip.last_error & COLLISION_ERROR:
+                return Poll(COLLISION, detail="two or more tags are on the reader at once")
+            if status == chip.MI_NOTAGERR:
+                return Poll(GARBLED, detail=f"the tag went quiet at cascade level {level}")
+            if status != chip.MI_OK or len(part) != 5:
+                return Poll(GARBLED, detail=f"garbled UID at cascade level {level}")
+            if iso.bcc(part[:4]) != part[4]:
+                return Poll(GARBLED, detail=f"BCC check failed at cascade level {level}")
+            frame = [sel, iso.NVB_SELECT, *part]
+            status, answer, bits = self._transceive(frame + list(iso.crc_a(frame)))
+            if status != chip.MI_OK or bits != 24 or bytes(answer[1:3]) != iso.crc_a(answer[:1]):
+                return Poll(GARBLED, detail=f"the SAK at cascade level {level} failed its CRC")
+            if answer[0] & iso.SAK_UID_NOT_COMPLETE:
+                if part[0] != iso.CASCADE_TAG:
+                    return Poll(GARBLED, detail="the SAK asks for another level without a cascade tag")
+                uid += part[1:4]
+            else:
+                uid += part[:4]
+                break
+        else:
+            return Poll(GARBLED, detail="the tag asked for a fourth cascade level")
+        halt = [iso.HLTA, 0x00]
+        chip.MFRC522_ToCard(COMMAND_TRANSMIT, halt + list(iso.crc_a(halt)))
+        self._card_awake = False
+        return Poll(TAG, uid=iso.uid_hex(bytes(uid)))

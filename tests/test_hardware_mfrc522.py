@@ -1,0 +1,299 @@
+"""MFRC522 readers as a player meets them, on an emulated chip running the real ``mfrc522`` package.
+
+The emulator (tests/support/mfrc522_emulator.py) replaces ``spidev`` and
+``RPi.GPIO`` only; the library's register code and our driver run unchanged.
+What a player would notice: every tag reads as its full UID, a card lying on a
+reader is one tap, taking it away is one lift, two cards at once are a problem
+(not a random card), and a reader that fails and comes back keeps working.
+"""
+import random
+import subprocess
+import sys
+
+import pytest
+
+from hardware.hub import ReaderHub
+from hardware.mfrc522_reader import Mfrc522Reader
+from hardware.reader import COLLISION, GARBLED, NO_TAG, TAG, Poll, ReaderDown, TagReader
+from tests.support.hardware_helpers import Recorder, wait_for
+from tests.support.mfrc522_emulator import EmulatedTag, Emulator
+
+MIFARE_4 = "A1B2C3D4"
+NTAG_7 = "04A224C2B31190"
+TEN = "04112233445566778899"
+LIFT_AFTER = 0.12
+
+
+@pytest.fixture
+def emu():
+    with Emulator() as emulator:
+        yield emulator
+
+
+def opened(emu, bus=0, device=0, reset_pin=25, **kw) -> Mfrc522Reader:
+    reader = Mfrc522Reader(f"seat-{len(emu.chips)}", bus, device, reset_pin=reset_pin, **kw)
+    reader.open()
+    return reader
+
+
+# ----- the driver -------------------------------------------------------------
+@pytest.mark.parametrize("uid", [MIFARE_4, NTAG_7, TEN])
+def test_full_uid_of_4_7_and_10_byte_tags(emu, uid):
+    chip = emu.add_reader(0, 0, reset_pin=25)
+    reader = opened(emu)
+    chip.place(EmulatedTag(uid))
+    assert reader.poll() == Poll(TAG, uid=uid)
+
+
+def test_the_library_alone_reads_a_7_byte_tag_as_cascade_tag_plus_3_bytes(emu):
+    """Why the driver exists: mfrc522 0.0.7 stops at cascade level 1 (88 04 A2 24 ...)."""
+    import mfrc522
+
+    emu.add_reader(0, 0).place(EmulatedTag(NTAG_7))
+    library = mfrc522.MFRC522(bus=0, device=0)
+    status, _ = library.MFRC522_Request(library.PICC_REQIDL)
+    status, uid = library.MFRC522_Anticoll()
+    assert status == library.MI_OK
+    assert bytes(uid[:4]).hex().upper() == "8804A224"
+
+
+def test_a_resting_card_answers_every_poll_not_every_other_one(emu):
+    """REQA (the library's way) misses a resting card every other poll; WUPA + HLTA does not."""
+    import mfrc522
+
+    chip = emu.add_reader(0, 0, reset_pin=25)
+    chip.place(EmulatedTag(NTAG_7))
+    library = mfrc522.MFRC522(bus=0, device=0, pin_rst=25, pin_mode=11)   # BCM, as we use
+    seen = []
+    for _ in range(6):
+        status, _ = library.MFRC522_Request(library.PICC_REQIDL)
+        if status == library.MI_OK:
+            library.MFRC522_Anticoll()
+        seen.append(status == library.MI_OK)
+    assert seen == [True, False] * 3
+    reader = opened(emu)
+    assert [reader.poll().uid for _ in range(6)] == [NTAG_7] * 6
+
+
+def test_an_empty_poll_ends_on_the_chips_timer_not_after_2000_reads(emu):
+    import mfrc522
+
+    emu.add_reader(0, 0, reset_pin=25)
+    bus = emu.buses[0]
+    library = mfrc522.MFRC522(bus=0, device=0, pin_rst=25, pin_mode=11)   # BCM, as we use
+    before = bus.transfers
+    library.MFRC522_Request(library.PICC_REQIDL)
+    library_transfers = bus.transfers - before
+    reader = opened(emu, timeout_s=0.005)
+    before, started = bus.transfers, bus.now
+    assert reader.poll().status == NO_TAG
+    assert library_transfers > 2000
+    assert bus.transfers - before < 300
+    assert 0.005 <= bus.now - started < 0.008      # about one timer period of bus time
+
+
+def test_two_tags_on_one_reader_are_a_collision_not_one_of_them(emu):
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    chip.place(EmulatedTag(NTAG_7), EmulatedTag("04B7C2D3E4F501"))
+    result = reader.poll()
+    assert result.status == COLLISION and result.uid is None
+    assert "two or more tags" in result.detail
+
+
+def test_a_collision_at_cascade_level_2_is_found_too(emu):
+    """Two stickers from one batch can share their first level (88 04 A2 24)."""
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    chip.place(EmulatedTag("04A22411111111"), EmulatedTag("04A22422222222"))
+    assert reader.poll().status == COLLISION
+
+
+@pytest.mark.parametrize("fault", ["bcc", "crc", "parity"])
+def test_a_garbled_frame_is_retried_and_never_read_as_another_uid(emu, fault):
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    tag = EmulatedTag(NTAG_7)
+    chip.place(tag)
+    tag.fail(fault, 2)
+    assert reader.poll() == Poll(TAG, uid=NTAG_7)     # third attempt of the same poll
+    tag.fail(fault, 3)
+    assert reader.poll().status == GARBLED          # out of attempts: no UID at all
+    assert reader.poll() == Poll(TAG, uid=NTAG_7)    # and the next poll reads it again
+
+
+def test_random_faults_never_give_a_wrong_uid(emu):
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    rng = random.Random(5)
+    tags = [EmulatedTag(u) for u in (MIFARE_4, NTAG_7, TEN)]
+    for _ in range(150):
+        tag = rng.choice(tags)
+        chip.remove()
+        chip.place(tag)
+        tag.fail(rng.choice(["bcc", "crc", "parity", "silent"]), rng.randint(0, 4))
+        result = reader.poll()
+        assert result.status in (TAG, GARBLED, NO_TAG)
+        if result.status == TAG:
+            assert result.uid == tag.hex
+        tag.faults.clear()
+
+
+def test_unplugged_reader_is_down_and_works_again_after_reopening(emu):
+    chip = emu.add_reader(0, 0, reset_pin=25)
+    reader = opened(emu)
+    chip.place(EmulatedTag(MIFARE_4))
+    chip.unplug()
+    with pytest.raises(ReaderDown, match="stopped answering"):
+        reader.poll()
+    with pytest.raises(ReaderDown, match="nothing answers"):
+        reader.open()
+    chip.plug()
+    reader.open()
+    assert reader.poll().uid == MIFARE_4
+
+
+def test_an_spi_error_marks_the_reader_down(emu):
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    chip.fail_spi(1)
+    with pytest.raises(ReaderDown, match="SPI error"):
+        reader.poll()
+
+
+def test_missing_spi_device_says_how_to_enable_spi(emu):
+    reader = Mfrc522Reader("seat-1", 1, 2)
+    with pytest.raises(ReaderDown, match=r"/dev/spidev1\.2 does not exist: enable SPI"):
+        reader.open()
+
+
+def test_nothing_wired_to_a_chip_select_is_reported_plainly(emu):
+    emu.add_empty_device(0, 1)
+    with pytest.raises(ReaderDown, match="check the wiring"):
+        Mfrc522Reader("seat-1", 0, 1).open()
+
+
+def test_hardware_modules_import_without_pi_libraries():
+    code = ("import sys, hardware.mfrc522_reader, hardware.usb_reader, hardware.station, hardware.hub;"
+            "bad = [m for m in ('RPi', 'RPi.GPIO', 'spidev', 'mfrc522', 'smartcard') if m in sys.modules];"
+            "print(bad); sys.exit(1 if bad else 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ----- the hub on emulated readers ---------------------------------------------
+@pytest.fixture
+def hub_on(emu):
+    hubs = []
+
+    def make(readers, **kw):
+        sink = Recorder()
+        kw.setdefault("lift_after", LIFT_AFTER)
+        kw.setdefault("min_round", 0.002)
+        hub = ReaderHub(readers, sink, **kw)
+        hub.start()
+        hubs.append(hub)
+        return hub, sink
+    yield make
+    for hub in hubs:
+        hub.stop()
+
+
+def test_a_card_lying_on_the_reader_is_one_tap_and_taking_it_away_one_lift(emu, hub_on):
+    chip = emu.add_reader(0, 0)
+    hub, sink = hub_on([Mfrc522Reader("seat-2", 0, 0)])
+    tag = EmulatedTag(NTAG_7)
+    chip.place(tag)
+    wait_for(lambda: sink.inputs)
+    polls = hub.polls()["seat-2"]
+    wait_for(lambda: hub.polls()["seat-2"] > polls + 30)     # it stays there for many polls
+    assert sink.inputs == [{"tap": {"reader": "seat-2", "uid": NTAG_7}}]
+    assert sink.items[0][1] == "reader:seat-2"
+    chip.remove(tag)
+    removed = wait_for(lambda: hub.polls()["seat-2"] > polls + 31) and sink.items[-1][2]
+    wait_for(lambda: len(sink.inputs) == 2)
+    assert sink.inputs[1] == {"lift": {"reader": "seat-2", "uid": NTAG_7}}
+    assert sink.items[1][2] - removed >= LIFT_AFTER * 0.9
+    polls = hub.polls()["seat-2"]
+    wait_for(lambda: hub.polls()["seat-2"] > polls + 30)
+    assert len(sink.inputs) == 2
+
+
+class Flickering(TagReader):
+    """A reader that misses a resting card every other poll (what REQA does)."""
+
+    kind = "test"
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.count = 0
+
+    def poll(self):
+        self.count += 1
+        return Poll(TAG, uid=NTAG_7) if self.count % 2 else Poll(NO_TAG)
+
+
+def test_single_missed_polls_do_not_make_lift_and_tap_pairs(hub_on):
+    reader = Flickering("seat-1")
+    hub, sink = hub_on([reader])
+    wait_for(lambda: reader.count > 100)
+    assert sink.kinds() == ["tap"]
+
+
+def test_swapping_cards_quickly_is_a_lift_then_a_tap(emu, hub_on):
+    chip = emu.add_reader(0, 0)
+    hub, sink = hub_on([Mfrc522Reader("seat-1", 0, 0)], lift_after=5.0)
+    first, second = EmulatedTag(MIFARE_4), EmulatedTag(TEN)
+    chip.place(first)
+    wait_for(lambda: sink.inputs)
+    chip.remove(first)
+    chip.place(second)
+    wait_for(lambda: len(sink.inputs) == 3)
+    assert sink.inputs == [{"tap": {"reader": "seat-1", "uid": MIFARE_4}},
+                           {"lift": {"reader": "seat-1", "uid": MIFARE_4}},
+                           {"tap": {"reader": "seat-1", "uid": TEN}}]
+
+
+def test_a_collision_is_a_health_problem_and_sends_nothing(emu, hub_on):
+    chip = emu.add_reader(0, 0)
+    hub, sink = hub_on([Mfrc522Reader("seat-3", 0, 0)])
+    chip.place(EmulatedTag(NTAG_7), EmulatedTag(MIFARE_4))
+    health = wait_for(lambda: [h for h in hub.health() if h["status"] == "collision"])
+    assert "take all but one tag off seat-3" in health[0]["detail"]
+    assert sink.inputs == []
+    chip.remove()
+    chip.place(EmulatedTag(MIFARE_4))
+    wait_for(lambda: sink.inputs)
+    assert hub.health()[0]["status"] == "ok"
+
+
+def test_a_reader_that_fails_is_down_retried_and_comes_back_while_others_work(emu, hub_on):
+    failing, steady = emu.add_reader(0, 0), emu.add_reader(0, 1)
+    hub, sink = hub_on([Mfrc522Reader("seat-1", 0, 0), Mfrc522Reader("seat-2", 0, 1)],
+                       retry_first=0.05, retry_max=0.2)
+    wait_for(lambda: all(h["status"] == "ok" for h in hub.health()))
+    failing.unplug()
+    down = wait_for(lambda: [h for h in hub.health() if h["status"] == "down"])
+    assert down[0]["name"] == "seat-1" and "stopped answering" in down[0]["detail"]
+    steady.place(EmulatedTag(NTAG_7))
+    wait_for(lambda: sink.inputs)
+    assert sink.inputs == [{"tap": {"reader": "seat-2", "uid": NTAG_7}}]
+    failing.plug()
+    failing.place(EmulatedTag(MIFARE_4))
+    wait_for(lambda: len(sink.inputs) == 2, timeout=3)
+    assert sink.inputs[1] == {"tap": {"reader": "seat-1", "uid": MIFARE_4}}
+    assert [h["status"] for h in hub.health()] == ["ok", "ok"]
+
+
+def test_spi_errors_during_play_are_survived(emu, hub_on):
+    chip = emu.add_reader(0, 0)
+    hub, sink = hub_on([Mfrc522Reader("seat-1", 0, 0)], retry_first=0.02)
+    tag = EmulatedTag(NTAG_7)
+    chip.place(tag)
+    wait_for(lambda: sink.inputs)
+    chip.fail_spi(3)
+    wait_for(lambda: hub.health()[0]["status"] == "down")
+    wait_for(lambda: hub.health()[0]["status"] == "ok")
+    polls = hub.polls()["seat-1"]
+    wait_for(lambda: hub.polls()["seat-1"] > polls + 20)
+    assert sink.kinds() == ["tap"]      # the card never left: no lift, no second tap
