@@ -511,8 +511,9 @@ def _host_place(state: dict, body: dict):
     _role_of(state, f"{GAME_ID}/{role}")
     elsewhere = [p for p, r in state["placed"].items() if r == role and p != position]
     if elsewhere:
-        raise RuleError("already_down", f"{_role_name(state, role)} is already recorded as "
-                        f"{_where(state, elsewhere[0])}; correct that one first.")
+        raise RuleError("already_down", "That coaster is already recorded elsewhere this round; "
+                        "the host page shows where. Correct that one first.",
+                        detail=f"{_role_name(state, role)} is {_where(state, elsewhere[0])}.")
     state["placed"][position] = role
     seat = _seat_of(position)
     who = "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
@@ -648,13 +649,10 @@ def _roles_view(state: dict) -> list[dict]:
 
 
 def _goal(state: dict, team: str) -> str:
-    """A team's win condition in words, from the coaster data."""
-    showing = [_role_name(state, r) for r in state["in_play"]
-               if state["coasters"][r]["winning_symbol"] == team]
-    if not showing:
+    """A team's win condition in words (symbols only: naming coasters would hint at the deal)."""
+    if not any(state["coasters"][r]["winning_symbol"] == team for r in state["in_play"]):
         return f"Your team is the {team}; no coaster in play shows the {team}, so it cannot score."
-    return (f"Your team is the {team}: you get a soybean when the Prince flips a coaster showing "
-            f"the {team} ({', '.join(showing)}).")
+    return f"Your team is the {team}: you get a soybean when the Prince flips a coaster showing the {team}."
 
 
 def _seat_view(state: dict, seat: int) -> dict:

@@ -96,7 +96,7 @@ def positions(view: dict) -> list[str]:
 def role_words(role: str) -> list[str]:
     """The ways a role can be written: its id, its card id and the words of its name."""
     name = tofu_kingdom.COASTERS[role]["name"]
-    words = {role, card(role)} | {w for w in name.split() if w.lower() != "tofu"}
+    words = {role, card(role)} | {w.lower() for w in name.split() if w.lower() != "tofu"}
     return sorted(words)
 
 
