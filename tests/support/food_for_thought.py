@@ -71,3 +71,18 @@ def replay(name: str) -> Table:
         outcome = table.handle(json.loads(line))
         assert outcome.accepted, f"{name}:{number} refused: {outcome.error.as_dict()}"
     return table
+
+
+def finish_actions(table: Table) -> None:
+    """Everyone still holding markers passes (and the Pizza To Go player skips), ending the round."""
+    while table.state["phase"] in ("actions", "pizza_extra") and not table.state["over"]:
+        turn = table.state["turn"]
+        seat(table, turn, "skip" if table.state["phase"] == "pizza_extra" else "pass")
+
+
+def next_round(table: Table) -> None:
+    """Finish the current round by passing and confirm the clean-up."""
+    pick_assistants(table)
+    finish_actions(table)
+    if not table.state["over"]:
+        host(table, "continue")
