@@ -238,7 +238,7 @@ def _end_game(state: dict) -> list[dict]:
         return [finish(state, leaders, f"Game over: {leaders[0]} wins.")]
     seats = [p["seat"] for p in state["players"] if p["name"] in leaders]
     state["tie_break"] = {"mode": state["options"]["tie_break"], "tied": seats, "rounds": [],
-                          "winner": None}
+                          "winner": None, "card": state["tofu"]}
     names = " and ".join(leaders)
     if state["options"]["tie_break"] == "manual":
         state["phase"] = "tie_break"

@@ -1,0 +1,114 @@
+"""Tofu God pages in a real headless Chromium: the TV at the reveal of a question (screenshot kept
+in tests/artifacts/), a seat page and the host page, with the rulebook example's first question."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import browser, screenshot
+from tests.support.server import run_server
+from tests.support.tofu_god import ADVANCE, new_game, tap
+
+pytestmark = pytest.mark.browser
+SCRIPTS = Path(__file__).parent / "scripts"
+
+EXAMPLE = [new_game(["Anna", "Ben", "Cindy", "Dax"], set_aside="physical"),
+           {"host": {"action": "conundrum", "number": 43}},
+           tap(1, "rat"), tap(1, "pig"),
+           *[tap(1, c) for c in ("elephant", "human", "spider", "beetle", "tofu", "meditator")],
+           tap(2, "elephant"), tap(3, "elephant"), tap(4, "dolphin")]
+
+
+def _post_all(srv, inputs):
+    seq = None
+    for inp in inputs:
+        r = srv.post(inp)
+        assert r.ok, r.text
+        seq = r.json()["seq"]
+    return seq
+
+
+def _wait_seq(page, seq):
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+
+
+@pytest.mark.timeout(120)
+def test_tv_at_the_reveal_of_a_question(tmp_path):
+    """issue: the TV page at the reveal of a question, kept as a screenshot. It shows whose turn,
+    the conundrum number, the set-aside cards, the guesses, best and worst and the points."""
+    with run_server(tmp_path) as srv, browser() as b:
+        errors = []
+        page = b.new_page(viewport={"width": 1920, "height": 1080})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        _post_all(srv, EXAMPLE)
+        page.goto(srv.url + "/")
+        page.wait_for_selector(".tg")
+        area = page.locator("#game-area")
+        text = area.inner_text()
+        assert "Anna answers" in text and "Conundrum #43" in text
+        assert "Rat" in text and "Pig" in text
+        assert "Elephant" not in text and "Human" not in text, "nothing secret before the reveal"
+        screenshot(page, "tofu-god-tv-guessing")
+
+        seq = _post_all(srv, [ADVANCE, ADVANCE])
+        _wait_seq(page, seq)
+        text = area.inner_text()
+        assert text.count("Elephant") == 3          # Ben's and Cindy's guesses and Anna's best
+        assert "Dolphin" in text and "Human" in text
+        assert "Anna +2" in text and "+1" in text
+        assert page.locator("#players").inner_text().split() == ["Anna", "2", "Ben", "1", "Cindy", "1", "Dax", "0"]
+        screenshot(page, "tofu-god-tv-reveal")
+        assert not errors, errors
+
+
+@pytest.mark.timeout(120)
+def test_seat_and_host_pages_show_their_part(tmp_path):
+    """issue: the active player's seat shows the six answers as locked and which are to come;
+    another seat shows its guess and hand; the host sees everything and can correct."""
+    with run_server(tmp_path) as srv, browser() as b:
+        errors = []
+        _post_all(srv, EXAMPLE[:6] + [EXAMPLE[-3]])   # Anna has locked 2 answers; Ben guessed
+        pages = {}
+        for name, path in (("anna", f"/seat/1?token={srv.seat_token(1)}"),
+                           ("ben", f"/seat/2?token={srv.seat_token(2)}"),
+                           ("host", f"/host?token={srv.host_token}")):
+            page = b.new_page(viewport={"width": 430, "height": 900} if name != "host" else None)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(srv.url + path)
+            page.wait_for_selector(".tg")
+            pages[name] = page
+        anna = pages["anna"].locator("#game-area").inner_text()
+        assert "Elephant" in anna and "Human" in anna and "next: best" in anna
+        ben = pages["ben"].locator("#game-area").inner_text()
+        assert "Your guess for question 1" in ben and "Elephant" in ben and "Human" not in ben.split("In your hand")[0]
+        screenshot(pages["anna"], "tofu-god-seat-active")
+        screenshot(pages["ben"], "tofu-god-seat-guesser")
+
+        # Ben changes his guess from his phone: his page follows
+        pages["ben"].get_by_role("button", name="Dolphin").click()
+        pages["ben"].wait_for_function("document.getElementById('game-area').innerText.includes('Your guess for question 1\\nDolphin')")
+        host = pages["host"].locator("#game-area").inner_text()
+        assert "Anna's answers" in host
+        pages["host"].wait_for_function("document.getElementById('game-area').innerText.includes('Dolphin')")
+        screenshot(pages["host"], "tofu-god-host")
+        assert not errors, errors
+
+
+@pytest.mark.timeout(120)
+def test_tv_shows_the_tie_break_draw(tmp_path):
+    """rulebook tie-break on the TV: the draws appear one by one, then the winner."""
+    lines = (SCRIPTS / "tofu-god-tie.jsonl").read_text().splitlines()
+    inputs = [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
+    with run_server(tmp_path) as srv, browser() as b:
+        _post_all(srv, inputs)
+        winner = srv.state()["winners"][0]
+        page = b.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        page.wait_for_selector(".tg-draws")
+        assert "Final ranking" not in page.locator("#game-area").inner_text(), "no spoiler before the draws"
+        page.wait_for_function("document.querySelector('.tg-draws').innerText.includes('first!')", timeout=30000)
+        assert f"{winner} draws the Tofu first!" in page.locator(".tg-draws").inner_text()
+        page.wait_for_function("document.getElementById('game-area').innerText.includes('Final ranking')")
+        screenshot(page, "tofu-god-tv-tie-break")
