@@ -112,3 +112,21 @@ def test_tv_shows_the_tie_break_draw(tmp_path):
         assert f"{winner} draws the Tofu first!" in page.locator(".tg-draws").inner_text()
         page.wait_for_function("document.getElementById('game-area').innerText.includes('Final ranking')")
         screenshot(page, "tofu-god-tv-tie-break")
+
+
+@pytest.mark.timeout(120)
+def test_host_page_form_starts_tofu_god_with_options(tmp_path):
+    """The host page's new-game form lists Tofu God's options and starts a game with them (the
+    turns field left empty takes the rulebook default for the player count)."""
+    with run_server(tmp_path) as srv, browser() as b:
+        page = b.new_page()
+        page.goto(srv.url + f"/host?token={srv.host_token}")
+        page.select_option("#ng-game", "tofu-god")
+        page.fill("#ng-players", "Anna\nBen\nCindy\nDax")
+        page.select_option("#opt-set_aside", '"physical"')
+        page.fill("#opt-sets", "4,3,2,1")
+        page.click("#new-game button[type=submit], #new-game button")
+        page.wait_for_selector(".tg")
+        view = srv.state("host", srv.host_token)
+        assert view["game"] == "tofu-god" and view["phase"] == "set_aside"
+        assert view["total_turns"] == 8 and view["sets"] == {"1": 4, "2": 3, "3": 2, "4": 1}
