@@ -87,8 +87,9 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     for module in ("potluck", "freezer"):
         if options[module]:
             extra = [c for c in cards["recipes"].values() if c["module"] == module]
-            swap = min(rules.MODULE_RECIPE_SWAP, len(extra), len(recipes))
-            recipes = recipes[swap:] + extra
+            base = [c for c in recipes if c["module"] == "base"]
+            out = {c["id"] for c in base[:min(rules.MODULE_RECIPE_SWAP, len(extra), len(base))]}
+            recipes = [c for c in recipes if c["id"] not in out] + extra
             r.shuffle(recipes)
     ids = [c["id"] for c in recipes]
     half = (len(ids) + 1) // 2
