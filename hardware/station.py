@@ -1,0 +1,116 @@
+"""The table's hardware, built from ``config.toml``: readers and their hub, buttons, lights.
+
+``tofu-table serve`` calls :func:`start` (this module is listed in
+``server.cli.DEVICES``).  It always connects the tag registry to the table
+(``Table.resolve_uid``); outside simulation it also starts the devices of the
+configuration and reports their health under ``readers`` and ``buttons`` in
+``/api/health``.  A configuration with mistakes starts no device and shows the
+mistakes as a ``down`` record instead.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from .buttons import ButtonPanel
+from .config import FILE_NAME, Config, ConfigError, ReaderConfig, load
+from .feedback import Feedback
+from .hub import ReaderHub, Sink
+from .mfrc522_reader import Mfrc522Reader
+from .reader import TagReader
+from .registry import TagRegistry
+from .simulated import SimulatedReader
+from .usb_reader import PcscReader
+
+log = logging.getLogger(__name__)
+
+
+def make_reader(rc: ReaderConfig) -> TagReader:
+    """The driver object for one configured reader."""
+    if rc.driver == "mfrc522":
+        return Mfrc522Reader(rc.name, rc.bus, rc.device, rc.reset_pin, rc.speed_hz,
+                             rc.timeout_ms / 1000, rc.attempts)
+    if rc.driver == "usb":
+        return PcscReader(rc.name, rc.match)
+    return SimulatedReader(rc.name)
+
+
+class Station:
+    """Every configured device, sending inputs to ``sink`` (normally ``Table.put``)."""
+
+    def __init__(self, config: Config, sink: Sink):
+        self.config = config
+        self.hub = ReaderHub([make_reader(rc) for rc in config.readers], sink,
+                             lift_after=config.lift_after_ms / 1000, min_round=config.min_round_ms / 1000,
+                             retry_first=config.retry_first_s, retry_max=config.retry_max_s)
+        self.buttons = ButtonPanel(config.buttons, sink, pull_up=config.button_pull_up,
+                                   debounce_s=config.debounce_ms / 1000)
+        self.feedback = Feedback(config.leds, config.buzzer_pin, config.buzzer_active_high)
+        self._table = None
+
+    def start(self, table=None) -> None:
+        """Start polling, claim the pins, and (given the table) signal its tap outcomes."""
+        if self.config.buttons:
+            self.buttons.start()
+        if self.config.leds or self.config.buzzer_pin is not None:
+            self.feedback.start()
+        if table is not None:
+            table.listeners.append(self.feedback.on_outcome)
+            self._table = table
+        self.hub.start()
+
+    def stop(self) -> None:
+        self.hub.stop()
+        self.buttons.stop()
+        self.feedback.stop()
+        if self._table is not None and self.feedback.on_outcome in self._table.listeners:
+            self._table.listeners.remove(self.feedback.on_outcome)
+
+    def reader_health(self) -> list[dict]:
+        return self.hub.health()
+
+    def button_health(self) -> list[dict]:
+        return self.buttons.health() + self.feedback.health()
+
+
+#: Per running table (keyed by id of its context): its registry and, outside simulation, its station.
+_running: dict[int, tuple[TagRegistry, Station | None]] = {}
+
+
+def registry_for(ctx) -> TagRegistry:
+    """The tag registry of a running table (opened on first use)."""
+    if id(ctx) not in _running:
+        _running[id(ctx)] = (TagRegistry.in_data_dir(ctx.data_dir, simulate=ctx.simulate), None)
+    return _running[id(ctx)][0]
+
+
+def station_for(ctx) -> Station | None:
+    """The devices of a running table, or None in simulation (or before they started)."""
+    return _running.get(id(ctx), (None, None))[1]
+
+
+def start(ctx) -> Callable[[], None]:
+    """Connect the registry to ``ctx.table`` and start the configured devices; returns ``stop``."""
+    registry = registry_for(ctx)
+    ctx.table.resolve_uid = registry.resolve_uid
+    if ctx.simulate:
+        return lambda: _running.pop(id(ctx), None)
+    try:
+        config = load(ctx.data_dir / FILE_NAME)
+    except ConfigError as exc:
+        log.error("%s", exc)
+        problems = "; ".join(exc.problems)
+        ctx.health.register("readers", lambda: [{
+            "name": FILE_NAME, "kind": "config", "status": "down", "last_seen": None,
+            "detail": f"no device started: {problems} (run `tofu-table doctor`)"}])
+        return lambda: _running.pop(id(ctx), None)
+    station = Station(config, ctx.table.put)
+    station.start(ctx.table)
+    _running[id(ctx)] = (registry, station)
+    ctx.health.register("readers", station.reader_health)
+    ctx.health.register("buttons", station.button_health)
+
+    def stop() -> None:
+        station.stop()
+        _running.pop(id(ctx), None)
+    return stop

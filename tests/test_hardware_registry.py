@@ -1,0 +1,193 @@
+"""The tag registry, enrolment sittings and the configuration file, as the host uses them."""
+import pytest
+
+from hardware import config as hwconfig
+from hardware.enrolment import Enrolment, card_set, card_sets
+from hardware.registry import RegistryError, TagRegistry, TagTaken, virtual_uid
+from server.journal import Journal
+from server.table import Table
+
+A, B, C = "04A224C2B31190", "A1B2C3D4", "04112233445566778899"
+KINGDOM = ["tofu-kingdom/" + r for r in
+           ("prince", "princess", "queen", "maid", "guard", "chef", "minister", "spy")]
+
+
+@pytest.fixture
+def registry(tmp_path):
+    reg = TagRegistry.in_data_dir(tmp_path)
+    yield reg
+    reg.close()
+
+
+# ----- registry -------------------------------------------------------------------
+def test_an_enrolled_tag_resolves_to_its_card_and_survives_a_restart(tmp_path, registry):
+    registry.enrol(A, "tofu-god/set-3/elephant")
+    again = TagRegistry.in_data_dir(tmp_path)
+    assert again.resolve_uid(A) == "tofu-god/set-3/elephant"
+    assert again.resolve_uid("04:a2:24:c2:b3:11:90") == "tofu-god/set-3/elephant"
+    assert again.resolve_uid(B) is None
+
+
+def test_an_unknown_tag_is_refused_with_how_to_enrol_it(tmp_path, registry):
+    table = Table(Journal(tmp_path / "j.sqlite"), resolve_uid=registry.resolve_uid)
+    table.handle({"new_game": {"game": "tiny", "players": ["Anna"], "seed": 1, "options": {}}})
+    outcome = table.handle({"tap": {"reader": "seat-1", "uid": B}})
+    assert not outcome.accepted and outcome.error.code == "unknown_tag"
+    assert "/enrol" in outcome.error.message and "tofu-table enrol" in outcome.error.message
+
+
+def test_a_tag_of_another_card_moves_only_when_asked(registry):
+    registry.enrol(A, "tofu-kingdom/queen")
+    with pytest.raises(TagTaken) as taken:
+        registry.enrol(A, "tofu-kingdom/maid")
+    assert taken.value.card == "tofu-kingdom/queen"
+    assert registry.resolve_uid(A) == "tofu-kingdom/queen"
+    words = registry.enrol(A, "tofu-kingdom/maid", move=True)
+    assert "it was tofu-kingdom/queen" in words
+    assert registry.resolve_uid(A) == "tofu-kingdom/maid" and registry.uid_of("tofu-kingdom/queen") is None
+
+
+def test_a_new_tag_for_a_card_replaces_its_old_tag(registry):
+    registry.enrol(A, "tofu-kingdom/spy")
+    registry.enrol(B, "tofu-kingdom/spy")
+    assert registry.resolve_uid(A) is None and registry.resolve_uid(B) == "tofu-kingdom/spy"
+
+
+def test_bad_uids_and_unknown_cards_are_refused(registry):
+    with pytest.raises(RegistryError, match="not a tag UID"):
+        registry.enrol("12345", "tofu-kingdom/spy")
+    with pytest.raises(RegistryError, match="not a card of any game"):
+        registry.enrol(A, "tofu-kingdom/dragon")
+
+
+def test_export_then_import_into_a_fresh_install(tmp_path, registry):
+    registry.enrol(A, "tofu-kingdom/queen")
+    registry.enrol(C, "tofu-god/set-1/rat")
+    other = TagRegistry(tmp_path / "other" / "tags.sqlite")
+    assert other.import_(registry.export()) == 2
+    assert other.resolve_uid(C) == "tofu-god/set-1/rat" and other.resolve_uid(A) == "tofu-kingdom/queen"
+
+
+def test_a_broken_import_changes_nothing(registry):
+    registry.enrol(A, "tofu-kingdom/queen")
+    document = {"format": "tofu-table-tags", "version": 1,
+                "tags": [{"uid": B, "card": "tofu-kingdom/maid"}, {"uid": "XYZ", "card": "tofu-kingdom/spy"}]}
+    with pytest.raises(RegistryError, match="not a tag UID"):
+        registry.import_(document)
+    with pytest.raises(RegistryError, match="not a Tofu Table tag export"):
+        registry.import_('{"tags": []}')
+    assert [e["card"] for e in registry.entries()] == ["tofu-kingdom/queen"]
+
+
+def test_in_simulation_every_card_of_every_game_has_a_virtual_tag(tmp_path):
+    sim = TagRegistry(tmp_path / "tags.sqlite", simulate=True)
+    cards = [c for s in card_sets() for c in s["cards"]]
+    assert {"tofu-god/set-6/tofu", "tofu-kingdom/spy", "test/red"} <= set(cards)
+    uids = {virtual_uid(c) for c in cards}
+    assert len(uids) == len(cards)
+    assert all(sim.resolve_uid(virtual_uid(c)) == c for c in cards)
+    assert TagRegistry(tmp_path / "real.sqlite").resolve_uid(virtual_uid("tofu-kingdom/spy")) is None
+
+
+# ----- enrolment sittings ----------------------------------------------------------
+def test_card_sets_are_one_tofu_god_set_or_the_kingdom_coasters():
+    assert card_set("tofu-kingdom")["cards"] == KINGDOM
+    god = card_set("tofu-god/set-3")
+    assert god["title"] == "Tofu God set 3" and len(god["cards"]) == 10
+    assert all(c.startswith("tofu-god/set-3/") for c in god["cards"])
+    with pytest.raises(RegistryError, match="choose one of"):
+        card_set("tofu-god/set-9")
+
+
+def test_tapping_in_order_enrols_each_card(registry):
+    sitting = Enrolment(registry, "tofu-kingdom")
+    uids = [f"0411223344{n:04X}" for n in range(8)]
+    for card, uid in zip(KINGDOM, uids):
+        assert sitting.current == card
+        step = sitting.tap(uid)
+        assert step.result == "enrolled" and step.accepted
+    assert sitting.done and "last card" in step.message
+    assert [registry.resolve_uid(u) for u in uids] == KINGDOM
+
+
+def test_the_tag_just_enrolled_tapped_again_is_refused_not_moved(registry):
+    sitting = Enrolment(registry, "tofu-kingdom")
+    sitting.tap(A)
+    step = sitting.tap(A)
+    assert step.result == "refused" and "now tap tofu-kingdom/princess" in step.message
+    assert registry.resolve_uid(A) == "tofu-kingdom/prince"
+
+
+def test_a_tag_of_another_set_asks_before_moving(registry):
+    registry.enrol(A, "tofu-god/set-1/rat")
+    sitting = Enrolment(registry, "tofu-kingdom")
+    step = sitting.tap(A)
+    assert step.result == "ask_move" and "tofu-god/set-1/rat" in step.message
+    assert sitting.tap(B).result == "refused"              # answer first
+    kept = sitting.answer(False)
+    assert kept.result == "kept" and registry.resolve_uid(A) == "tofu-god/set-1/rat"
+    assert sitting.tap(A).result == "ask_move"
+    moved = sitting.answer(True)
+    assert moved.result == "moved" and registry.resolve_uid(A) == "tofu-kingdom/prince"
+    assert sitting.current == "tofu-kingdom/princess"
+
+
+def test_a_card_already_carrying_this_tag_is_confirmed_and_skipped(registry):
+    registry.enrol(A, "tofu-kingdom/prince")
+    sitting = Enrolment(registry, "tofu-kingdom")
+    assert sitting.tap(A).result == "already"
+    assert sitting.current == "tofu-kingdom/princess"
+
+
+# ----- configuration -----------------------------------------------------------------
+def test_the_example_configuration_is_valid():
+    cfg = hwconfig.load(hwconfig.EXAMPLE)
+    assert [r.name for r in cfg.readers] == ["seat-1", "seat-2", "seat-3"]
+    assert cfg.buttons == {"advance": 5, "undo": 6} and cfg.buzzer_pin == 26
+
+
+def test_no_configuration_file_means_no_devices(tmp_path):
+    cfg = hwconfig.load(tmp_path / "config.toml")
+    assert cfg.path is None and cfg.readers == [] and cfg.buttons == {}
+
+
+def test_every_mistake_is_listed_in_plain_words(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("""
+[hub]
+lift_after = 300
+[[readers]]
+name = "seat-9"
+[[readers]]
+name = "seat-1"
+bus = 0
+device = 0
+[[readers]]
+name = "seat-2"
+bus = 0
+device = 0
+[buttons.pins]
+advance = 8
+undo = 40
+[leds]
+seat-5 = 12
+[buzzer]
+pin = 8
+""")
+    with pytest.raises(hwconfig.ConfigError) as err:
+        hwconfig.load(path)
+    problems = "\n".join(err.value.problems)
+    assert "unknown setting 'lift_after' (did you mean 'lift_after_ms'?)" in problems
+    assert "name must be one of seat-1" in problems
+    assert "same chip select /dev/spidev0.0" in problems
+    assert "[buttons.pins] undo (a BCM GPIO number) must be a whole number from 0 to 27" in problems
+    assert "there is no reader called 'seat-5'" in problems
+    assert "GPIO8 is used for button advance and buzzer" in problems
+    assert "GPIO8 (button advance, buzzer) is SPI0 CE0, which the readers on SPI0 need" in problems
+
+
+def test_a_file_that_is_not_toml_says_so(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[readers\n")
+    with pytest.raises(hwconfig.ConfigError, match="not valid TOML"):
+        hwconfig.load(path)
