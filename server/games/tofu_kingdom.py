@@ -608,6 +608,8 @@ def _public(state: dict) -> dict:
         "due": None,
         "questions": [_question_view(state, q) for q in state["questions"]],
         "question_recording": state["options"]["questions"],
+        "question_kinds": dict(QUESTION_LABELS),
+        "reveal": state["options"]["reveal"],
         "budget": None,
         "flip": None,
         "roles": None,
@@ -661,8 +663,8 @@ def _seat_view(state: dict, seat: int) -> dict:
         team = state["coasters"][PRINCE]["team"]
         me = {"seat": seat, "is_prince": True, "role": PRINCE, "role_name": _role_name(state, PRINCE),
               "team": team, "truth": None,
-              "goal": f"You are the Prince: you get a soybean when the coaster you flip shows the "
-                      f"{team}. Ask each player one question, then one extra, then flip.",
+              "goal": f"You get a soybean when the coaster you flip shows the {team}. Ask each "
+                      "player one question, then one extra, then flip.",
               "can_ask": (state["phase"] == "questions" and state["options"]["questions"] != "off"
                           and len(state["questions"]) <= len(_others(state))),
               "ask_to": _unasked(state) or _others(state),
@@ -682,7 +684,7 @@ def _seat_view(state: dict, seat: int) -> dict:
 def _host_view(state: dict) -> dict:
     return {"placed": dict(state["placed"]), "in_play": list(state["in_play"]),
             "options": dict(state["options"]), "coasters": state["coasters"],
-            "roles": _roles_view(state), "question_kinds": dict(QUESTION_LABELS),
+            "roles": _roles_view(state),
             "actions": ["ask", "flip", "place", "set_prince", "reveal_all", "adjust_soybeans"]}
 
 

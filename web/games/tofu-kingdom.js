@@ -1,0 +1,204 @@
+// Tofu Kingdom's own screen parts: TV (10-foot), seat (phone) and host.
+// Views come from server/games/tofu_kingdom.py; the page draws prompt, players, soybeans and events.
+// The TV view never holds the role of a coaster that is still face down, so nothing here can show one.
+(() => {
+  const { h } = TofuTable;
+  const MARKS = { heart: "\u2665", crown: "\u265B", mask: "\u25D1" };
+
+  const style = document.createElement("style");
+  style.textContent = `
+    .tk-row { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: stretch; margin: 0.4em 0; }
+    .tk-head { display: flex; gap: 1em; align-items: baseline; flex-wrap: wrap; }
+    .tk-round { font-weight: bold; }
+    .tk-prince { color: #f2c14e; font-weight: bold; }
+    .tk-coaster { display: flex; flex-direction: column; align-items: center; justify-content: center;
+                  min-width: 6.5em; min-height: 5.5em; padding: 0.3em 0.5em; border-radius: 50%;
+                  border: 0.18em dashed #5a4b3a; color: #b9ad9b; text-align: center; }
+    .tk-coaster .who { font-size: 0.8em; }
+    .tk-coaster.down { border: 0.18em solid #6b5a45; color: #f6efe4;
+                       background: repeating-linear-gradient(45deg, #5a4b3a, #5a4b3a 0.4em, #4a3d2f 0.4em, #4a3d2f 0.8em); }
+    .tk-coaster.due { border-color: #f2c14e; box-shadow: 0 0 0.6em #f2c14e; color: #f2c14e; }
+    .tk-coaster.flipped { background: #fffaf2; color: #201a10; border: 0.25em solid #f2c14e; font-weight: bold; }
+    .tk-coaster.revealed { background: #3a332b; color: #f6efe4; border-style: solid; }
+    .tk-mark { font-size: 1.6em; line-height: 1; }
+    .tk-mark.heart { color: #e46a5a; } .tk-mark.crown { color: #f2c14e; } .tk-mark.mask { color: #b48ee0; }
+    .tk-questions { margin: 0.3em 0; padding-left: 1.4em; }
+    .tk-questions li.extra { color: #f2c14e; }
+    .tk-budget { color: #b9ad9b; }
+    .tk-result { font-size: 1.4em; font-weight: bold; margin: 0.3em 0; }
+    .tk-history { font-size: 0.75em; color: #b9ad9b; }
+    .tk-role { font-size: 1.6em; font-weight: bold; }
+    .tk-card { border-radius: 0.6em; padding: 0.6em 0.8em; background: #3a332b; margin: 0.4em 0; }
+    .tk-form { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.3em 0; }
+    .tv .tk { font-size: 1.8vw; }
+    .tv .tk .tk-row { flex-wrap: nowrap; gap: 0.8vw; }
+    .tv .tk .tk-coaster { flex: 1 1 0; max-width: 10vw; min-width: 0; height: 7vw; min-height: 0;
+                          font-size: 1.3vw; overflow: hidden; }
+    .tv .tk .tk-result { font-size: 2.4vw; }
+    .tv .tk .tk-head { font-size: 2.2vw; }
+  `;
+  document.head.append(style);
+
+  const nameOf = (view, seat) => (view.players.find((p) => p.seat === Number(seat)) || {}).name || "seat " + seat;
+  const seatOf = (position) => (position.startsWith("seat-") ? Number(position.slice(5)) : null);
+  const placeName = (view, position) => (seatOf(position) ? nameOf(view, seatOf(position)) : "Centre");
+  const mark = (symbol) => h("span", { class: "tk-mark " + symbol }, MARKS[symbol] || "");
+
+  function header(view) {
+    return h("div", { class: "tk-head" },
+      h("span", { class: "tk-round" }, `Round ${view.round} of ${view.rounds}`),
+      h("span", { class: "tk-prince" }, "\u265A Prince " + view.prince.name));
+  }
+
+  // One tile per place a coaster goes: empty, face down, due (shared reader), flipped or revealed.
+  function coasters(view) {
+    const revealed = {};
+    (view.roles || []).forEach((r) => { revealed[r.position] = r; });
+    return h("div", { class: "tk-row" }, ...view.positions.map((position) => {
+      const who = h("span", { class: "who" }, placeName(view, position));
+      if (view.flip && view.flip.position === position) {
+        return h("div", { class: "tk-coaster flipped" }, mark(view.flip.symbol), view.flip.role_name, who);
+      }
+      if (revealed[position]) {
+        return h("div", { class: "tk-coaster revealed" }, mark(revealed[position].team), revealed[position].role_name, who);
+      }
+      const down = view.down.includes(position);
+      const cls = down ? "down" : view.due === position ? "due" : "";
+      return h("div", { class: "tk-coaster " + cls }, down ? "face down" : view.due === position ? "tap now" : "waiting", who);
+    }));
+  }
+
+  function questionText(view, q) {
+    return `${view.prince.name} \u2192 ${q.to_name}: ${q.label}` + (q.about_name ? ` (about ${q.about_name})` : "");
+  }
+
+  function questions(view) {
+    if (!view.budget) return null;
+    const b = view.budget;
+    const unasked = b.unasked.length
+      ? "Not asked yet: " + b.unasked.map((s) => nameOf(view, s)).join(", ")
+      : b.left ? "Everyone has answered: one extra question left" : "No questions left";
+    return h("div", {},
+      h("div", { class: "tk-budget" }, `Questions: ${b.total - b.left} asked, ${b.left} left. ${unasked}.`),
+      view.questions.length
+        ? h("ol", { class: "tk-questions" }, ...view.questions.map((q) =>
+          h("li", { class: q.extra ? "extra" : "" }, (q.extra ? "Extra: " : "") + questionText(view, q))))
+        : null);
+  }
+
+  function result(flip) {
+    const beans = flip.scorer_names.length ? "Soybean for " + flip.scorer_names.join(", ") : "No soybeans this round";
+    return h("div", { class: "tk-result" }, mark(flip.symbol), ` ${flip.role_name}: the ${flip.symbol}. ${beans}.`);
+  }
+
+  function history(view) {
+    const past = view.history.slice(0, view.flip ? -1 : undefined).slice(-3);
+    if (!past.length) return null;
+    return h("div", { class: "tk-history" }, ...past.map((r) =>
+      h("div", {}, `Round ${r.round}: ${r.prince} flipped ${r.where}, ${r.role_name} ${r.mark} \u2192 `
+        + (r.scorer_names.join(", ") || "nobody"))));
+  }
+
+  function tv(view, el) {
+    if (view.over) {
+      el.append(h("div", { class: "tk" }, view.flip ? result(view.flip) : null,
+        h("div", { class: "tk-result" }, "Shared victory: ".repeat(view.winners.length > 1) + view.winners.join(" and ")),
+        history(view)));
+      return;
+    }
+    el.append(h("div", { class: "tk" }, header(view), coasters(view),
+      view.flip ? result(view.flip) : null, questions(view), history(view)));
+  }
+
+  // ----- phone -------------------------------------------------------------------
+  async function act(send, input) {
+    const r = await send(input);
+    const box = document.getElementById("notices");
+    if (!r.ok && box) TofuTable.notice(box, r.body.error.message);
+    return r;
+  }
+
+  // The Prince's question form: whom to ask, which question, and (for "Who is she?") about whom.
+  function askForm(view, onAsk, targets) {
+    const to = h("select", { name: "to" }, ...targets.map((s) => h("option", { value: s }, nameOf(view, s))));
+    const about = h("select", { name: "about" }, ...view.positions.map((p) =>
+      h("option", { value: p === "center" ? "center" : seatOf(p) }, placeName(view, p))));
+    const buttons = Object.entries(view.question_kinds).map(([kind, label]) =>
+      h("button", { type: "button", "data-question": kind, onclick: () => {
+        const body = { to: Number(to.value), question: kind };
+        if (kind === "who_is") body.about = about.value === "center" ? "center" : Number(about.value);
+        onAsk(body);
+      } }, label));
+    return h("div", {}, h("div", { class: "tk-form" }, "Ask", to),
+      h("div", { class: "tk-form" }, "about", about, h("span", { class: "muted" }, "(only for \u201CWho is she?\u201D)")),
+      h("div", { class: "tk-form" }, ...buttons));
+  }
+
+  function seat(view, el, send) {
+    const me = view.me;
+    if (!me) return;
+    const parts = [];
+    if (me.is_prince) {
+      parts.push(h("div", { class: "tk-card" }, h("div", { class: "tk-role" }, mark("heart"), " You are the Prince"),
+        h("div", {}, me.goal)));
+      if (me.can_ask) {
+        parts.push(askForm(view, (body) => act(send, { seat: { seat: me.seat, action: "ask", ...body } }), me.ask_to));
+      }
+    } else if (me.role) {
+      parts.push(h("div", { class: "tk-card" }, h("div", { class: "tk-role" }, mark(me.team), " " + me.role_name),
+        h("div", {}, me.truth), h("div", {}, me.goal)));
+    } else {
+      parts.push(h("div", { class: "tk-card" }, me.goal));
+    }
+    if (view.flip) parts.push(result(view.flip));
+    const q = questions(view);
+    if (q) parts.push(q);
+    el.append(h("div", { class: "tk" }, ...parts));
+  }
+
+  // ----- host ----------------------------------------------------------------------
+  function host(view, el, send) {
+    const hv = view.host;
+    const doHost = (body) => act(send, { host: body });
+    const targetSelect = () => h("select", {}, ...view.positions.map((p) =>
+      h("option", { value: p === "center" ? "center" : seatOf(p) }, placeName(view, p))));
+    const targetValue = (s) => (s.value === "center" ? "center" : Number(s.value));
+    const rows = view.positions.map((p) => h("tr", {}, h("td", {}, placeName(view, p)),
+      h("td", {}, hv.placed[p] ? hv.coasters[hv.placed[p]].name : h("span", { class: "muted" }, "not down")),
+      h("td", {}, view.flip && view.flip.position === p ? "flipped" : "")));
+    const parts = [header(view), h("table", { class: "data" }, ...rows)];
+
+    if (view.phase === "deal") {
+      const where = targetSelect();
+      const role = h("select", {}, ...hv.in_play.map((r) => h("option", { value: r }, hv.coasters[r].name)));
+      parts.push(h("div", { class: "tk-form" }, "Record a coaster:", where, role,
+        h("button", { onclick: () => doHost({ action: "place", target: targetValue(where), role: role.value }) }, "Record")));
+      const who = h("select", {}, ...view.players.map((p) => h("option", { value: p.seat }, p.name)));
+      parts.push(h("div", { class: "tk-form" }, "Prince this round:", who,
+        h("button", { class: "secondary", onclick: () => doHost({ action: "set_prince", seat: Number(who.value) }) }, "Make Prince")));
+    }
+    if (view.phase === "questions") {
+      if (view.budget && view.budget.left) {
+        const targets = view.budget.unasked.length ? view.budget.unasked
+          : view.players.map((p) => p.seat).filter((s) => s !== view.prince.seat);
+        parts.push(askForm(view, (body) => doHost({ action: "ask", ...body }), targets));
+      }
+      const where = targetSelect();
+      parts.push(h("div", { class: "tk-form" }, "The Prince flipped:", where,
+        h("button", { onclick: () => doHost({ action: "flip", target: targetValue(where) }) }, "Set flip")));
+    }
+    if (view.flip && hv.options.reveal !== "never" && !view.roles) {
+      parts.push(h("button", { class: "secondary", onclick: () => doHost({ action: "reveal_all" }) }, "Reveal all roles on the TV"));
+    }
+    parts.push(h("div", { class: "tk-form" }, "Soybeans:", ...view.players.map((p) => h("span", {}, p.name + " ",
+      h("button", { class: "secondary", onclick: () => doHost({ action: "adjust_soybeans", seat: p.seat, delta: -1 }) }, "\u22121"),
+      h("button", { class: "secondary", onclick: () => doHost({ action: "adjust_soybeans", seat: p.seat, delta: 1 }) }, "+1")))));
+    if (view.flip) parts.push(result(view.flip));
+    const q = questions(view);
+    if (q) parts.push(q);
+    parts.push(history(view));
+    el.append(h("div", { class: "tk" }, ...parts));
+  }
+
+  window.TofuGames["tofu-kingdom"] = { tv, seat, host };
+})();
