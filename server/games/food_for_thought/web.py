@@ -1,0 +1,70 @@
+"""Food for Thought's HTTP routes (host token only): the owner's data folder, one card at a time.
+
+Listed in ``server.app.EXTENSIONS``.  At start it points the data loader at
+``<data dir>/food-for-thought/``; the host page's entry form uses:
+
+- ``GET /api/food-for-thought/data``: every kind with its schema, where it comes
+  from now (sample or owner), how many entries, and any problems.
+- ``POST /api/food-for-thought/cards`` with ``{"kind": "recipes", "record": {...}}``:
+  checks the record against the schema and appends it to the owner's file.
+  The running game keeps the cards it started with; new games use the new data.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from . import data
+
+
+def _error(status: int, code: str, message: str, **extra):
+    return jsonify({"error": {"code": code, "message": message, **extra}}), status
+
+
+def summary() -> dict:
+    """The data folder as the host form shows it."""
+    cat = data.load()
+    return {
+        "owner_dir": str(data.owner_dir()),
+        "kinds": {k: {"file": data.SCHEMA[k]["file"], "what": data.SCHEMA[k]["what"],
+                      "source": cat.sources[k], "count": len(cat.records[k]),
+                      "fields": {f: {"type": list(t) if isinstance(t, tuple) else t, "required": req}
+                                 for f, (t, req, _d) in data.SCHEMA[k]["fields"].items()}}
+                  for k in data.KINDS},
+        "sample": cat.sample_kinds(), "problems": cat.problems, "notes": cat.notes,
+        "foods": sorted(f["id"] for f in cat.records["foods"]),
+    }
+
+
+def register(app, socketio, ctx) -> None:
+    """Add the data routes to ``app`` and use ``ctx.data_dir`` for the owner's folder."""
+    data.configure(ctx.data_dir)
+    bp = Blueprint("food_for_thought", __name__)
+
+    @bp.before_request
+    def host_only():
+        auth = request.headers.get("Authorization", "")
+        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
+        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
+            return _error(403, "host_token_needed", "Entering Food for Thought cards needs the host token: "
+                          "use the host page.")
+        return None
+
+    @bp.get("/api/food-for-thought/data")
+    def get_data():
+        return jsonify(summary())
+
+    @bp.post("/api/food-for-thought/cards")
+    def add_card():
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("record"), dict) or "kind" not in body:
+            return _error(400, "bad_card", "Send {\"kind\": \"recipes\", \"record\": {...}}: one card as an object.")
+        try:
+            path = data.append_record(body["kind"], body["record"])
+        except data.DataError as exc:
+            return _error(400, "bad_card", "; ".join(exc.problems), problems=exc.problems)
+        except OSError as exc:
+            return _error(500, "write_failed", f"Could not write the owner's data file ({exc}); "
+                          "check the data folder's permissions and free space.")
+        return jsonify({"ok": True, "path": str(path), **summary()})
+
+    app.register_blueprint(bp)
