@@ -1,0 +1,133 @@
+"""Where a board is in the picture: its homography (board mm -> image px) from its markers.
+
+Each frame, a :class:`BoardLocator` looks only where its markers were: a
+marker whose patch of the picture has not changed is taken as still there; a
+changed one is searched for in a window around its last place.  The
+homography is fitted by RANSAC over the corners of every marker seen, and only
+refitted when a seen marker has moved, so a hand over one marker moves
+nothing.  A board whose markers are lost or too few is reported as such; the
+pipeline then searches the whole frame now and then (see :mod:`vision.pipeline`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .layout import Layout
+from .markers import detect
+
+#: Mean grey-level change under which a marker's patch counts as unchanged.
+SAME_PATCH = 8.0
+#: Corner movement (px) under which a re-found marker counts as in the same place.
+STILL_PX = 1.0
+#: RANSAC reprojection threshold, px.
+RANSAC_PX = 3.0
+
+
+@dataclass
+class Fix:
+    """One board in one frame: its homography (or None), what was seen, what changed."""
+
+    board: str
+    homography: np.ndarray | None
+    seen: list[int] = field(default_factory=list)
+    moved: bool = False
+    status: str = "ok"            # ok, partly_covered, covered, too_few_markers, not_found
+
+    @property
+    def usable(self) -> bool:
+        return self.homography is not None
+
+
+class BoardLocator:
+    """Keeps one board's homography up to date from the markers it can see."""
+
+    def __init__(self, layout: Layout, min_markers: int = 3):
+        self.layout = layout
+        self.min_markers = max(2, min_markers)
+        self.homography: np.ndarray | None = None
+        self.corners: dict[int, np.ndarray] = {}        # marker id -> image corners (4, 2)
+        self.templates: dict[int, tuple[int, int, np.ndarray]] = {}
+        self._frame = 0
+
+    def reset(self) -> None:
+        """Forget where the board was (the next frame searches afresh)."""
+        self.homography, self.corners, self.templates = None, {}, {}
+
+    def _window(self, corners: np.ndarray, margin: float, shape) -> tuple[int, int, int, int]:
+        x0, y0 = corners.min(0)
+        x1, y1 = corners.max(0)
+        pad = margin * max(x1 - x0, y1 - y0) + 3
+        h, w = shape[:2]
+        return (int(max(0, x0 - pad)), int(max(0, y0 - pad)), int(min(w, x1 + pad + 1)), int(min(h, y1 + pad + 1)))
+
+    def _remember(self, grey: np.ndarray, mid: int, corners: np.ndarray) -> None:
+        self.corners[mid] = corners
+        x0, y0, x1, y1 = self._window(corners, 0.15, grey.shape)
+        self.templates[mid] = (x0, y0, grey[y0:y1, x0:x1].copy())
+
+    def _unchanged(self, grey: np.ndarray, mid: int) -> bool:
+        x0, y0, crop = self.templates[mid]
+        cur = grey[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]]
+        return cur.shape == crop.shape and float(cv2.absdiff(cur, crop).mean()) < SAME_PATCH
+
+    def expected(self) -> dict[int, np.ndarray]:
+        """Every marker's corners in the picture as the current homography puts them."""
+        if self.homography is None:
+            return {}
+        return {mid: cv2.perspectiveTransform(self.layout.marker_corners(mid)[None], self.homography)[0]
+                for mid in self.layout.markers}
+
+    def update(self, grey: np.ndarray, detector, found: dict[int, np.ndarray] | None = None) -> Fix:
+        """Locate the board in ``grey``; ``found`` are markers from a whole-frame search, if one ran."""
+        self._frame += 1
+        seen: dict[int, np.ndarray] = {}
+        fresh: dict[int, np.ndarray] = {}
+        if found is not None:
+            fresh = {m: c for m, c in found.items() if m in self.layout.markers}
+        expected = self.expected()
+        for mid in self.layout.markers:
+            if mid in fresh:
+                seen[mid] = fresh[mid]
+            elif mid in self.templates and self._unchanged(grey, mid):
+                seen[mid] = self.corners[mid]
+            elif mid in self.corners or (mid in expected and self._frame % 5 == 0):
+                where = self.corners.get(mid, expected.get(mid))
+                x0, y0, x1, y1 = self._window(where, 1.0, grey.shape)
+                hit = detect(detector, grey[y0:y1, x0:x1], (x0, y0)) if x1 - x0 > 8 and y1 - y0 > 8 else {}
+                if mid in hit:
+                    seen[mid] = fresh[mid] = hit[mid]
+        moved = any(mid not in self.corners or np.abs(c - self.corners[mid]).max() > STILL_PX
+                    for mid, c in fresh.items())
+        for mid, c in fresh.items():
+            self._remember(grey, mid, c)
+        for mid in [m for m in self.corners if m not in seen and m in self.templates]:
+            # covered now: keep its last corners for the window, but not its stale template
+            del self.templates[mid]
+        if len(seen) < self.min_markers:
+            status = "covered" if self.homography is not None else (
+                "too_few_markers" if seen else "not_found")
+            return Fix(self.layout.board, self.homography, sorted(seen), False, status)
+        changed = False
+        if moved or self.homography is None:
+            src = np.concatenate([self.layout.marker_corners(m) for m in seen])
+            dst = np.concatenate([seen[m] for m in seen]).astype(np.float32)
+            h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
+            if h is not None and int(inliers.sum()) >= 4 * self.min_markers - 2:
+                changed = self.homography is None or self._shift(h) > STILL_PX
+                if changed:
+                    self.homography = h
+            elif self.homography is None:
+                return Fix(self.layout.board, None, sorted(seen), False, "too_few_markers")
+        status = "ok" if len(seen) == len(self.layout.markers) else "partly_covered"
+        return Fix(self.layout.board, self.homography, sorted(seen), changed, status)
+
+    def _shift(self, h: np.ndarray) -> float:
+        """Largest move (px) of the board's corners between the current homography and ``h``."""
+        w, ht = self.layout.size_mm
+        pts = np.array([[[0, 0], [w, 0], [w, ht], [0, ht]]], np.float32)
+        a = cv2.perspectiveTransform(pts, self.homography)[0]
+        b = cv2.perspectiveTransform(pts, h)[0]
+        return float(np.abs(a - b).max())

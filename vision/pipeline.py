@@ -1,0 +1,210 @@
+"""The per-frame pipeline: locate boards, watch for hands, classify slots, commit snapshots.
+
+:meth:`Pipeline.process` takes one BGR frame and returns the ``board`` inputs
+committed by it (usually none).  It never raises on a bad frame: a missing or
+dead frame, a board out of view or without calibration is recorded in
+:meth:`Pipeline.status` and commits nothing.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .classify import Reading, Reference, classify, patch_gain, sample_offsets, zone_means
+from .layout import Layout
+from .localize import BoardLocator, Fix
+from .markers import detect, make_detector
+from .motion import MotionDetector
+from .tracker import SnapshotTracker
+
+#: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
+DEAD_SPREAD = 4.0
+
+
+@dataclass
+class Settings:
+    """Pipeline knobs (the ``[camera]`` section of the config file may set any of them)."""
+
+    still_frames: int = 8          # still frames before a snapshot is a candidate
+    max_changes: int = 6           # more changes at once than this wait for a second look
+    min_markers: int = 3           # fewer visible markers: the board is not located
+    search_every: int = 15         # whole-frame marker search period while a board is missing
+    min_confidence: float = 0.9    # below this a slot reads "unknown"
+    absorb_frames: int = 300       # still clutter outside the slots joins the background after this
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "Settings":
+        data = data or {}
+        known = {k: type(getattr(cls, k))(data[k]) for k in cls.__dataclass_fields__ if k in data}
+        return cls(**known)
+
+
+@dataclass
+class BoardWatch:
+    """Everything the pipeline keeps for one board."""
+
+    layout: Layout
+    locator: BoardLocator
+    motion: MotionDetector
+    tracker: SnapshotTracker
+    reference: Reference | None = None
+    fix: Fix | None = None
+    maps: tuple[np.ndarray, np.ndarray] | None = None
+    patch_maps: tuple[np.ndarray, np.ndarray] | None = None
+    gain: np.ndarray | None = None
+    reading: Reading | None = None
+    means: np.ndarray | None = None
+    patch: np.ndarray | None = None
+    busy: bool = True
+    n_inner: int = 0
+
+
+class Pipeline:
+    """Frames in, committed ``board`` inputs out; status and timings on the side."""
+
+    def __init__(self, layouts: dict[str, Layout], references: dict[str, Reference] | None = None,
+                 settings: Settings | None = None):
+        self.settings = settings or Settings()
+        self.detector = make_detector()
+        self.boards: dict[str, BoardWatch] = {}
+        for name, layout in layouts.items():
+            self.boards[name] = BoardWatch(
+                layout, BoardLocator(layout, self.settings.min_markers),
+                MotionDetector(layout, self.settings.absorb_frames),
+                SnapshotTracker(name, [s.id for s in layout.slots], self.settings.still_frames,
+                                self.settings.max_changes))
+        for name, ref in (references or {}).items():
+            self.set_reference(name, ref)
+        self.frame_no = 0
+        self.frame_status = "no frame yet"
+        self.timings: deque = deque(maxlen=120)
+        self.last_frame: np.ndarray | None = None
+        self.found: dict[int, np.ndarray] = {}
+
+    def set_reference(self, board: str, reference: Reference | None) -> None:
+        """Use a (new) colour reference for ``board``; one made for another layout is ignored."""
+        watch = self.boards.get(board)
+        if watch is None:
+            return
+        watch.reference = reference if reference is not None and reference.fits(watch.layout) else None
+        watch.tracker.reset()
+
+    # ----- one frame ---------------------------------------------------------------------
+    def process(self, frame: np.ndarray | None) -> list[dict]:
+        """Run one frame; the ``board`` inputs it commits."""
+        start = time.perf_counter()
+        self.frame_no += 1
+        commits = []
+        grey = None
+        if frame is None or not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.size == 0:
+            self.frame_status = "no_frame"
+        else:
+            grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            lo, hi = np.percentile(grey[::8, ::8], (2, 98))
+            self.frame_status = "dead_frame" if hi - lo < DEAD_SPREAD else "ok"
+        if self.frame_status != "ok":
+            for watch in self.boards.values():
+                watch.tracker.update(None, True)
+                watch.busy = True
+            self.timings.append((time.perf_counter() - start) * 1000)
+            return commits
+        self.last_frame = frame
+        small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        found = None
+        if self._search_due():
+            found = self.found = detect(self.detector, grey)
+        for watch in self.boards.values():
+            commit = self._board(watch, frame, grey, small, found)
+            if commit:
+                commits.append(commit)
+        self.timings.append((time.perf_counter() - start) * 1000)
+        return commits
+
+    def _search_due(self) -> bool:
+        if self.frame_no == 1:
+            return True
+        lost = any(w.fix is None or w.fix.status in ("not_found", "too_few_markers", "covered")
+                   for w in self.boards.values())
+        return lost and self.frame_no % self.settings.search_every == 0
+
+    def _board(self, watch: BoardWatch, frame, grey, small, found) -> dict | None:
+        fix = watch.fix = watch.locator.update(grey, self.detector, found)
+        if fix.homography is None:
+            watch.busy, watch.reading = True, None
+            watch.tracker.update(None, True)
+            return None
+        if fix.moved or watch.maps is None:
+            self._build_maps(watch, fix.homography)
+            watch.motion.set_homography(fix.homography, 0.5)
+            watch.tracker.reset()
+        busy = watch.motion.update(small) or fix.moved
+        watch.busy = busy
+        if watch.reference is None:
+            watch.tracker.update(None, True)
+            return None
+        samples = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
+        watch.means = zone_means(samples, watch.n_inner)
+        if watch.patch_maps is not None:
+            watch.patch = cv2.remap(frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
+        gain = patch_gain(watch.reference, watch.patch)
+        watch.reading = classify(watch.reference, watch.means, gain, self.settings.min_confidence)
+        return watch.tracker.update(watch.reading.labels, busy)
+
+    def _build_maps(self, watch: BoardWatch, homography: np.ndarray) -> None:
+        layout = watch.layout
+        inner, ring = sample_offsets(layout.token_mm / 2)
+        watch.n_inner = len(inner)
+        offsets = np.concatenate([inner, ring])
+        pts = (layout.slot_centres()[:, None, :] + offsets[None]).reshape(1, -1, 2)
+        img = cv2.perspectiveTransform(pts, homography)[0].reshape(len(layout.slots), len(offsets), 2)
+        watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
+        watch.patch_maps = None
+        if layout.patch:
+            x, y, w, h = layout.patch
+            gx, gy = np.meshgrid(np.linspace(x + w * 0.2, x + w * 0.8, 5), np.linspace(y + h * 0.2, y + h * 0.8, 5))
+            p = cv2.perspectiveTransform(np.stack([gx, gy], -1).reshape(1, -1, 2).astype(np.float32), homography)[0]
+            watch.patch_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
+
+    # ----- reporting -----------------------------------------------------------------------
+    def ms_per_frame(self) -> float | None:
+        """Median pipeline time per frame over the recent frames, ms."""
+        return float(np.median(self.timings)) if self.timings else None
+
+    def status(self) -> dict:
+        """Per board: located or not, markers seen, busy, tracker state, unsure slots."""
+        boards = {}
+        for name, w in self.boards.items():
+            boards[name] = {
+                "located": bool(w.fix and w.fix.usable),
+                "status": w.fix.status if w.fix else "waiting",
+                "markers_seen": w.fix.seen if w.fix else [],
+                "markers": sorted(w.layout.markers),
+                "busy": w.busy,
+                "calibrated": w.reference is not None,
+                "missing_types": w.reference.missing_types(w.layout.token_types()) if w.reference else None,
+                "tracker": w.tracker.state,
+                "unsure": list(w.tracker.unsure),
+                "clutter": w.motion.absorbed,
+            }
+        return {"frame": self.frame_status, "frames": self.frame_no, "boards": boards}
+
+    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None]:
+        """Zone means (N, 6) of every slot of ``board`` and its patch colour, from the last frame.
+
+        Raises LookupError with a message for the owner when the board is not located.
+        """
+        watch = self.boards.get(board)
+        if watch is None:
+            raise LookupError(f"There is no layout for board {board!r}.")
+        if self.last_frame is None or watch.maps is None or not (watch.fix and watch.fix.usable):
+            raise LookupError(f"Board {board} is not in view: check that at least "
+                              f"{self.settings.min_markers} of its markers are visible.")
+        samples = cv2.remap(self.last_frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
+        patch = None
+        if watch.patch_maps is not None:
+            patch = cv2.remap(self.last_frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
+        return zone_means(samples, watch.n_inner), patch

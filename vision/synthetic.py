@@ -1,0 +1,373 @@
+"""A synthetic camera: boards with markers and food tokens, drawn as a camera would see them.
+
+Everything is deterministic from a seed.  A :class:`Scene` says where the
+camera is, where each board lies on the table (mm), which token is on which
+slot, where hands are and what the light is like; :func:`render` turns it into
+a BGR image and the ground truth (each board's homography from board mm to
+image pixels, each slot's token, the markers a hand covers).
+
+Used by tests, the benchmark, the ``synthetic`` frame source (simulation) and
+the marker sheet preview.  The token colours here are sample data
+(``tokens.synthetic_colour``); the classifier learns colours from calibration.
+"""
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .layout import Layout
+from .markers import marker_image
+from .tokens import synthetic_colour
+
+#: Printed board colours (BGR): background, region fills by name prefix, slot spots.
+BOARD_COLOUR = (176, 200, 214)
+REGION_COLOURS = {"kitchen": (165, 215, 230), "trash": (150, 155, 160), "body": (170, 215, 180),
+                  "shop": (200, 220, 235)}
+SPOT_COLOUR = (214, 226, 232)
+PATCH_GREY = 150
+TABLE_COLOUR = (70, 100, 135)
+
+
+@dataclass
+class Camera:
+    """A pinhole camera ``z`` mm from the table point (x, y) it looks at, tilted (degrees), focal (px)."""
+
+    width: int = 1280
+    height: int = 720
+    focal: float = 800.0
+    x: float = 800.0
+    y: float = 450.0
+    z: float = 1000.0
+    pitch: float = 0.0
+    roll: float = 0.0
+    yaw: float = 0.0
+
+    def homography(self) -> np.ndarray:
+        """Table plane (mm) to image pixels."""
+        p, r, w = (math.radians(a) for a in (self.pitch, self.roll, self.yaw))
+        rx = np.array([[1, 0, 0], [0, math.cos(p), -math.sin(p)], [0, math.sin(p), math.cos(p)]])
+        ry = np.array([[math.cos(r), 0, math.sin(r)], [0, 1, 0], [-math.sin(r), 0, math.cos(r)]])
+        rz = np.array([[math.cos(w), -math.sin(w), 0], [math.sin(w), math.cos(w), 0], [0, 0, 1]])
+        rot = rx @ ry @ rz
+        centre = np.array([self.x, self.y, 0.0]) - self.z * rot.T @ np.array([0.0, 0.0, 1.0])
+        t = -rot @ centre
+        k = np.array([[self.focal, 0, self.width / 2], [0, self.focal, self.height / 2], [0, 0, 1]])
+        return k @ np.column_stack([rot[:, 0], rot[:, 1], t])
+
+
+@dataclass
+class Placement:
+    """A board on the table: its layout, top-left corner (mm) and rotation (degrees)."""
+
+    layout: Layout
+    x: float
+    y: float
+    angle: float = 0.0
+    tokens: dict[str, str | None] = field(default_factory=dict)   # slot id -> type (absent = empty)
+    jitter_mm: float = 1.5
+    seed: int = 0                 # how the tokens happen to lie (offset, turn, print shade)
+
+    def pose(self) -> np.ndarray:
+        """Board mm to table mm."""
+        a = math.radians(self.angle)
+        return np.array([[math.cos(a), -math.sin(a), self.x], [math.sin(a), math.cos(a), self.y], [0, 0, 1]])
+
+
+@dataclass
+class Hand:
+    """An arm reaching in from outside the picture to ``tip`` (table mm)."""
+
+    tip: tuple[float, float]
+    origin: tuple[float, float]
+    width_mm: float = 85.0
+    skin: tuple[int, int, int] = (110, 145, 200)
+
+
+@dataclass
+class Light:
+    """Light on the table: overall colour gain (BGR), a tinted gradient, vignette and a bright spot."""
+
+    gain: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    gradient: float = 0.0                 # relative brightness change across the picture
+    angle: float = 0.0                    # direction of the gradient, degrees
+    tint: tuple[float, float, float] = (0.0, 0.0, 0.0)   # per-channel extra on the gradient
+    vignette: float = 0.0
+    spot: float = 0.0                     # strength of a soft highlight
+    spot_at: tuple[float, float] = (0.5, 0.5)
+
+
+@dataclass
+class Scene:
+    """Everything :func:`render` draws."""
+
+    camera: Camera
+    boards: list[Placement]
+    light: Light = field(default_factory=Light)
+    hands: list[Hand] = field(default_factory=list)
+    blur: float = 0.0            # Gaussian sigma, px
+    noise: float = 0.0           # sensor noise sigma, grey levels
+    jpeg: int = 0                # JPEG quality, 0 = none
+    seed: int = 0                # sensor noise of this frame
+
+
+# ----- boards -------------------------------------------------------------------
+_BASE_CACHE: dict[tuple, np.ndarray] = {}
+
+
+def _tex(layout: Layout, scale: float) -> np.ndarray:
+    """The printed board (no tokens) at ``scale`` px/mm, cached."""
+    key = (layout.board, id(layout), scale)
+    if key in _BASE_CACHE:
+        return _BASE_CACHE[key]
+    w, h = (int(round(v * scale)) for v in layout.size_mm)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = BOARD_COLOUR
+    S = 16                                    # drawing sub-pixel shift
+    pts = lambda arr: (np.asarray(arr) * scale * S).astype(np.int32)
+    for region in layout.regions:
+        colour = REGION_COLOURS.get(region.name.split(".")[0], BOARD_COLOUR)
+        cv2.fillPoly(img, [pts(region.corners)], colour, cv2.LINE_AA, shift=4)
+        cv2.polylines(img, [pts(region.corners)], True, (90, 100, 110), 1, cv2.LINE_AA, shift=4)
+    r = layout.token_mm / 2 + 1
+    for slot in layout.slots:
+        c = (int(slot.x * scale * S), int(slot.y * scale * S))
+        cv2.circle(img, c, int(r * scale * S), SPOT_COLOUR, -1, cv2.LINE_AA, shift=4)
+        cv2.circle(img, c, int(r * scale * S), (120, 130, 140), max(1, int(scale * 0.6)), cv2.LINE_AA, shift=4)
+    if layout.patch:
+        x, y, pw, ph = layout.patch
+        cv2.rectangle(img, (int(x * scale), int(y * scale)), (int((x + pw) * scale), int((y + ph) * scale)),
+                      (PATCH_GREY,) * 3, -1)
+    for mid, (x, y, size) in layout.markers.items():
+        quiet = size / 6 * 0.8                    # white sticker around the marker
+        x0, y0 = int(round((x - quiet) * scale)), int(round((y - quiet) * scale))
+        x1, y1 = int(round((x + size + quiet) * scale)), int(round((y + size + quiet) * scale))
+        cv2.rectangle(img, (x0, y0), (x1, y1), (245, 245, 245), -1)
+        side = int(round(size * scale))
+        mk = marker_image(mid, side * 4)
+        mk = cv2.resize(mk, (side, side), interpolation=cv2.INTER_AREA)
+        mx, my = int(round(x * scale)), int(round(y * scale))
+        img[my:my + side, mx:mx + side] = mk[:, :, None]
+    _BASE_CACHE[key] = img
+    return img
+
+
+_ICONS = ("circle", "square", "triangle", "diamond", "cross", "bar", "ring", "dots", "star", "vbar", "chevron")
+
+
+def _draw_token(img, cx, cy, radius, kind, colour, angle, S=16):
+    c = (int(cx * S), int(cy * S))
+    cv2.circle(img, c, int(radius * S), tuple(int(v * 0.65) for v in colour), -1, cv2.LINE_AA, shift=4)
+    cv2.circle(img, c, int(radius * 0.88 * S), colour, -1, cv2.LINE_AA, shift=4)
+    icon = _ICONS[zlib.crc32(kind.encode()) % len(_ICONS)]
+    s = radius * 0.38
+    ca, sa = math.cos(angle), math.sin(angle)
+    rot = lambda pts: np.array([[(cx + (px * ca - py * sa) * s) * S, (cy + (px * sa + py * ca) * s) * S]
+                                for px, py in pts], np.int32)
+    white = (250, 250, 250)
+    if icon in ("circle", "ring", "dots"):
+        if icon == "dots":
+            for px, py in ((-0.6, 0), (0.6, 0)):
+                q = rot([(px, py)])[0]
+                cv2.circle(img, tuple(int(v) for v in q), int(0.35 * s * S), white, -1, cv2.LINE_AA, shift=4)
+        else:
+            cv2.circle(img, c, int(s * S), white, -1 if icon == "circle" else max(1, int(0.3 * s * S)),
+                       cv2.LINE_AA, shift=4)
+        return
+    shapes = {"square": [(-1, -1), (1, -1), (1, 1), (-1, 1)],
+              "triangle": [(0, -1.1), (1, 0.8), (-1, 0.8)],
+              "diamond": [(0, -1.2), (0.8, 0), (0, 1.2), (-0.8, 0)],
+              "cross": [(-0.3, -1), (0.3, -1), (0.3, -0.3), (1, -0.3), (1, 0.3), (0.3, 0.3), (0.3, 1),
+                        (-0.3, 1), (-0.3, 0.3), (-1, 0.3), (-1, -0.3), (-0.3, -0.3)],
+              "bar": [(-1.1, -0.35), (1.1, -0.35), (1.1, 0.35), (-1.1, 0.35)],
+              "vbar": [(-0.35, -1.1), (0.35, -1.1), (0.35, 1.1), (-0.35, 1.1)],
+              "star": [(0, -1.2), (0.3, -0.4), (1.1, -0.4), (0.45, 0.1), (0.7, 1), (0, 0.45), (-0.7, 1),
+                       (-0.45, 0.1), (-1.1, -0.4), (-0.3, -0.4)],
+              "chevron": [(-1, -0.6), (0, 0.2), (1, -0.6), (1, 0.2), (0, 1), (-1, 0.2)]}
+    cv2.fillPoly(img, [rot(shapes[icon])], white, cv2.LINE_AA, shift=4)
+
+
+def _board_texture(place: Placement, scale: float) -> np.ndarray:
+    img = _tex(place.layout, scale).copy()
+    radius = place.layout.token_mm / 2 * scale
+    for slot in place.layout.slots:
+        kind = place.tokens.get(slot.id)
+        if not kind:
+            continue
+        # each token lies the same way until it is moved: its jitter depends on the token only
+        rng = np.random.default_rng(zlib.crc32(f"{place.seed}:{slot.id}:{kind}".encode()))
+        dx, dy = rng.uniform(-place.jitter_mm, place.jitter_mm, 2) * scale
+        shade = rng.uniform(0.94, 1.06, 3)
+        colour = tuple(int(min(255, v * f)) for v, f in zip(synthetic_colour(kind), shade))
+        _draw_token(img, slot.x * scale + dx - 0.5, slot.y * scale + dy - 0.5, radius, kind, colour,
+                    rng.uniform(0, 2 * math.pi))
+    return img
+
+
+def board_homography(scene: Scene, place: Placement) -> np.ndarray:
+    """Board mm to image pixels for one placed board."""
+    h = scene.camera.homography() @ place.pose()
+    return h / h[2, 2]
+
+
+def _light_field(scene: Scene) -> np.ndarray:
+    cam, lt = scene.camera, scene.light
+    ys, xs = np.mgrid[0:cam.height, 0:cam.width].astype(np.float32)
+    u, v = xs / cam.width - 0.5, ys / cam.height - 0.5
+    a = math.radians(lt.angle)
+    ramp = (u * math.cos(a) + v * math.sin(a)) * 2           # -1 .. 1 across the picture
+    base = np.ones_like(u)
+    if lt.vignette:
+        base *= 1 - lt.vignette * (u * u + v * v) * 2
+    if lt.spot:
+        sx, sy = lt.spot_at
+        base *= 1 + lt.spot * np.exp(-((u + 0.5 - sx) ** 2 + (v + 0.5 - sy) ** 2) / 0.03)
+    out = np.empty((cam.height, cam.width, 3), np.float32)
+    for ch in range(3):
+        out[..., ch] = base * (1 + lt.gradient * ramp * (1 + lt.tint[ch]))
+    out /= max(float(np.percentile(out, 99.5)), 1e-3)       # the camera's exposure is set for the lamp
+    out *= np.asarray(lt.gain, np.float32)
+    return np.clip(out, 0.15, 3)
+
+
+def _draw_hand(img: np.ndarray, scene: Scene, hand: Hand) -> None:
+    h = scene.camera.homography()
+    pts = cv2.perspectiveTransform(np.array([[hand.origin, hand.tip]], np.float32), h)[0]
+    (ox, oy), (tx, ty) = pts
+    d = np.array([tx - ox, ty - oy])
+    length = float(np.linalg.norm(d)) or 1.0
+    d /= length
+    n = np.array([-d[1], d[0]])
+    mm = np.linalg.norm(cv2.perspectiveTransform(np.array([[hand.tip, (hand.tip[0] + 10, hand.tip[1])]],
+                                                          np.float32), h)[0][1] - (tx, ty)) / 10
+    w = hand.width_mm * mm / 2
+    tip = np.array([tx, ty])
+    poly = np.array([[ox, oy] + n * w * 1.1, tip - d * w + n * w, tip + d * w * 0.2 + n * w * 0.7,
+                     tip + d * w * 0.9, tip + d * w * 0.2 - n * w * 0.7, tip - d * w - n * w,
+                     [ox, oy] - n * w * 1.1])
+    shadow = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(shadow, [(poly + (w * 0.5, w * 0.6)).astype(np.int32)], 255, cv2.LINE_AA)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, w * 0.3))
+    img[:] = (img * (1 - 0.35 * (shadow[..., None] / 255.0))).astype(np.uint8)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [poly.astype(np.int32)], 255, cv2.LINE_AA)
+    for f in (-0.45, -0.15, 0.15, 0.45):                   # fingers
+        a = tip + d * w * 0.5 + n * w * f * 1.2
+        b = tip + d * w * 1.5 + n * w * f * 1.5
+        cv2.line(mask, tuple(int(v) for v in a), tuple(int(v) for v in b), 255, max(2, int(w * 0.22)), cv2.LINE_AA)
+    shade = np.clip(1.0 - 0.25 * np.abs(np.dot(np.stack(np.mgrid[0:img.shape[0], 0:img.shape[1]][::-1], -1)
+                                                - tip, n) / max(w, 1)), 0.6, 1.0)
+    skin = (shade[..., None] * np.array(hand.skin, np.float32)).astype(np.uint8)
+    m = mask[..., None] / 255.0
+    img[:] = (img * (1 - m) + skin * m).astype(np.uint8)
+
+
+def render(scene: Scene) -> tuple[np.ndarray, dict]:
+    """Draw the scene; returns (BGR image, ground truth).
+
+    The truth: ``{"boards": {board: {"homography": 3x3 list, "slots": {slot: type or None}}}}``.
+    """
+    rng = np.random.default_rng(scene.seed)
+    cam = scene.camera
+    table_h = cam.homography()
+    img = np.empty((cam.height, cam.width, 3), np.uint8)
+    img[:] = TABLE_COLOUR
+    truth = {"boards": {}}
+    for place in scene.boards:
+        h = board_homography(scene, place)
+        px_per_mm = math.sqrt(abs(np.linalg.det(h[:2, :2]))) / abs(h[2, 2])
+        scale = float(np.clip(round(px_per_mm * 2 * 2) / 2, 1.0, 4.0))
+        tex = _board_texture(place, scale)
+        to_tex = np.array([[scale, 0, -0.5], [0, scale, -0.5], [0, 0, 1]])
+        cv2.warpPerspective(tex, h @ np.linalg.inv(to_tex), (cam.width, cam.height), dst=img,
+                            flags=cv2.INTER_AREA if scale > 1.5 else cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_TRANSPARENT)
+        truth["boards"][place.layout.board] = {
+            "homography": h.tolist(),
+            "slots": {s.id: place.tokens.get(s.id) or None for s in place.layout.slots}}
+    del table_h
+    for hand in scene.hands:
+        _draw_hand(img, scene, hand)
+    lit = img.astype(np.float32) * _light_field(scene)
+    if scene.blur > 0:
+        lit = cv2.GaussianBlur(lit, (0, 0), scene.blur)
+    if scene.noise > 0:
+        lit += rng.normal(0, scene.noise, lit.shape).astype(np.float32)
+    out = np.clip(lit, 0, 255).astype(np.uint8)
+    if scene.jpeg:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg)])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out, truth
+
+
+# ----- ready-made scenes ------------------------------------------------------------
+def random_tokens(layout: Layout, rng: np.random.Generator, empty: float = 0.35) -> dict[str, str]:
+    """A token of a random type on each slot, except a share ``empty`` left empty."""
+    types = layout.token_types()
+    return {s.id: types[int(rng.integers(len(types)))] for s in layout.slots if rng.random() >= empty}
+
+
+def random_light(rng: np.random.Generator) -> Light:
+    """Uneven, coloured light of the kinds a table lamp and a window give."""
+    warm = rng.uniform(-0.2, 0.2)
+    exposure = rng.uniform(0.72, 0.95)
+    return Light(gain=(float(exposure * (1 - warm * 0.8)), float(exposure * rng.uniform(0.92, 1.0)),
+                       float(exposure * (1 + warm * 0.6))),
+                 gradient=float(rng.uniform(0.05, 0.35)), angle=float(rng.uniform(0, 360)),
+                 tint=tuple(float(v) for v in rng.uniform(-0.4, 0.4, 3)),
+                 vignette=float(rng.uniform(0, 0.4)), spot=float(rng.uniform(0, 0.25)),
+                 spot_at=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))))
+
+
+def drifted(light: Light, rng: np.random.Generator, amount: float = 0.06) -> Light:
+    """The same lamp a little later: overall brightness and colour drift by up to ``amount``."""
+    g = np.array(light.gain) * (1 + rng.uniform(-amount, amount)) * (1 + rng.uniform(-amount, amount, 3) / 2)
+    return Light(gain=tuple(float(v) for v in g), gradient=light.gradient, angle=light.angle,
+                 tint=light.tint, vignette=light.vignette, spot=light.spot, spot_at=light.spot_at)
+
+
+def board_scene(layout: Layout, seed: int, width: int = 480, height: int = 360,
+                tokens: dict | None = None, light: Light | None = None, hard: bool = True) -> Scene:
+    """One board filling a small picture, seen at a random slant, rotation and distance.
+
+    ``hard`` adds blur, noise and JPEG artefacts of random strength.
+    """
+    rng = np.random.default_rng(seed)
+    bw, bh = layout.size_mm
+    fill = rng.uniform(0.78, 0.92)
+    z = 1000.0
+    focal = min(width / (bw * 1.1), height / (bh * 1.1)) * z * fill
+    cam = Camera(width=width, height=height, focal=focal, x=bw / 2 + rng.uniform(-8, 8),
+                 y=bh / 2 + rng.uniform(-8, 8), z=z, pitch=rng.uniform(-9, 9), roll=rng.uniform(-9, 9),
+                 yaw=rng.uniform(-6, 6))
+    place = Placement(layout, 0, 0, 0, tokens if tokens is not None else random_tokens(layout, rng))
+    return Scene(cam, [place], light or random_light(rng),
+                 blur=float(rng.uniform(0.3, 1.3)) if hard else 0.0,
+                 noise=float(rng.uniform(1, 5)) if hard else 0.0,
+                 jpeg=int(rng.integers(60, 95)) if hard else 0, seed=seed)
+
+
+def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height: int = 720,
+                tokens: dict[str, dict] | None = None, light: Light | None = None, hard: bool = True) -> Scene:
+    """The whole table: the main board at the top, up to four diet boards in a row below it."""
+    rng = np.random.default_rng(seed)
+    places = []
+    main = layouts.get("shop")
+    if main:
+        places.append(Placement(main, 590 + rng.uniform(-20, 20), 40 + rng.uniform(-10, 10), rng.uniform(-3, 3)))
+    diets = [layouts[k] for k in sorted(layouts) if k.startswith("diet-")][:4]
+    for i, layout in enumerate(diets):
+        places.append(Placement(layout, 80 + i * 370 + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10),
+                                rng.uniform(-4, 4)))
+    for p in places:
+        p.tokens = (tokens or {}).get(p.layout.board, random_tokens(p.layout, rng))
+    cam = Camera(width=width, height=height, focal=width * 1000 / 1700, x=800 + rng.uniform(-10, 10),
+                 y=470 + rng.uniform(-10, 10), z=1000, pitch=rng.uniform(-4, 4), roll=rng.uniform(-4, 4),
+                 yaw=rng.uniform(-2, 2))
+    return Scene(cam, places, light or random_light(rng),
+                 blur=float(rng.uniform(0.3, 0.9)) if hard else 0.0,
+                 noise=float(rng.uniform(1, 4)) if hard else 0.0,
+                 jpeg=int(rng.integers(70, 95)) if hard else 0, seed=seed)

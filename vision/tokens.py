@@ -1,0 +1,62 @@
+"""The token types the camera tells apart: one place for their names.
+
+Food token names are Food for Thought's food ids, read from the game's data
+(``foods.jsonl``: the owner's file in the data dir when there is one, else the
+shipped sample), so the camera and the engine always use the same names.  The
+shopping list board holds shopping tokens, read as ``covered`` (the engine's
+name for a bought or out-of-stock space).  The classifier never relies on the
+colours below: it learns every type's look on the table during calibration.
+``SYNTHETIC_COLOURS`` only paints tokens in the synthetic renderer (sample
+data, BGR).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+#: What a slot with nothing on it reads as (the board input's ``null``).
+EMPTY = None
+#: What a slot reads as when the classifier is too unsure to say.
+UNKNOWN = "unknown"
+#: A shopping token on the shopping list (Food for Thought's ``covered``).
+COVERED = "covered"
+#: Layout ``tokens`` value meaning "every food token type".
+FOODS = "foods"
+
+
+@lru_cache(maxsize=8)
+def _foods(data_dir: str | None) -> tuple[str, ...]:
+    from server.games.food_for_thought import data
+    owner = Path(data_dir) / data.OWNER_SUBDIR if data_dir else None
+    catalog = data.load(owner, sample_only=owner is None)
+    return tuple(f["id"] for f in catalog.records["foods"])
+
+
+def food_types(data_dir: str | Path | None = None) -> tuple[str, ...]:
+    """Every food token type, in the game data's order (the owner's foods over the sample)."""
+    return _foods(str(data_dir) if data_dir else None)
+
+
+#: Token face colours for the synthetic renderer only (BGR), by the sample food ids.
+SYNTHETIC_COLOURS: dict[str, tuple[int, int, int]] = {
+    "fats": (40, 215, 240),         # yellow
+    "dairy": (235, 200, 160),       # light steel blue
+    "water": (215, 120, 35),        # blue
+    "grain": (95, 175, 215),        # wheat
+    "meat": (45, 35, 175),          # dark red
+    "poultry": (50, 130, 240),      # orange
+    "seafood": (165, 165, 30),      # teal
+    "nuts": (40, 80, 125),          # brown
+    "alcohol": (140, 45, 120),      # purple
+    "fruit": (175, 110, 230),       # pink
+    "veg": (60, 165, 60),           # green
+    COVERED: (60, 60, 60),          # dark grey shopping token
+}
+_SPARE = [(120, 200, 120), (200, 120, 200), (120, 120, 200), (200, 200, 120), (100, 100, 100)]
+
+
+def synthetic_colour(kind: str) -> tuple[int, int, int]:
+    """The renderer's colour for a token type (a spare colour for names it does not know)."""
+    if kind in SYNTHETIC_COLOURS:
+        return SYNTHETIC_COLOURS[kind]
+    return _SPARE[sum(kind.encode()) % len(_SPARE)]
