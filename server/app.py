@@ -15,7 +15,7 @@ from pathlib import Path
 
 import segno
 from flask import Flask, Response, jsonify, request, send_from_directory
-from flask_socketio import SocketIO, join_room
+from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from werkzeug.exceptions import HTTPException
 
 from . import games
@@ -161,7 +161,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         try:
             audience = ctx.access.audience(wanted if isinstance(wanted, str) else "?", role)
         except AccessError as exc:
-            raise ConnectionRefusedError(exc.as_dict()) from None
+            raise ConnectionRefusedError(exc.message, exc.as_dict()) from None
         roles[request.sid] = role
         join_room(audience)
         socketio.emit("state", publisher.view(audience), to=request.sid)
