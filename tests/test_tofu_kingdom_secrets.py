@@ -125,8 +125,9 @@ def _play_round_one(deal: dict) -> list:
     t = table()
     accept(t, new_game(5))
     seen = []
-    inputs = [tap(p, r) for p, r in deal.items()] + [ask(1, 2, "who_is", about="center"),
-                                                      ask(1, 3, "where"), host("ask", to=4, question="who_are_you")]
+    inputs = [tap(p, r) for p, r in deal.items()]
+    inputs += [ask(1, 2, "who_is", about="center"), ask(1, 3, "where"),
+               host("ask", to=4, question="who_are_you")]
     for inp in inputs:
         accept(t, inp)
         seen.append((t.view("table"), t.view("seat-1")))
@@ -135,8 +136,10 @@ def _play_round_one(deal: dict) -> list:
 
 def test_before_the_flip_the_tv_and_the_prince_see_the_same_whoever_holds_what():
     """Two different deals, the same public moves: identical TV and Prince payloads throughout."""
-    one = {"seat-2": "princess", "seat-3": "queen", "seat-4": "maid", "seat-5": "guard", "center": "chef"}
-    two = {"seat-2": "chef", "seat-3": "maid", "seat-4": "princess", "seat-5": "queen", "center": "guard"}
+    one = {"seat-2": "princess", "seat-3": "queen", "seat-4": "maid", "seat-5": "guard",
+           "center": "chef"}
+    two = {"seat-2": "chef", "seat-3": "maid", "seat-4": "princess", "seat-5": "queen",
+           "center": "guard"}
     assert _play_round_one(one) == _play_round_one(two)
 
 
@@ -144,7 +147,8 @@ def test_other_players_phones_show_only_their_own_role():
     """Seat page: the player's own role and their team's win condition; the Prince sees none."""
     t = table()
     accept(t, new_game(4))
-    for position, role in {"seat-2": "princess", "seat-3": "queen", "seat-4": "maid", "center": "guard"}.items():
+    deal = {"seat-2": "princess", "seat-3": "queen", "seat-4": "maid", "center": "guard"}
+    for position, role in deal.items():
         accept(t, tap(position, role))
     me = t.view("seat-3")["me"]
     assert (me["role"], me["team"]) == ("queen", "crown")

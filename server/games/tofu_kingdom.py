@@ -227,9 +227,10 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     if options["first_seat"] > count:
         raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count} (the first Prince).")
     state = new_state(GAME_ID, players, seed, "deal")
-    state.update(options=dict(options), coasters={r: dict(c) for r, c in COASTERS.items()}, in_play=coasters_in_play(count),
-                 round=1, rounds=count * options["times_prince"], prince=options["first_seat"],
-                 placed={}, questions=[], flip=None, revealed=False, history=[])
+    state.update(options=dict(options), coasters={r: dict(c) for r, c in COASTERS.items()},
+                 in_play=coasters_in_play(count), round=1, rounds=count * options["times_prince"],
+                 prince=options["first_seat"], placed={}, questions=[], flip=None, revealed=False,
+                 history=[])
     return state
 
 
@@ -578,7 +579,8 @@ def _prompt(state: dict) -> str:
             due = next(p for p in _positions(state) if p not in state["placed"])
             seat = _seat_of(due)
             who = ("Now the centre coaster" if seat is None else f"{_name(state, seat)}, your coaster")
-            return f"{head} Prince {prince}, close your eyes. {who}: tap it face down on the table reader."
+            return (f"{head} Prince {prince}, close your eyes. {who}: tap it face down on the "
+                    "table reader.")
         down, total = len(state["placed"]), len(_positions(state))
         centre = " (the extra one on the centre reader)" if _count(state) < 8 else ""
         return (f"{head} Prince {prince}, close your eyes. Everyone else: lay your coaster face "
@@ -654,7 +656,8 @@ def _goal(state: dict, team: str) -> str:
     """A team's win condition in words (symbols only: naming coasters would hint at the deal)."""
     if not any(state["coasters"][r]["winning_symbol"] == team for r in state["in_play"]):
         return f"Your team is the {team}; no coaster in play shows the {team}, so it cannot score."
-    return f"Your team is the {team}: you get a soybean when the Prince flips a coaster showing the {team}."
+    return (f"Your team is the {team}: you get a soybean when the Prince flips a coaster showing "
+            f"the {team}.")
 
 
 def _seat_view(state: dict, seat: int) -> dict:
