@@ -1,0 +1,98 @@
+"""A whole game of Tofu Kingdom played through emulated MFRC522 readers and mock buttons.
+
+The script tests/scripts/tofu-kingdom-3p-seats.jsonl (3 players, a reader per
+seat and one in the centre; rulebook outcome: Ann 4, Ben 4, Cat 2, Ann and Ben
+share the victory) is acted out physically: each coaster carries an enrolled
+tag (4-, 7- and 10-byte UIDs), a ``tap`` line puts it on the emulated reader,
+a ``lift`` line takes it off, ``advance`` is a press of the GPIO button, and
+the players' phone actions go to the table directly.  The real mfrc522 package,
+our driver, the reader hub, the registry and the table do the rest.
+"""
+import json
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import ButtonPanel
+from hardware.hub import ReaderHub
+from hardware.mfrc522_reader import Mfrc522Reader
+from hardware.registry import TagRegistry
+from server.journal import Journal
+from server.table import Table
+from tests.support.hardware_helpers import wait_for
+from tests.support.mfrc522_emulator import EmulatedTag, Emulator
+
+SCRIPT = Path(__file__).parent / "scripts" / "tofu-kingdom-3p-seats.jsonl"
+WIRING = {"seat-1": (0, 0), "seat-2": (0, 1), "seat-3": (1, 0), "center": (1, 1)}
+UIDS = {"prince": "A1B2C3D4", "princess": "04A224C2B31190", "queen": "04112233445566778899",
+        "maid": "04C3D4E5F60718", "guard": "B5C6D7E8", "chef": "04D1E2F3A4B5C6",
+        "minister": "04223344556677889900", "spy": "C0FFEE01"}
+ADVANCE_PIN = 5
+
+
+def script_lines() -> list[dict]:
+    return [json.loads(line) for line in SCRIPT.read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+@pytest.fixture
+def pins():
+    old = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = old
+
+
+def test_a_whole_tofu_kingdom_game_through_emulated_readers_ends_with_the_rulebook_scores(tmp_path, pins):
+    expected = Table(Journal(":memory:"))
+    expected_accepted = [expected.handle(inp).accepted for inp in script_lines()]
+
+    registry = TagRegistry.in_data_dir(tmp_path)
+    for role, uid in UIDS.items():
+        registry.enrol(uid, f"tofu-kingdom/{role}")
+    table = Table(Journal(tmp_path / "journal.sqlite"), resolve_uid=registry.resolve_uid)
+    table.start()
+    outcomes = []
+
+    def deliver(inp, source):
+        outcomes.append((inp, table.submit(inp, source)))
+
+    with Emulator() as emu:
+        chips = {name: emu.add_reader(bus, dev, reset_pin=25) for name, (bus, dev) in WIRING.items()}
+        hub = ReaderHub([Mfrc522Reader(name, bus, dev, reset_pin=25) for name, (bus, dev) in WIRING.items()],
+                        deliver, lift_after=0.03, min_round=0.001)
+        buttons = ButtonPanel({"advance": ADVANCE_PIN}, deliver, debounce_s=0.0)
+        buttons.start()
+        hub.start()
+        tags = {role: EmulatedTag(uid) for role, uid in UIDS.items()}
+        try:
+            for inp in script_lines():
+                (kind, body), = inp.items()
+                before = len(outcomes)
+                if kind == "tap":
+                    chips[body["reader"]].place(tags[body["card"].split("/")[1]])
+                elif kind == "lift":
+                    chips[body["reader"]].remove(tags[body["card"].split("/")[1]])
+                elif kind == "button":
+                    pins.pin(ADVANCE_PIN).drive_low()
+                    pins.pin(ADVANCE_PIN).drive_high()
+                else:
+                    deliver(inp, "phone")
+                wait_for(lambda: len(outcomes) > before, timeout=5)
+                got, _ = outcomes[-1]
+                assert len(outcomes) == before + 1, f"{inp} caused {outcomes[before:]}"
+                assert next(iter(got)) == kind
+                if kind in ("tap", "lift"):
+                    assert got[kind]["uid"] == UIDS[body["card"].split("/")[1]]
+        finally:
+            hub.stop()
+            buttons.stop()
+            table.stop()
+
+    assert [o.accepted for _, o in outcomes] == expected_accepted
+    view = table.view("table")
+    assert [(p["name"], p["score"]) for p in view["players"]] == [("Ann", 4), ("Ben", 4), ("Cat", 2)]
+    assert view["over"] and view["winners"] == ["Ann", "Ben"]
