@@ -20,7 +20,7 @@ from .context import TableContext, default_data_dir
 COMMANDS: list[str] = ["server.games.food_for_thought.cli", "hardware.enrol_cli", "hardware.doctor"]
 
 #: Modules starting devices for ``serve``: each has ``start(ctx) -> callable that stops them``.
-DEVICES: list[str] = ["hardware.station"]
+DEVICES: list[str] = ["server.systemd_notify", "hardware.station"]
 
 
 def _lan_address() -> str | None:

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 #: What the TV shows when no game is running.
 LOBBY_PROMPT = "No game yet: start one from the host page."
 
+_PING = object()   # a queue item that only proves the applying thread is taking items
+
 
 @dataclass
 class Outcome:
@@ -193,9 +195,26 @@ class Table:
             if item is None:
                 return
             inp, source, done = item
+            if inp is _PING:
+                done.put(True)
+                continue
             outcome = self.handle(inp, source)
             if done is not None:
                 done.put(outcome)
+
+    def ping(self, timeout: float) -> bool:
+        """True if the applying thread runs and takes a no-op off its queue within ``timeout`` s.
+
+        The systemd watchdog asks this: a hung or dead applying thread answers False.
+        """
+        if self._thread is None or not self._thread.is_alive():
+            return False
+        done: queue.Queue = queue.Queue(maxsize=1)
+        self._queue.put((_PING, "", done))
+        try:
+            return done.get(timeout=timeout)
+        except queue.Empty:
+            return False
 
     def put(self, inp, source: str = "") -> None:
         """Queue an input without waiting (hardware and camera threads use this)."""
