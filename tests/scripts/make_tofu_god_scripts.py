@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.tofu_god import ADVANCE, accept, host, new_game, table, turn_inputs
+from tests.support.tofu_god import accept, host, new_game, table, turn_inputs
 
 HERE = Path(__file__).parent
 MISS = "miss"
@@ -69,7 +69,8 @@ def four_players():
         if number == 1:   # while Cindy is still choosing, Dax guesses the elephant, then changes his mind
             inputs.insert(3, {"tap": {"reader": "seat-4", "card": "tofu-god/set-3/elephant"}})
         if number == 2:   # Anna guesses from her phone; a card lifted off a reader changes nothing
-            i = next(i for i, inp in enumerate(inputs) if inp.get("tap", {}).get("card", "").startswith("tofu-god/set-2/"))
+            i = next(i for i, inp in enumerate(inputs)
+                     if inp.get("tap", {}).get("card", "").startswith("tofu-god/set-2/"))
             card = inputs[i]["tap"]["card"].rsplit("/", 1)[1]
             inputs[i] = {"seat": {"seat": 1, "action": "card", "card": card}}
             inputs.insert(i + 1, {"lift": {"reader": "seat-1", "card": "tofu-god/set-2/" + card}})
