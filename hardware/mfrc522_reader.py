@@ -42,6 +42,8 @@ VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 clone",
 #: The chip's timer counts at 13.56 MHz / (2 * 169 + 1) = 40 kHz: 25 microseconds a tick.
 TIMER_PRESCALER = 169
 TIMER_TICK_S = (2 * TIMER_PRESCALER + 1) / 13.56e6
+#: TModeReg: TAuto (the timer starts when a frame has been sent) and the prescaler's high bits.
+T_MODE = 0x80 | (TIMER_PRESCALER >> 8)
 
 
 class ChipSilent(Exception):
@@ -75,7 +77,7 @@ def chip_class(base: type) -> type:
             while self.Read_MFRC522(self.CommandReg) & POWER_DOWN and time.monotonic() < deadline:
                 pass
             ticks = max(1, round(self.timeout_s / TIMER_TICK_S)) - 1
-            self.Write_MFRC522(self.TModeReg, 0x80 | (TIMER_PRESCALER >> 8))   # TAuto
+            self.Write_MFRC522(self.TModeReg, T_MODE)
             self.Write_MFRC522(self.TPrescalerReg, TIMER_PRESCALER & 0xFF)
             self.Write_MFRC522(self.TReloadRegH, ticks >> 8)
             self.Write_MFRC522(self.TReloadRegL, ticks & 0xFF)
@@ -109,7 +111,14 @@ def chip_class(base: type) -> type:
                     self.last_error = 0
                     return self.MI_NOTAGERR, [], 0
                 if time.monotonic() > deadline:
-                    raise ChipSilent()
+                    # Either this thread was held up (the timer fired meanwhile) or
+                    # the chip is gone or lost its settings (a brown-out resets it).
+                    if self.Read_MFRC522(self.VersionReg) in (0x00, 0xFF) or \
+                            self.Read_MFRC522(self.TModeReg) != T_MODE:
+                        raise ChipSilent()
+                    self.ClearBitMask(self.BitFramingReg, 0x80)
+                    self.last_error = 0
+                    return self.MI_NOTAGERR, [], 0
             self.ClearBitMask(self.BitFramingReg, 0x80)
             self.last_error = self.Read_MFRC522(self.ErrorReg)
             if self.last_error & FRAME_ERRORS:

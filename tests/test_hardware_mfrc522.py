@@ -153,6 +153,18 @@ def test_unplugged_reader_is_down_and_works_again_after_reopening(emu):
     assert reader.poll().uid == MIFARE_4
 
 
+def test_a_chip_that_reset_itself_is_noticed_and_set_up_again(emu, hub_on):
+    chip = emu.add_reader(0, 0)
+    hub, sink = hub_on([Mfrc522Reader("seat-1", 0, 0)], retry_first=0.02)
+    wait_for(lambda: hub.health()[0]["status"] == "ok")
+    chip.brown_out()                       # its timer is no longer set: polls would never end
+    wait_for(lambda: hub.health()[0]["status"] == "down")
+    chip.place(EmulatedTag(TEN))
+    wait_for(lambda: sink.inputs)
+    assert sink.inputs == [{"tap": {"reader": "seat-1", "uid": TEN}}]
+    assert hub.health()[0]["status"] == "ok"
+
+
 def test_an_spi_error_marks_the_reader_down(emu):
     chip = emu.add_reader(0, 0)
     reader = opened(emu, reset_pin=None)

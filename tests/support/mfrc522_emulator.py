@@ -184,6 +184,10 @@ class EmulatedChip:
         self.plugged = True
         self._power_on()
 
+    def brown_out(self) -> None:
+        """A dip in the supply: the chip resets itself and forgets its settings."""
+        self._power_on()
+
     def fail_spi(self, times: int) -> None:
         """The next ``times`` transfers raise OSError (EIO), as spidev does on a bus fault."""
         self.spi_errors += times

@@ -1,0 +1,155 @@
+"""Reader benchmark: the reader hub on emulated MFRC522 chips (tests/support/mfrc522_emulator.py).
+
+    python3 bench/bench_readers.py [--seconds 2] [--runs 5] [--taps 20]
+
+For 1, 4 and 8 readers it measures polls per second per reader and the tap
+detection latency (a tag placed at a random moment until the hub hands over
+the ``tap``), and it compares one empty poll with the library's original wait
+loop against the driver's timer-bounded one.  Each figure is the median of
+``--runs`` runs.
+
+Two clocks are reported:
+* "Pi" figures use the emulator's bus clock: every SPI transfer costs what it
+  costs on a Pi (25 us of system-call overhead plus 8 bits per byte at
+  1 MHz), and buses run side by side as they do on the Pi's separate SPI
+  controllers. They do not depend on this machine's speed.
+* "here" figures are the wall clock of the emulation on this machine (Python
+  emulating the chip, one GIL for all buses).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hardware.hub import ReaderHub                      # noqa: E402
+from hardware.mfrc522_reader import Mfrc522Reader       # noqa: E402
+from tests.support.mfrc522_emulator import EmulatedTag, Emulator   # noqa: E402
+
+#: Where readers go, in order: SPI0 CE0-1, SPI1 CE0-2 (spi1-3cs), then SPI3 and SPI4 (Pi 4/5 overlays).
+PLACES = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (3, 0), (3, 1), (4, 0)]
+
+
+def polls_per_second(count: int, seconds: float) -> tuple[float, float]:
+    """Median polls/s per reader with no tags: (Pi bus clock, wall clock here)."""
+    with Emulator() as emu:
+        for bus, device in PLACES[:count]:
+            emu.add_reader(bus, device)
+        hub = ReaderHub([Mfrc522Reader(f"seat-{i + 1}", b, d) for i, (b, d) in enumerate(PLACES[:count])],
+                        lambda inp, source: None, min_round=0.0)
+        hub.start()
+        time.sleep(0.2)                              # let every reader open
+        start_polls = hub.polls()
+        start_bus = {b: emu.buses[b].now for b in emu.buses}
+        started = time.perf_counter()
+        time.sleep(seconds)
+        end_polls = hub.polls()
+        elapsed = time.perf_counter() - started
+        end_bus = {b: emu.buses[b].now for b in emu.buses}
+        hub.stop()
+    pi, here = [], []
+    for i, (bus, _) in enumerate(PLACES[:count]):
+        name = f"seat-{i + 1}"
+        polls = end_polls[name] - start_polls[name]
+        pi.append(polls / (end_bus[bus] - start_bus[bus]))
+        here.append(polls / elapsed)
+    return statistics.median(pi), statistics.median(here)
+
+
+def tap_latency(count: int, taps: int, seed: int) -> tuple[float, float]:
+    """Median tap detection latency in ms: (Pi bus clock, wall clock here)."""
+    rng = random.Random(seed)
+    arrived = threading.Event()
+    seen: list[tuple[float, float]] = []      # (bus clock, wall clock) when the hub handed a tap over
+
+    with Emulator() as emu:
+        chips = [emu.add_reader(b, d) for b, d in PLACES[:count]]
+        bus_of = {f"seat-{i + 1}": emu.buses[b] for i, (b, _) in enumerate(PLACES[:count])}
+
+        def sink(inp, source):
+            if "tap" in inp:
+                seen.append((bus_of[inp["tap"]["reader"]].now, time.perf_counter()))
+                arrived.set()
+        hub = ReaderHub([Mfrc522Reader(f"seat-{i + 1}", b, d) for i, (b, d) in enumerate(PLACES[:count])],
+                        sink, min_round=0.0, lift_after=0.0)
+        hub.start()
+        time.sleep(0.2)
+        pi, here = [], []
+        for n in range(taps):
+            index = rng.randrange(count)
+            chip, bus = chips[index], emu.buses[PLACES[index][0]]
+            tag = EmulatedTag(f"04{n:012X}")
+            time.sleep(rng.uniform(0.005, 0.03))
+            arrived.clear()
+            with bus.lock:                     # place between two transfers on that bus
+                bus_start, wall_start = bus.now, time.perf_counter()
+                chip.place(tag)
+            if not arrived.wait(5):
+                raise RuntimeError("a tap was not detected within 5 s")
+            bus_seen, wall_seen = seen[-1]
+            pi.append((bus_seen - bus_start) * 1000)
+            here.append((wall_seen - wall_start) * 1000)
+            chip.remove(tag)
+            time.sleep(0.02)                   # its lift goes by
+        hub.stop()
+    return statistics.median(pi), statistics.median(here)
+
+
+def wait_loop_ratio(runs: int) -> dict:
+    """One empty poll: the library's wait loop against the timer-bounded one."""
+    import importlib
+
+    out = {"original": [], "fixed": [], "original_ms": [], "fixed_ms": [], "original_wall": [], "fixed_wall": []}
+    with Emulator() as emu:
+        emu.add_reader(0, 0, reset_pin=25)
+        bus = emu.buses[0]
+        library = importlib.import_module("mfrc522").MFRC522(bus=0, device=0, pin_rst=25, pin_mode=11)
+        reader = Mfrc522Reader("seat-1", 0, 0, reset_pin=25)
+        reader.open()
+        for _ in range(runs):
+            for name, poll in (("original", lambda: library.MFRC522_Request(library.PICC_REQIDL)),
+                               ("fixed", reader.poll)):
+                transfers, clock, wall = bus.transfers, bus.now, time.perf_counter()
+                poll()
+                out[name].append(bus.transfers - transfers)
+                out[name + "_ms"].append((bus.now - clock) * 1000)
+                out[name + "_wall"].append((time.perf_counter() - wall) * 1000)
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="polling time per run")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (the median is shown)")
+    parser.add_argument("--taps", type=int, default=20, help="taps per latency run")
+    args = parser.parse_args()
+
+    print("| readers | polls/s per reader (Pi) | polls/s per reader (here) "
+          "| tap latency ms (Pi) | tap latency ms (here) |")
+    print("|---|---|---|---|---|")
+    for count in (1, 4, 8):
+        rates = [polls_per_second(count, args.seconds) for _ in range(args.runs)]
+        latencies = [tap_latency(count, args.taps, seed) for seed in range(args.runs)]
+        print(f"| {count} | {statistics.median(r[0] for r in rates):.0f} | "
+              f"{statistics.median(r[1] for r in rates):.0f} | "
+              f"{statistics.median(l[0] for l in latencies):.1f} | "
+              f"{statistics.median(l[1] for l in latencies):.1f} |", flush=True)
+    loop = wait_loop_ratio(max(args.runs, 5))
+    print()
+    print("| one poll, no card | SPI transfers | Pi time ms | time here ms |")
+    print("|---|---|---|---|")
+    for name, label in (("original", "mfrc522 0.0.7 wait loop (REQA)"), ("fixed", "timer-bounded (driver)")):
+        print(f"| {label} | {loop[name]:.0f} | {loop[name + '_ms']:.1f} | {loop[name + '_wall']:.2f} |")
+    print(f"| ratio original / fixed | {loop['original'] / loop['fixed']:.1f} | "
+          f"{loop['original_ms'] / loop['fixed_ms']:.1f} | {loop['original_wall'] / loop['fixed_wall']:.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
