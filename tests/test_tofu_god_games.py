@@ -67,8 +67,10 @@ def test_whole_game_from_script(tmp_path, name, actives, final, winners):
 
 
 def test_four_player_script_records_conundrums_and_the_changed_guess(tmp_path):
-    """The 4-player script also records conundrum numbers, a changed guess and a phone guess."""
+    """The 4-player script also records conundrum numbers, a changed guess and a phone guess;
+    the three players on 4 points share second place."""
     t, _ = replay("tofu-god-4p.jsonl", tmp_path)
+    assert [r["place"] for r in t.view("table")["ranking"]] == [1, 2, 2, 2]
     assert t.state["turn"]["conundrum"] == 48
     history = t.journal.recent(500)["inputs"]
     assert any("seat" in row["input"] for row in history)
@@ -86,7 +88,9 @@ def test_tie_resolved_by_digital_draw_reproducible_from_journal(tmp_path):
     assert tie["mode"] == "digital" and tie["tied"] == [1, 2]
     check_draw_sequence(tie, "tofu")
     winner = t.state["players"][tie["winner"] - 1]["name"]
-    assert view["winners"] == [winner] and view["ranking"][0]["name"] == winner
+    assert view["winners"] == [winner]
+    assert [(r["name"], r["place"]) for r in view["ranking"]][0] == (winner, 1)
+    assert view["ranking"][1]["place"] == 2
 
     again = Table(Journal(tmp_path / "journal.sqlite"))     # a restart refolds the journal
     assert again.state == t.state

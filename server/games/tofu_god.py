@@ -339,7 +339,8 @@ def _guess(state: dict, seat: int, silhouette: str) -> list[dict]:
         raise RuleError("question_not_open", f"The guesses for question {question} are already revealed; "
                         "they can no longer change.")
     if state["phase"] == "answered":
-        nxt = (f"question {question + 1} opens" if question < QUESTIONS else "the next turn starts")
+        nxt = (f"question {question + 1} opens" if question < QUESTIONS else
+               "the game ends" if turn["number"] == state["total_turns"] else "the next turn starts")
         raise RuleError("question_not_open", f"Question {question} is scored; {nxt} when someone "
                         "presses advance. Tap your guess after that.")
     if silhouette in turn["set_aside"]:
@@ -611,12 +612,19 @@ def _public_results(turn: dict) -> list[dict]:
 
 
 def _ranking(state: dict) -> list[dict]:
-    order = sorted(state["players"], key=lambda p: -p["score"])
+    """Players by score; equal scores share a place, except that the tie-break winner is first."""
     winner = state["tie_break"]["winner"] if state["tie_break"] else None
-    if winner is not None:
-        order.sort(key=lambda p: p["seat"] != winner)
-    return [{"place": i + 1, "name": p["name"], "seat": p["seat"], "score": p["score"]}
-            for i, p in enumerate(order)]
+
+    def place(p: dict) -> int:
+        if p["seat"] == winner:
+            return 1
+        ahead = sum(1 for q in state["players"]
+                    if q["score"] > p["score"] or (q["seat"] == winner and q["score"] == p["score"]))
+        return ahead + 1
+
+    order = sorted(state["players"], key=place)
+    return [{"place": place(p), "name": p["name"], "seat": p["seat"], "score": p["score"]}
+            for p in order]
 
 
 def view(state: dict, audience: str) -> dict:

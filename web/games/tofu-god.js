@@ -28,7 +28,6 @@
     .tg-q.done { text-decoration: line-through; color: #b9ad9b; }
     .tg-guess { display: grid; grid-template-columns: 7em 7em 5em; gap: 0.5em; align-items: center; margin: 0.3em 0; }
     .tg-guess .tg-card { min-height: 2.6em; }
-    .tg ol { padding-left: 1.5em; }
     .tg-points { font-weight: bold; font-size: 1.3em; }
     .tg-points.plus { color: #7bc67b; } .tg-points.minus { color: #e46a5a; }
     .tg-draws { display: grid; gap: 0.3em; }
@@ -99,8 +98,8 @@
   }
 
   function ranking(view) {
-    return h("ol", {}, ...view.ranking.map((r) =>
-      h("li", { class: view.winners.includes(r.name) ? "tg-winner" : "" }, `${r.name}: ${r.score}`)));
+    return h("ul", {}, ...view.ranking.map((r) =>
+      h("li", { class: view.winners.includes(r.name) ? "tg-winner" : "" }, `${r.place}. ${r.name}: ${r.score}`)));
   }
 
   // The digital tofu draw, step by step: each tied player's card per draw, the tofu lit up.
