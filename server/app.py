@@ -16,7 +16,7 @@ from pathlib import Path
 import segno
 from flask import Flask, Response, jsonify, request, send_from_directory
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import games
 from .access import AccessError
@@ -87,6 +87,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     @app.post("/api/input")
     def api_input():
         raw = request.get_data(cache=False)
+        if request.content_length is None and len(raw) >= MAX_INPUT_BYTES:
+            # a chunked body is cut at the limit without an error: never act on a prefix
+            raise RequestEntityTooLarge()
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
