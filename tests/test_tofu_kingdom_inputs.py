@@ -136,6 +136,18 @@ def test_lifts_after_the_flip_are_expected_and_quiet():
     assert t.view("host") == before and t.journal.count() == rows
 
 
+@pytest.mark.parametrize("readers", ["seats", "table"])
+def test_a_coaster_laid_back_where_it_lay_after_the_flip_is_quiet(readers):
+    """After the flip the Prince may put the coaster back face up on its reader; not an error."""
+    t = game(4, deal=DEAL4, readers=readers)
+    accept(t, lift("seat-2", "princess") if readers == "seats" else tap("table", "princess"))
+    before, rows = t.view("host"), t.journal.count()
+    again = tap("seat-2" if readers == "seats" else "table", "princess")
+    assert t.handle(again).quiet
+    assert t.view("host") == before and t.journal.count() == rows
+    refuse(t, tap("seat-3" if readers == "seats" else "table", "maid"), "round_scored")
+
+
 def test_a_lift_of_a_coaster_the_round_never_saw_is_quiet():
     t = game(4)
     outcome = t.handle(lift("seat-2", "queen"))
@@ -188,8 +200,9 @@ def test_the_game_is_over_after_the_last_flip():
         if i < 2:
             accept(t, ADVANCE)
     refuse(t, ADVANCE, "game_over")
-    refuse(t, tap("seat-2", "queen"), "game_over")
+    refuse(t, tap("seat-2", "maid"), "game_over")
     assert t.handle(lift("seat-2", "queen")).quiet
+    assert t.handle(tap("seat-2", "queen")).quiet      # laid back where it lay: not an error
 
 
 # ----- questions ------------------------------------------------------------------------

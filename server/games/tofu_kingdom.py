@@ -241,6 +241,8 @@ def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
     kind, body = input_kind(inp)
     if kind == "lift":
         return _lift(state, body)
+    if kind == "tap" and _back_in_place(state, body):
+        raise Quiet()
     if state["over"] and not (kind == "host" and body["action"] in AFTER_THE_END):
         raise RuleError("game_over", "The game is over; start a new game from the host page.")
     if kind == "tap":
@@ -269,6 +271,16 @@ def _role_of(state: dict, card: str) -> str:
                         f"{_count(state)} players; put it back in the box and tap a coaster that "
                         "was dealt.")
     return role
+
+
+def _back_in_place(state: dict, body: dict) -> bool:
+    """After the flip: a coaster laid back where it lay this round (say the flipped one, face up)."""
+    if state["flip"] is None:
+        return False
+    role = body["card"].partition("/")[2] if body["card"].startswith(GAME_ID + "/") else None
+    if state["options"]["readers"] == "seats":
+        return role is not None and state["placed"].get(body["reader"]) == role
+    return body["reader"] == "table" and role == state["flip"]["role"]
 
 
 def _tap(state: dict, body: dict):
@@ -575,16 +587,15 @@ def _prompt(state: dict) -> str:
     if state["over"]:
         return _result_text(state, state["winners"])
     if state["phase"] == "deal":
+        look = f"{head} Prince {prince}, close your eyes. Everyone else: see who is who, then "
         if state["options"]["readers"] == "table":
             due = next(p for p in _positions(state) if p not in state["placed"])
             seat = _seat_of(due)
-            who = ("Now the centre coaster" if seat is None else f"{_name(state, seat)}, your coaster")
-            return (f"{head} Prince {prince}, close your eyes. {who}: tap it face down on the "
-                    "table reader.")
+            who = "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
+            return f"{look}tap {who} face down on the table reader."
         down, total = len(state["placed"]), len(_positions(state))
         centre = " (the extra one on the centre reader)" if _count(state) < 8 else ""
-        return (f"{head} Prince {prince}, close your eyes. Everyone else: lay your coaster face "
-                f"down on your reader{centre}. {down} of {total} down.")
+        return f"{look}lay your coaster face down on your reader{centre}. {down} of {total} down."
     if state["phase"] == "questions":
         how = ("lift it from its reader" if state["options"]["readers"] == "seats"
                else "tap it on the table reader")
