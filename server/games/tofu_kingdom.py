@@ -675,20 +675,17 @@ def _seat_view(state: dict, seat: int) -> dict:
     """A player's private part: their own role and goal (the Prince's shows no roles)."""
     if seat == state["prince"]:
         team = state["coasters"][PRINCE]["team"]
-        me = {"seat": seat, "is_prince": True, "role": PRINCE, "role_name": _role_name(state, PRINCE),
-              "team": team, "truth": None,
-              "goal": f"You get a soybean when the coaster you flip shows the {team}. Ask each "
-                      "player one question, then one extra, then flip.",
-              "can_ask": (state["phase"] == "questions" and state["options"]["questions"] != "off"
-                          and len(state["questions"]) <= len(_others(state))),
-              "ask_to": _unasked(state) or _others(state),
-              "about_choices": [p for p in _positions(state)]}
-        return me
+        can_ask = (state["phase"] == "questions" and state["options"]["questions"] != "off"
+                   and len(state["questions"]) <= len(_others(state)))
+        return {"seat": seat, "is_prince": True, "role": PRINCE,
+                "role_name": _role_name(state, PRINCE), "team": team, "truth": None,
+                "goal": f"You get a soybean when the coaster you flip shows the {team}. Ask each "
+                        "player one question, then one extra, then flip.",
+                "can_ask": can_ask, "ask_to": _unasked(state) or _others(state)}
     role = state["placed"].get(f"seat-{seat}")
     if role is None:
         return {"seat": seat, "is_prince": False, "role": None, "role_name": None, "team": None,
-                "truth": None, "goal": "Lay your coaster face down on your reader; your role "
-                                       "shows here once the table has read it."}
+                "truth": None, "goal": "Your role shows here once the table has read your coaster."}
     coaster = state["coasters"][role]
     return {"seat": seat, "is_prince": False, "role": role, "role_name": coaster["name"],
             "team": coaster["team"], "truth": TRUTH_TEXT[coaster["truth"]],
@@ -696,10 +693,9 @@ def _seat_view(state: dict, seat: int) -> dict:
 
 
 def _host_view(state: dict) -> dict:
+    """Everything the host needs for corrections: every coaster's role, the options, the data."""
     return {"placed": dict(state["placed"]), "in_play": list(state["in_play"]),
-            "options": dict(state["options"]), "coasters": state["coasters"],
-            "roles": _roles_view(state),
-            "actions": ["ask", "flip", "place", "set_prince", "reveal_all", "adjust_soybeans"]}
+            "options": dict(state["options"]), "coasters": state["coasters"]}
 
 
 def view(state: dict, audience: str) -> dict:
