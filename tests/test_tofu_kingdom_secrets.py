@@ -15,7 +15,7 @@ import json
 import pytest
 
 from tests.support.server import run_server
-from tests.support.tofu_kingdom import (accept, ask, host, leaks, lift, new_game, table, tap)
+from tests.support.tofu_kingdom import accept, ask, host, leaks, new_game, table, tap
 from tests.test_tofu_kingdom_games import GAMES, script_inputs
 
 
