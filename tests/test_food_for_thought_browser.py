@@ -1,0 +1,99 @@
+"""Food for Thought in a real headless Chromium: the TV during an action round and at the final
+receipts (screenshots kept in tests/artifacts/), a player acting from their phone page, and the
+host's card entry form."""
+import json
+
+import pytest
+
+from tests.support.browser import browser, screenshot
+from tests.support.food_for_thought import SCRIPTS
+from tests.support.server import Server
+
+pytestmark = pytest.mark.browser
+
+
+def _script(name):
+    return [json.loads(l) for l in (SCRIPTS / name).read_text().splitlines() if l and not l.startswith("#")]
+
+
+def _finish(srv):
+    """Play the game out over HTTP as the host: first allowed assistant, everyone passes."""
+    while True:
+        view = srv.state("host", token=srv.host_token)
+        if view["over"]:
+            return view
+        if view["phase"] == "assistants":
+            s, me = next((int(k), me) for k, me in view["host"]["options_by_seat"].items() if me["can"])
+            assert srv.post({"host": {"action": "assistant", "seat": s, "card": me["assistant"]["choices"][0]["id"]}}).ok
+        elif view["phase"] == "cleanup":
+            assert srv.post({"host": {"action": "continue"}}).ok
+        else:
+            action = "skip" if view["phase"] == "pizza_extra" else "pass"
+            assert srv.post({"host": {"action": action, "seat": view["turn"]}}).ok
+
+
+def test_tv_action_round_and_final_receipts(tmp_path):
+    lines = _script("food-for-thought-2p-modules.jsonl")
+    srv = Server(tmp_path / "data").start()
+    try:
+        for inp in lines[:8]:            # round 1, in the middle of the actions
+            assert srv.post(inp).ok, inp
+        with browser() as b:
+            page = b.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(srv.url + "/")
+            page.wait_for_selector(".ft-sample")
+            assert page.locator(".ft-sample").inner_text() == "SAMPLE DATA"
+            assert "Round 1 of 6" in page.locator(".ft-head").inner_text()
+            assert page.locator(".ft-grid td.covered").count() >= 4        # out of stock and bought spaces
+            assert page.locator(".ft-player").count() == 2
+            assert "Ann" in page.locator(".ft-player.turn").inner_text() or "Ben" in page.locator(".ft-player.turn").inner_text()
+            screenshot(page, "food-for-thought-tv-action-round")
+
+            # the player whose turn it is acts from their phone: the page offers only what the rules allow
+            turn = srv.state("table")["turn"]
+            phone = b.new_page(viewport={"width": 420, "height": 900})
+            phone.goto(f"{srv.url}/seat/{turn}?token={srv.seat_token(turn)}")
+            phone.wait_for_selector("text=Pass for the rest of the round")
+            assert phone.locator("text=Pizza To Go (all its food to your body)").count() == 0   # already taken
+            assert "Pizza To Go" in phone.locator(".ft-whynot").inner_text()
+            phone.click("text=Pass for the rest of the round")
+            page.wait_for_function("document.querySelector('#events').textContent.includes('passes')")
+
+            view = _finish(srv)
+            page.wait_for_selector(".ft-receipt")
+            assert page.locator(".ft-receipt").count() == 2
+            totals = page.locator(".ft-receipt .total").all_inner_texts()
+            assert [t.split()[-1] for t in totals] == [str(r["total"]) for r in view["receipts"]]
+            assert page.locator(".ft-receipt.win").count() == len(view["winners"])
+            screenshot(page, "food-for-thought-tv-receipts")
+    finally:
+        srv.stop()
+
+
+def test_host_card_entry_form(tmp_path):
+    srv = Server(tmp_path / "data").start()
+    try:
+        srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"]}})
+        with browser() as b:
+            page = b.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{srv.url}/host?token={srv.host_token}")
+            page.click("text=Open the card entry form")
+            page.wait_for_selector("text=Check and save")
+            page.select_option("select[name=kind]", "goals")
+            page.fill("input[name=id]", "real-g1")
+            page.fill("input[name=name]", "Most recipes")
+            page.fill("input[name=measure]", "recipes_completed")
+            page.fill("input[name=first]", "7")
+            page.fill("input[name=second]", "seven")
+            page.click("text=Check and save")
+            page.wait_for_selector("text=field 'second' must be a whole number")
+            assert not (tmp_path / "data" / "food-for-thought" / "goals.jsonl").exists()
+            page.fill("input[name=second]", "5")
+            page.click("text=Check and save")
+            page.wait_for_selector("option:has-text('goals (owner, 1)')", state="attached")
+            saved = (tmp_path / "data" / "food-for-thought" / "goals.jsonl").read_text()
+            assert json.loads(saved) == {"id": "real-g1", "name": "Most recipes", "measure": "recipes_completed",
+                                         "first": 7, "second": 5}
+            screenshot(page, "food-for-thought-host-entry")
+    finally:
+        srv.stop()

@@ -1,0 +1,387 @@
+// Food for Thought's own screen parts: TV (public boards, market, receipts), seat (what the rules
+// allow now, as forms) and host (act for anyone, corrections, camera boards, card entry).
+// Views come from server/games/food_for_thought/views.py; the page draws prompt, players and events.
+(() => {
+  const { h } = TofuTable;
+
+  const style = document.createElement("style");
+  style.textContent = `
+    .ft { display: flex; flex-direction: column; gap: 0.5em; }
+    .ft-sample { background: #b3261e; color: #fff; font-weight: bold; padding: 0.2em 0.6em; border-radius: 0.3em;
+                 letter-spacing: 0.08em; }
+    .ft-head { display: flex; gap: 1em; align-items: center; flex-wrap: wrap; }
+    .ft-row { display: flex; gap: 0.6em; flex-wrap: wrap; align-items: flex-start; }
+    .ft-box { background: #3a332b; border-radius: 0.5em; padding: 0.4em 0.6em; }
+    .ft-box h4 { margin: 0 0 0.3em 0; font-size: 0.9em; color: #f2c14e; }
+    .ft-card { background: #fffaf2; color: #201a10; border-radius: 0.4em; padding: 0.25em 0.45em; margin: 0.15em 0;
+               font-size: 0.85em; }
+    .ft-card .vp { float: right; font-weight: bold; margin-left: 0.5em; }
+    .ft-tok { display: inline-block; min-width: 1.2em; padding: 0 0.25em; margin: 0.05em; border-radius: 0.6em;
+              background: #6b5a45; color: #fff; font-size: 0.8em; text-align: center; }
+    .ft-tok.empty { background: transparent; border: 1px dashed #8a7a66; color: #8a7a66; }
+    .ft-grid { border-collapse: collapse; font-size: 0.8em; }
+    .ft-grid td, .ft-grid th { border: 1px solid #5a4b3a; padding: 0.1em 0.3em; text-align: center; }
+    .ft-grid td.covered { background: #222; color: #666; text-decoration: line-through; }
+    .ft-grid td.sale { background: #2e5e2e; }
+    .ft-grid td.picked { outline: 2px solid #f2c14e; }
+    .ft-grid th.die { background: #f2c14e; color: #201a10; }
+    .ft-player { min-width: 14em; flex: 1 1 14em; }
+    .ft-player.turn { outline: 3px solid #f2c14e; }
+    .ft-group { display: flex; justify-content: space-between; gap: 0.4em; font-size: 0.8em; }
+    .ft-dice { font-size: 1.6em; font-weight: bold; }
+    .ft-receipts { display: flex; gap: 0.8em; flex-wrap: wrap; }
+    .ft-receipt { background: #fffaf2; color: #201a10; padding: 0.5em 0.7em; border-radius: 0.3em; min-width: 14em;
+                  font-family: monospace; font-size: 0.85em; flex: 1 1 14em; }
+    .ft-receipt .line { display: flex; justify-content: space-between; gap: 0.6em; }
+    .ft-receipt .total { border-top: 2px dashed #201a10; font-weight: bold; margin-top: 0.3em; padding-top: 0.2em; }
+    .ft-receipt.win { box-shadow: 0 0 0.8em #f2c14e; }
+    .ft-why { font-size: 0.85em; color: #b9ad9b; }
+    .ft-form { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.3em 0; }
+    .ft-warn { color: #ffb4a9; }
+    .ft-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.6em; align-items: start; }
+    .tv .ft { font-size: 0.85vw; }
+    .tv .ft-player { min-width: 10em; flex: 1 1 45%; }
+  `;
+  document.head.append(style);
+
+  const nameOf = (view, seat) => (view.players.find((p) => p.seat === Number(seat)) || {}).name || "seat " + seat;
+  const food = (view, id) => (view.foods && view.foods[id]) || id;
+  const short = (view, id) => food(view, id).split(/[ (]/)[0];   // "Fats & Oils" -> "Fats" on crowded screens
+  const tok = (view, f) => h("span", { class: "ft-tok" + (f ? "" : " empty"), title: f ? food(view, f) : "empty" },
+    f ? short(view, f) : "·");
+  const needText = (view, need) => need.split("|").map((n) => food(view, n)).join(" or ");
+
+  function card(view, c, extra, corner) {
+    return h("div", { class: "ft-card" }, h("span", { class: "vp" }, corner || c.vp + " VP"),
+      h("b", {}, c.id + " "), c.name, h("div", {}, (c.needs || c.foods || []).map((n) => needText(view, n)).join(", ")),
+      c.icon ? h("div", {}, "icon: " + c.icon) : null, extra || null);
+  }
+
+  function sampleBadge(view) {
+    if (!view.data_label) return null;
+    return h("span", { class: "ft-sample", title: "Still invented sample data: " + view.sample_kinds.join(", ") },
+      view.data_label);
+  }
+
+  function header(view) {
+    const mods = Object.entries(view.options).filter(([k, v]) => v === true).map(([k]) => k.replace("_", " "));
+    return h("div", { class: "ft-head" }, sampleBadge(view), h("b", {}, `Round ${view.round} of ${view.rounds}`),
+      h("span", {}, view.board_name), mods.length ? h("span", {}, "modules: " + mods.join(", ")) : null,
+      view.turn ? h("span", {}, "Now: " + nameOf(view, view.turn)) : null);
+  }
+
+  // The shopping list: covered spaces struck out, on-sale rows/columns marked, prices when dice are down.
+  function shoppingGrid(view, picked, onPick) {
+    const cells = {};
+    let rows = 0, cols = 0;
+    view.shopping.forEach((s) => {
+      const [r, c] = s.space.split(".").map(Number);
+      cells[s.space] = s; rows = Math.max(rows, r); cols = Math.max(cols, c);
+    });
+    const dice = view.dice || [];
+    const head = h("tr", {}, h("th", {}, ""), ...Array.from({ length: cols }, (_, i) =>
+      h("th", { class: dice.includes(i + 1) ? "die" : "" }, i + 1)));
+    const body = Array.from({ length: rows }, (_, ri) => h("tr", {}, h("th", { class: dice.includes(ri + 1) ? "die" : "" }, ri + 1),
+      ...Array.from({ length: cols }, (_, ci) => {
+        const s = cells[`${ri + 1}.${ci + 1}`];
+        if (!s) return h("td", {}, "");
+        const cls = [s.covered ? "covered" : "", s.price === 1 ? "sale" : "", picked && picked.has(s.space) ? "picked" : ""].join(" ");
+        return h("td", { class: cls, title: s.covered ? "not available: " + s.covered.replace("_", " ") : "",
+                         onclick: onPick && !s.covered ? () => onPick(s.space) : null },
+          short(view, s.food), s.price ? " $" + s.price : null);
+      })));
+    return h("table", { class: "ft-grid" }, head, ...body);
+  }
+
+  function mainBoard(view) {
+    const boxes = [];
+    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, `Shopping list (${view.shopping_spaces.used}/${view.shopping_spaces.total} spaces used)`),
+      view.dice ? h("div", { class: "ft-dice" }, "\u2680 " + view.dice.join("  ")) : null, shoppingGrid(view)));
+    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Farmers market"),
+      ...(view.market.length ? view.market.map((m) => card(view, m, h("i", {}, m.stand_name), "→ " + m.to))
+                             : [h("div", { class: "ft-why" }, "No stand open this round")])));
+    if (view.pizza) {
+      boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Dining out"),
+        h("div", {}, "Pizza To Go: ", ...view.pizza.map((f) => tok(view, f))),
+        ...view.buffet.map((r, i) => h("div", {}, `Buffet row ${i + 1}: `, ...(r.length ? r.map((f) => tok(view, f)) : ["empty"])))));
+    }
+    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Recipe book"), ...view.recipe_book.map((c) => card(view, c))));
+    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Daily planner"), ...view.planner.map((c) => card(view, c))));
+    if (view.goals.length) {
+      boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Goals"),
+        ...view.goals.map((g) => h("div", { class: "ft-card" }, g.name, ` (1st ${g.first}, 2nd ${g.second})`))));
+    }
+    return h("div", { class: "ft-row" }, ...boxes);
+  }
+
+  function playerBoard(view, p) {
+    const groups = p.groups.map((g) => {
+      const n = g.tokens.length;
+      const vp = n ? g.spaces[Math.min(n, g.spaces.length) - 1] : g.zero_vp;
+      return h("div", { class: "ft-group" }, h("span", {}, (g.tile ? "\u26A0 " : "") + g.name),
+        h("span", {}, ...g.tokens.map((f) => tok(view, f)), ` ${n}/${g.spaces.length} → ${vp > 0 ? "+" : ""}${vp}`));
+    });
+    const kitchen = h("div", {}, "Kitchen: ", ...p.kitchen.map((col, i) =>
+      h("span", { title: "column " + (i + 1) }, "[", ...(col.length ? col.map((f) => tok(view, f)) : [" "]), "] ")));
+    return h("div", { class: "ft-box ft-player" + (view.turn === p.seat ? " turn" : "") },
+      h("h4", {}, `${p.name} — ${(view.players.find((x) => x.seat === p.seat) || {}).score} VP`),
+      h("div", { class: "ft-why" }, (p.assistants.map((a) => a.name).join(", ") || "no assistant yet")
+        + ` · ${p.actions_left} action${p.actions_left === 1 ? "" : "s"} left` + (p.passed ? " · passed" : "")
+        + (p.allergy ? " · tile: " + p.allergy : "")),
+      ...groups, kitchen,
+      p.trash.length ? h("div", { class: "ft-warn" }, `Trash: ${p.trash.length} (${p.trash.length * -2} VP)`) : null,
+      p.freezer.length || p.thaw.length ? h("div", {}, "Freezer: ", ...p.freezer.map((f) => tok(view, f)),
+        " Thaw: ", ...p.thaw.map((f) => tok(view, f))) : null,
+      ...p.recipes.map((r) => card(view, r, h("div", {}, "on it: ", ...r.tokens.map((f) => tok(view, f))))),
+      ...p.activities.map((a) => card(view, a, h("div", {}, "on it: ", ...a.tokens.map((t) => tok(view, t && t.join("+")))))),
+      h("div", { class: "ft-why" }, `Done: ${p.recipes_done.length} recipe(s), ${p.activities_done.length} activit${p.activities_done.length === 1 ? "y" : "ies"}`
+        + (p.activities_done.length ? " (" + p.activities_done.map((a) => a.icon).join(", ") + ")" : "")));
+  }
+
+  function receipts(view) {
+    const winners = new Set(view.winners);
+    return h("div", { class: "ft-receipts" }, ...view.receipts.map((r) => h("div", { class: "ft-receipt" + (winners.has(r.name) ? " win" : "") },
+      h("div", {}, h("b", {}, r.name)),
+      ...r.lines.map((l) => h("div", { class: "line" }, h("span", {}, l.label), h("span", {}, (l.vp > 0 ? "+" : "") + l.vp))),
+      h("div", { class: "line total" }, h("span", {}, "TOTAL"), h("span", {}, r.total)))));
+  }
+
+  function tableNotes(view) {
+    const parts = [];
+    if (view.cleanup.length) {
+      parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Clean-up: the table does these by hand"),
+        h("ol", {}, ...view.cleanup.map((s) => h("li", {}, s)))));
+    }
+    for (const [board, diff] of Object.entries(view.disagreements || {})) {
+      parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, `Camera and record disagree on ${board}`),
+        ...diff.slice(0, 8).map((d) => h("div", {}, `${d.slot}: recorded ${d.recorded || "empty"}, camera sees ${d.seen || "empty"}`))));
+    }
+    return parts;
+  }
+
+  function tv(view, el) {
+    const parts = [header(view)];
+    if (view.over) {
+      if (view.rating) parts.push(h("div", { class: "ft-dice" }, "Solo rating: " + view.rating));
+      parts.push(receipts(view));
+      parts.push(h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p))));
+    } else {
+      parts.push(...tableNotes(view), h("div", { class: "ft-split" }, mainBoard(view),
+        h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p)))));
+    }
+    el.append(h("div", { class: "ft" }, ...parts));
+  }
+
+  // ----- forms: shared by the phone (a player's own seat) and the host (acting for a seat) ---------
+  const drafts = {};   // per seat: choices kept across re-renders (every state update redraws)
+  const draftOf = (seat) => (drafts[seat] = drafts[seat] || { buy: new Set(), special: [], freeze: [] });
+
+  async function act(send, input) {
+    const r = await send(input);
+    const box = document.getElementById("notices");
+    if (!r.ok && box) TofuTable.notice(box, r.body.error.message);
+    return r;
+  }
+
+  function select(name, options, labels) {
+    return h("select", { name }, ...options.map((o, i) => h("option", { value: o }, labels ? labels[i] : o)));
+  }
+
+  function controls(view, me, mine, doAct) {
+    const seat = me.seat;
+    const d = draftOf(seat);
+    const foodIds = Object.keys(view.foods);
+    const foodSel = (name) => select(name, foodIds, foodIds.map((f) => food(view, f)));
+    const parts = [];
+    const btn = (label, body) => h("button", { onclick: () => doAct(body) }, label);
+    if (me.can.includes("assistant")) {
+      const a = me.assistant;
+      if (a.pick === 1) {
+        parts.push(h("div", { class: "ft-form" }, "Pick your assistant:",
+          ...a.choices.map((c) => h("button", { title: c.options.join(" / "), onclick: () => doAct({ action: "assistant", card: c.id, cards: [c.id] }) }, c.name))));
+      } else {
+        const boxes = a.choices.map((c) => h("label", {}, h("input", { type: "checkbox", value: c.id }), c.name));
+        parts.push(h("div", { class: "ft-form" }, `Pick ${a.pick} assistants:`, ...boxes,
+          h("button", { onclick: () => doAct({ action: "assistant", cards: boxes.map((b) => b.firstChild).filter((i) => i.checked).map((i) => i.value) }) }, "Pick")));
+      }
+      if (a.not_again.length) parts.push(h("div", { class: "ft-why" }, "Not again this round: " + a.not_again.join(", ")));
+    }
+    if (me.can.includes("buy")) {
+      const pick = (space) => { d.buy.has(space) ? d.buy.delete(space) : d.buy.add(space); TofuTable.renderGame(mine.kind, mine.view, mine.el); };
+      const cost = [...d.buy].reduce((t, s) => t + (view.shopping.find((x) => x.space === s).price || 0), 0) + 5 * d.special.length;
+      const spec = foodSel("special");
+      parts.push(h("div", { class: "ft-box" }, h("h4", {}, `Shopping: dice ${me.buy.dice.join(" and ")}, $${cost} of $${me.buy.budget}`),
+        shoppingGrid(view, d.buy, pick),
+        h("div", { class: "ft-form" }, "Special order ($5):", spec, h("button", { onclick: () => { d.special.push(spec.value); TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Add"),
+          d.special.map((f) => food(view, f)).join(", ")),
+        view.options.freezer ? h("div", { class: "ft-form" }, "Freeze (comma separated):",
+          h("input", { name: "freeze", value: d.freeze.join(","), onchange: (e) => { d.freeze = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); } })) : null,
+        h("button", { onclick: async () => {
+          const r = await doAct({ action: "buy", items: [...[...d.buy].map((s) => ({ space: s })), ...d.special.map((f) => ({ special: f }))], freeze: d.freeze });
+          if (r.ok) drafts[seat] = null;
+        } }, "Buy"), h("button", { onclick: () => { drafts[seat] = null; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Clear")));
+    }
+    if (me.can.includes("shop")) {
+      const d1 = h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" });
+      const d2 = h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" });
+      parts.push(h("div", { class: "ft-form" }, "Grocery shopping:", view.options.dice === "physical" ? "enter your dice" : "(leave empty to roll here)", d1, d2,
+        h("button", { onclick: () => doAct(d1.value && d2.value ? { action: "shop", dice: [Number(d1.value), Number(d2.value)] } : { action: "shop" }) }, "Shop")));
+    }
+    if (me.can.includes("market")) {
+      parts.push(...view.market.map((m) => {
+        const wilds = m.foods.filter((f) => f === "wild").map((_, i) => foodSel("wild" + i));
+        return h("div", { class: "ft-form" }, `Market: ${m.name} (${m.foods.map((f) => food(view, f)).join(", ")} → ${m.to})`, ...wilds,
+          btn("Visit", { action: "market", card: m.id, wild: wilds.map((w) => w.value) }));
+      }));
+    }
+    if (me.can.includes("pizza")) parts.push(h("div", { class: "ft-form" }, btn("Pizza To Go (all its food to your body)", { action: "pizza" })));
+    if (me.can.includes("buffet")) {
+      parts.push(h("div", { class: "ft-form" }, "Chinese Buffet:", ...view.buffet.map((r, i) => r.length ? btn(`Row ${i + 1}`, { action: "buffet", row: i + 1 }) : null)));
+    }
+    const mineP = view.seats.find((p) => p.seat === seat);
+    if (me.can.includes("snack")) {
+      const inKitchen = [...new Set(mineP.kitchen.flat())];
+      if (inKitchen.length) {
+        const s = select("food", inKitchen, inKitchen.map((f) => food(view, f)));
+        parts.push(h("div", { class: "ft-form" }, "Snack:", s, h("button", { onclick: () => doAct({ action: "snack", food: s.value }) }, "Eat")));
+      }
+    }
+    if (me.can.includes("cook")) {
+      const takes = view.recipe_book.map((c) => h("label", {}, h("input", { type: "checkbox", value: c.id }), c.id));
+      const mineRecipes = [...mineP.recipes.map((r) => r.id), ...view.recipe_book.map((c) => c.id)];
+      const rows = [0, 1, 2].map(() => [select("recipe", ["", ...mineRecipes]), select("food", ["", ...Object.keys(view.foods)])]);
+      parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Recipes & Cook: take up to 3, move up to 3 kitchen tokens"),
+        h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[1], "on", r[0])),
+        h("button", { onclick: () => doAct({ action: "cook",
+          take: takes.map((t) => t.firstChild).filter((i) => i.checked).map((i) => i.value),
+          place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ recipe: r[0].value, food: r[1].value })) }) }, "Cook")));
+    }
+    if (me.can.includes("workout")) {
+      const takes = view.planner.map((c) => h("label", {}, h("input", { type: "checkbox", value: c.id }), c.id));
+      const mineActs = [...mineP.activities.map((a) => a.id), ...view.planner.map((c) => c.id)];
+      const rows = [0, 1, 2].map(() => [select("activity", ["", ...mineActs]), select("food", ["", ...Object.keys(view.foods)]), select("count", ["1", "2"])]);
+      parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Activities & Work Out: take up to 2, move up to 3 body tokens"),
+        h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[2], "x", r[1], "on", r[0])),
+        h("button", { onclick: () => doAct({ action: "workout",
+          take: takes.map((t) => t.firstChild).filter((i) => i.checked).map((i) => i.value),
+          place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ activity: r[0].value, food: r[1].value, count: Number(r[2].value) })) }) }, "Work out")));
+    }
+    if (me.can.includes("pass")) parts.push(h("div", { class: "ft-form" }, btn("Pass for the rest of the round", { action: "pass" })));
+    if (me.can.includes("skip")) parts.push(h("div", { class: "ft-form" }, btn("Skip the extra Pizza To Go action", { action: "skip" })));
+    const usable = mineP ? mineP.recipes_done.filter((r) => !r.ability_used && r.ability && !r.end_game_vp) : [];
+    usable.forEach((r) => parts.push(h("div", { class: "ft-form" }, btn(`Use ${r.name}: ${r.ability}`, { action: "use_ability", recipe: r.id }))));
+    const why = Object.entries(me.why_not || {});
+    if (why.length) parts.push(h("div", { class: "ft-why ft-whynot" }, ...why.map(([k, v]) => h("div", {}, (k === "all" ? "" : k + ": ") + v))));
+    return parts;
+  }
+
+  function seat(view, el, send) {
+    const me = view.me;
+    if (!me) return;
+    const mine = { kind: "seat", view, el };
+    const doAct = (body) => act(send, { seat: { seat: me.seat, ...body } });
+    const p = view.seats.find((x) => x.seat === me.seat);
+    el.append(h("div", { class: "ft" }, header(view), ...controls(view, me, mine, doAct),
+      view.over ? receipts(view) : null, p ? h("div", { class: "ft-row" }, playerBoard(view, p)) : null));
+  }
+
+  // ----- host ---------------------------------------------------------------------------------------
+  let hostSeat = 1;
+  let dataInfo = null;
+  let dataKind = "recipes";
+  const entryDraft = {};   // typed values survive the redraws that state updates cause
+
+  async function loadData(el, view) {
+    const r = await fetch("/api/food-for-thought/data", { headers: { Authorization: "Bearer " + TofuTable.token } });
+    dataInfo = r.ok ? await r.json() : { error: (await r.json()).error.message };
+    TofuTable.renderGame("host", view, el);
+  }
+
+  function entryForm(view, el) {
+    if (!dataInfo) return h("button", { onclick: () => loadData(el, view) }, "Open the card entry form");
+    if (dataInfo.error) return h("div", { class: "ft-warn" }, dataInfo.error);
+    const kinds = Object.keys(dataInfo.kinds);
+    const kindSel = select("kind", kinds, kinds.map((k) => `${k} (${dataInfo.kinds[k].source}, ${dataInfo.kinds[k].count})`));
+    kindSel.value = dataKind;
+    kindSel.onchange = () => { dataKind = kindSel.value; TofuTable.renderGame("host", view, el); };
+    const fields = dataInfo.kinds[dataKind].fields;
+    const inputs = Object.entries(fields).map(([name, f]) => {
+      const typ = Array.isArray(f.type) ? f.type.join("|") : f.type;
+      const key = dataKind + "." + name;
+      return [name, typ, h("input", { name, placeholder: typ + (f.required ? " (required)" : ""), size: 30,
+                                      value: entryDraft[key] || "", oninput: (e) => { entryDraft[key] = e.target.value; } })];
+    });
+    const result = h("div", { class: "ft-why" });
+    const submit = async () => {
+      const record = {};
+      for (const [name, typ, input] of inputs) {
+        if (!input.value.trim()) continue;
+        const v = input.value.trim();
+        if (["int", "count", "round", "die"].includes(typ)) record[name] = Number(v);
+        else if (typ === "bool") record[name] = v === "true";
+        else if (["text", "id", "slug", "food", "food_id", "dest", "module", "measure"].includes(typ) || typ.includes("|")) record[name] = v;
+        else {
+          try { record[name] = JSON.parse(v); } catch (e) { record[name] = v.split(",").map((x) => x.trim()); }
+        }
+      }
+      const r = await fetch("/api/food-for-thought/cards", { method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: "Bearer " + TofuTable.token },
+        body: JSON.stringify({ kind: dataKind, record }) });
+      const body = await r.json();
+      if (r.ok) {
+        dataInfo = body;
+        Object.keys(entryDraft).filter((k) => k.startsWith(dataKind + ".")).forEach((k) => delete entryDraft[k]);
+        TofuTable.renderGame("host", view, el);
+        return;
+      }
+      else result.textContent = (body.error.problems || [body.error.message]).join("\n");
+    };
+    return h("div", { class: "ft-box" }, h("h4", {}, "Enter a real card into " + dataInfo.owner_dir),
+      h("div", { class: "ft-why" }, dataInfo.sample.length ? "Still sample data: " + dataInfo.sample.join(", ") : "No sample data left."),
+      h("div", { class: "ft-why" }, "Lists: comma separated or JSON; foods: " + dataInfo.foods.join(", ")),
+      h("div", { class: "ft-form" }, "Kind:", kindSel),
+      ...inputs.map(([name, typ, input]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), input)),
+      h("button", { onclick: submit }, "Check and save"), result,
+      ...(dataInfo.problems || []).map((p) => h("div", { class: "ft-warn" }, p)));
+  }
+
+  function host(view, el, send) {
+    const hv = view.host || {};
+    const seats = view.players.map((p) => p.seat);
+    if (!seats.includes(hostSeat)) hostSeat = seats[0];
+    const doAct = (body) => act(send, { host: { seat: hostSeat, ...body } });
+    const mine = { kind: "host", view, el };
+    const who = select("seat", seats.map(String), view.players.map((p) => "for " + p.name));
+    who.value = String(hostSeat);
+    who.onchange = () => { hostSeat = Number(who.value); TofuTable.renderGame("host", view, el); };
+    const me = (hv.options_by_seat || {})[String(hostSeat)];
+    const parts = [header(view)];
+    if (view.phase === "cleanup") parts.push(h("button", { onclick: () => act(send, { host: { action: "continue" } }) }, "Clean-up done: start the next round"));
+    parts.push(...tableNotes(view));
+    parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Act for a player"), who, ...(me ? controls(view, me, mine, doAct) : [])));
+    const vp = h("input", { type: "number", size: 4, placeholder: "VP" });
+    const reason = h("input", { size: 24, placeholder: "reason (shows on the receipt)" });
+    parts.push(h("div", { class: "ft-form" }, "Adjust score:", vp, reason,
+      h("button", { onclick: () => doAct({ action: "adjust", vp: Number(vp.value), reason: reason.value }) }, "Adjust")));
+    const board = select("board", hv.boards || []);
+    const slot = h("input", { size: 16, placeholder: "body.dairy.1" });
+    const token = h("input", { size: 10, placeholder: "food or empty" });
+    parts.push(h("div", { class: "ft-form" }, "Board:", board,
+      h("button", { onclick: () => act(send, { host: { action: "watch_board", board: board.value, watched: !view.watched.includes(board.value) } }) }, "Camera watch on/off"),
+      h("button", { onclick: () => act(send, { host: { action: "accept_board", board: board.value } }) }, "Accept camera view"),
+      "Set slot", slot, "to", token,
+      h("button", { onclick: () => act(send, { board: { board: board.value, slots: { [slot.value]: token.value.trim() || null } } }) }, "Correct")));
+    if (view.options.food_allergy && view.round === 1) {
+      const tile = select("tile", hv.allergy_tiles || []);
+      parts.push(h("div", { class: "ft-form" }, "Allergy tile:", tile, h("button", { onclick: () => doAct({ action: "assign_allergy", tile: tile.value }) }, "Give")));
+    }
+    if (view.over) parts.push(receipts(view));
+    parts.push(h("div", { class: "ft-why" }, `Bag: ${hv.bag_left} tokens; data: ` +
+      Object.entries(hv.data_sources || {}).map(([k, v]) => `${k} ${v}`).join(", ")));
+    parts.push(entryForm(view, el));
+    parts.push(h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p))));
+    el.append(h("div", { class: "ft" }, ...parts));
+  }
+
+  window.TofuGames["food-for-thought"] = { tv, seat, host };
+})();
