@@ -57,7 +57,7 @@ def register(app, socketio, ctx) -> None:
             "session": current.view() if current else None,
             "step": step.as_dict() if step else None,
             "simulate": ctx.simulate,
-            "readers": [h["name"] for h in station.reader_health()] if station else []})
+            "readers": [h["name"] for h in station.reader_health()] if station and not ctx.simulate else []})
 
     def reader_tap(inp: dict, source: str) -> None:
         """Taps diverted from the hub while a sitting is open."""

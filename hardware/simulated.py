@@ -36,6 +36,11 @@ class SimulatedReader(TagReader):
         with self._lock:
             self._uids = [u for u in self._uids if uid is not None and u != uid.upper()]
 
+    def tags(self) -> list[str]:
+        """The UIDs lying on the reader now."""
+        with self._lock:
+            return list(self._uids)
+
     def unplug(self) -> None:
         self.plugged = False
 

@@ -2,15 +2,18 @@
 
 ``tofu-table serve`` calls :func:`start` (this module is listed in
 ``server.cli.DEVICES``).  It always connects the tag registry to the table
-(``Table.resolve_uid``); outside simulation it also starts the devices of the
-configuration and reports their health under ``readers`` and ``buttons`` in
-``/api/health``.  A configuration with mistakes starts no device and shows the
-mistakes as a ``down`` record instead.
+(``Table.resolve_uid``).  In simulation it starts a simulated reader at every
+place of the table; otherwise it starts the devices of the configuration and
+reports their health under ``readers`` and ``buttons`` in ``/api/health``.  A
+configuration with mistakes starts no device and shows the mistakes as a
+``down`` record instead.
 """
 from __future__ import annotations
 
 import logging
 from typing import Callable
+
+from server.protocol import READERS
 
 from .buttons import ButtonPanel
 from .config import FILE_NAME, Config, ConfigError, ReaderConfig, load
@@ -85,16 +88,33 @@ def registry_for(ctx) -> TagRegistry:
 
 
 def station_for(ctx) -> Station | None:
-    """The devices of a running table, or None in simulation (or before they started)."""
+    """The devices of a running table, or None before they started."""
     return _running.get(id(ctx), (None, None))[1]
 
 
+def simulated_config() -> Config:
+    """Simulation: a simulated reader at every place of the table, nothing else."""
+    return Config(readers=[ReaderConfig(name=name, driver="simulated") for name in READERS],
+                  min_round_ms=20.0)
+
+
 def start(ctx) -> Callable[[], None]:
-    """Connect the registry to ``ctx.table`` and start the configured devices; returns ``stop``."""
+    """Connect the registry to ``ctx.table`` and start the devices; returns ``stop``.
+
+    In simulation the devices are simulated readers (driven over HTTP, see
+    :mod:`hardware.reader_web`); otherwise those of ``config.toml``.
+    """
     registry = registry_for(ctx)
     ctx.table.resolve_uid = registry.resolve_uid
     if ctx.simulate:
-        return lambda: _running.pop(id(ctx), None)
+        station = Station(simulated_config(), ctx.table.put)
+        station.start()
+        _running[id(ctx)] = (registry, station)
+
+        def stop_simulation() -> None:
+            station.stop()
+            _running.pop(id(ctx), None)
+        return stop_simulation
     try:
         config = load(ctx.data_dir / FILE_NAME)
     except ConfigError as exc:

@@ -1,0 +1,75 @@
+"""HTTP for simulated readers: put a tag on a reader and take it off again.
+
+    POST /api/readers/<reader>/place   {"uid": "04A2..."} or {"card": "tofu-kingdom/queen"}
+    POST /api/readers/<reader>/remove  {} (every tag) or {"uid": ...} / {"card": ...}
+
+Listed in ``server.app.EXTENSIONS``.  Unlike a ``tap`` posted to /api/input,
+a placed tag goes through the reader hub like a real one: one tap when it
+arrives, one lift once it has been gone for the configured time, a collision
+when two lie there.  A card id stands for its virtual tag.  In simulation
+anyone may use it (as with hardware inputs); otherwise it needs the host token
+and works only on readers configured with ``driver = "simulated"``.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from .registry import RegistryError, normalise_uid, virtual_uid
+from .simulated import SimulatedReader
+from .station import station_for
+
+
+def _error(status: int, code: str, message: str):
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def register(app, socketio, ctx) -> None:
+    """Add the /api/readers routes to ``app``."""
+    bp = Blueprint("readers", __name__)
+
+    @bp.before_request
+    def allowed():
+        if ctx.simulate:
+            return None
+        auth = request.headers.get("Authorization", "")
+        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
+        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
+            return _error(403, "host_token_needed", "Simulated readers need the host token outside simulation.")
+        return None
+
+    def reader(name: str) -> SimulatedReader | None:
+        station = station_for(ctx)
+        if station is None:
+            return None
+        found = [s.reader for s in station.hub.slots if s.reader.name == name]
+        return found[0] if found and isinstance(found[0], SimulatedReader) else None
+
+    def uid_from_body(required: bool) -> str | None:
+        body = request.get_json(silent=True)
+        body = body if isinstance(body, dict) else {}
+        if isinstance(body.get("card"), str):
+            return virtual_uid(body["card"])
+        if "uid" in body:
+            return normalise_uid(str(body["uid"]))
+        if required:
+            raise RegistryError("bad_tag", "Send {\"uid\": \"04A2...\"} or {\"card\": \"<card id>\"}.")
+        return None
+
+    @bp.post("/api/readers/<name>/<action>")
+    def change(name: str, action: str):
+        target = reader(name)
+        if target is None:
+            return _error(404, "no_simulated_reader", f"There is no simulated reader {name[:20]!r}.")
+        if action not in ("place", "remove"):
+            return _error(404, "not_found", "Use /place or /remove.")
+        try:
+            uid = uid_from_body(required=action == "place")
+        except RegistryError as exc:
+            return _error(400, exc.code, exc.message)
+        if action == "place":
+            target.place(uid)
+        else:
+            target.remove(uid)
+        return jsonify({"ok": True, "reader": name, "tags": target.tags()})
+
+    app.register_blueprint(bp)
