@@ -28,7 +28,7 @@ from .publisher import Publisher
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 #: Modules that add pages or routes: each has ``register(app, socketio, ctx)``.
-EXTENSIONS: list[str] = ["hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web"]
+EXTENSIONS: list[str] = ["hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web"]
 
 _STATUS = {"busy": 503, "journal_failed": 503}
 

@@ -17,10 +17,10 @@ from pathlib import Path
 from .context import TableContext, default_data_dir
 
 #: Modules adding subcommands: each has ``add_parser(subparsers)``.
-COMMANDS: list[str] = ["server.games.food_for_thought.cli", "hardware.enrol_cli", "hardware.doctor"]
+COMMANDS: list[str] = ["server.games.food_for_thought.cli", "hardware.enrol_cli", "hardware.doctor", "vision.cli"]
 
 #: Modules starting devices for ``serve``: each has ``start(ctx) -> callable that stops them``.
-DEVICES: list[str] = ["server.systemd_notify", "hardware.station"]
+DEVICES: list[str] = ["server.systemd_notify", "hardware.station", "vision.camera"]
 
 
 def _lan_address() -> str | None:

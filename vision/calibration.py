@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .classify import Reference, patch_gain, token_centre
+from .classify import SIGMA, Reference, patch_gain, token_centre
 from .layout import Layout
 from .pipeline import Pipeline
 
@@ -37,45 +37,88 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
     return {slots[int(i * step + step / 2)].id: t for i, t in enumerate(wanted)}
 
 
-def _measure(pipeline: Pipeline, board: str, frames) -> tuple[np.ndarray, np.ndarray | None]:
-    means, patches = [], []
+#: A token type's colour must lie at least this many spreads from the empty board.
+MIN_CONTRAST = 3.0
+
+Sample = tuple[np.ndarray, np.ndarray | None]     # one frame's zone means (N, 6) and patch colour
+
+
+def measure(pipeline: Pipeline, board: str, frames) -> list[Sample]:
+    """Run still frames through the pipeline and measure ``board`` in each one it is found in."""
+    samples = []
     for frame in frames:
         pipeline.process(frame)
         try:
-            m, p = pipeline.measure(board)
+            samples.append(pipeline.measure(board))
         except LookupError:
             continue
-        means.append(m)
-        if p is not None:
-            patches.append(p)
-    if not means:
+    return samples
+
+
+def _median(board: str, samples: list[Sample]) -> Sample:
+    if not samples:
         raise LookupError(f"Board {board} was not found in any of the frames: check that its "
                           "markers are in view and not covered.")
-    return np.median(means, 0), (np.median(patches, 0) if patches else None)
+    patches = [p for _, p in samples if p is not None]
+    return np.median([m for m, _ in samples], 0), (np.median(patches, 0) if patches else None)
+
+
+def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
+    """A fresh reference from measurements of the empty board (no token colours yet)."""
+    means, patch = _median(layout.board, samples)
+    return Reference(board=layout.board, empty=means.astype(np.float32),
+                     patch=None if patch is None else patch.astype(np.float32),
+                     slots=[s.id for s in layout.slots],
+                     centres=np.round(layout.slot_centres(), 2).tolist())
+
+
+def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample],
+                      plan: dict[str, str]) -> Reference:
+    """Set the colours of the token types lying on the ``plan`` slots (other types are kept)."""
+    means, patch = _median(layout.board, samples)
+    gain = patch_gain(reference, patch)
+    index = {s.id: i for i, s in enumerate(layout.slots)}
+    unseen, found = [], {}
+    for kind in dict.fromkeys(plan.values()):
+        rows = [index[slot] for slot, k in plan.items() if k == kind]
+        centre = token_centre(means[rows], reference.empty[rows], gain).astype(np.float32)
+        if np.sqrt(((centre / SIGMA) ** 2).sum()) < MIN_CONTRAST:
+            unseen.append(kind)       # that looks like the empty board: no token was laid there
+            continue
+        found[kind] = centre
+    if unseen:
+        slots = [s for s, k in plan.items() if k in unseen]
+        raise LookupError(f"No token seen on {', '.join(slots[:6])}{' ...' if len(slots) > 6 else ''}: lay "
+                          f"{', '.join(unseen)} there as the plan shows, then capture again.")
+    reference.tokens.update(found)
+    return reference
+
+
+def confusable(reference: Reference, limit: float = 4.0) -> list[tuple]:
+    """Pairs of classes (None = empty) whose colours lie closer than ``limit`` spreads: tell the owner."""
+    names = [None] + list(reference.tokens)
+    centres = [np.zeros(6, np.float32)] + [reference.tokens[t] for t in names[1:]]
+    out = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            d = float(np.sqrt((((centres[i] - centres[j]) / SIGMA) ** 2).sum()))
+            if d < limit:
+                out.append((names[i], names[j], round(d, 1)))
+    return out
 
 
 def capture_empty(pipeline: Pipeline, board: str, frames) -> Reference:
-    """A fresh reference from frames of the empty board (token colours start empty)."""
-    means, patch = _measure(pipeline, board, frames)
-    layout = pipeline.boards[board].layout
-    ref = Reference(board=board, empty=means.astype(np.float32),
-                    patch=None if patch is None else patch.astype(np.float32),
-                    slots=[s.id for s in layout.slots])
+    """Calibrate the empty board from still frames and use it in ``pipeline``."""
+    ref = empty_reference(pipeline.boards[board].layout, measure(pipeline, board, frames))
     pipeline.set_reference(board, ref)
     return ref
 
 
 def capture_tokens(pipeline: Pipeline, board: str, frames, plan: dict[str, str]) -> Reference:
-    """Add the token colours seen on the ``plan`` slots to the board's reference."""
+    """Calibrate token colours from still frames of the ``plan`` and use them in ``pipeline``."""
     watch = pipeline.boards[board]
-    ref = watch.reference
-    if ref is None:
+    if watch.reference is None:
         raise LookupError(f"Board {board} has no empty-board capture yet: capture the empty board first.")
-    means, patch = _measure(pipeline, board, frames)
-    gain = patch_gain(ref, patch)
-    index = {s.id: i for i, s in enumerate(watch.layout.slots)}
-    for kind in dict.fromkeys(plan.values()):
-        rows = [index[slot] for slot, k in plan.items() if k == kind]
-        ref.tokens[kind] = token_centre(means[rows], ref.empty[rows], gain).astype(np.float32)
+    ref = add_token_colours(watch.reference, watch.layout, measure(pipeline, board, frames), plan)
     pipeline.set_reference(board, ref)
     return ref

@@ -67,19 +67,20 @@ class Reference:
     patch: np.ndarray | None                 # (3,) mean BGR of the grey patch at calibration
     tokens: dict[str, np.ndarray] = field(default_factory=dict)   # type -> (6,) feature centre
     slots: list[str] = field(default_factory=list)
+    centres: list[list[float]] = field(default_factory=list)    # slot centres (mm) it was measured at
 
     def missing_types(self, types) -> list[str]:
         """Those of ``types`` without a colour reference yet."""
         return [t for t in types if t not in self.tokens]
 
     def to_dict(self) -> dict:
-        return {"board": self.board, "slots": self.slots, "empty": np.round(self.empty, 2).tolist(),
+        return {"board": self.board, "slots": self.slots, "centres": self.centres, "empty": np.round(self.empty, 2).tolist(),
                 "patch": None if self.patch is None else np.round(self.patch, 2).tolist(),
                 "tokens": {k: np.round(v, 4).tolist() for k, v in self.tokens.items()}}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Reference":
-        return cls(board=data["board"], slots=list(data["slots"]),
+        return cls(board=data["board"], slots=list(data["slots"]), centres=list(data.get("centres", [])),
                    empty=np.asarray(data["empty"], np.float32),
                    patch=None if data.get("patch") is None else np.asarray(data["patch"], np.float32),
                    tokens={k: np.asarray(v, np.float32) for k, v in data.get("tokens", {}).items()})
@@ -102,8 +103,9 @@ class Reference:
         return cls.from_dict(json.loads(path.read_text()))
 
     def fits(self, layout: Layout) -> bool:
-        """True when the reference was made for this layout's slots."""
-        return self.slots == [s.id for s in layout.slots]
+        """True when the reference was measured on this layout's slots, where they are now."""
+        return (self.slots == [s.id for s in layout.slots] and len(self.centres) == len(layout.slots)
+                and bool(np.allclose(self.centres, layout.slot_centres(), atol=0.5)))
 
 
 def features(means: np.ndarray, empty: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:

@@ -71,12 +71,8 @@ class Pipeline:
         self.settings = settings or Settings()
         self.detector = make_detector()
         self.boards: dict[str, BoardWatch] = {}
-        for name, layout in layouts.items():
-            self.boards[name] = BoardWatch(
-                layout, BoardLocator(layout, self.settings.min_markers),
-                MotionDetector(layout, self.settings.absorb_frames),
-                SnapshotTracker(name, [s.id for s in layout.slots], self.settings.still_frames,
-                                self.settings.max_changes))
+        for layout in layouts.values():
+            self.set_layout(layout)
         for name, ref in (references or {}).items():
             self.set_reference(name, ref)
         self.frame_no = 0
@@ -84,6 +80,14 @@ class Pipeline:
         self.timings: deque = deque(maxlen=120)
         self.last_frame: np.ndarray | None = None
         self.found: dict[int, np.ndarray] = {}
+
+    def set_layout(self, layout: Layout) -> None:
+        """Watch a board with this layout (a new board, or new geometry for a known one)."""
+        self.boards[layout.board] = BoardWatch(
+            layout, BoardLocator(layout, self.settings.min_markers),
+            MotionDetector(layout, self.settings.absorb_frames),
+            SnapshotTracker(layout.target, [s.id for s in layout.slots], self.settings.still_frames,
+                            self.settings.max_changes))
 
     def set_reference(self, board: str, reference: Reference | None) -> None:
         """Use a (new) colour reference for ``board``; one made for another layout is ignored."""
@@ -165,7 +169,8 @@ class Pipeline:
         watch.patch_maps = None
         if layout.patch:
             x, y, w, h = layout.patch
-            gx, gy = np.meshgrid(np.linspace(x + w * 0.2, x + w * 0.8, 5), np.linspace(y + h * 0.2, y + h * 0.8, 5))
+            # the grey (left) half of the patch; the white half is for people and may clip
+            gx, gy = np.meshgrid(np.linspace(x + w * 0.1, x + w * 0.4, 4), np.linspace(y + h * 0.2, y + h * 0.8, 5))
             p = cv2.perspectiveTransform(np.stack([gx, gy], -1).reshape(1, -1, 2).astype(np.float32), homography)[0]
             watch.patch_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
 

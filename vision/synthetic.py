@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -140,6 +140,8 @@ def _tex(layout: Layout, scale: float) -> np.ndarray:
     if layout.patch:
         x, y, pw, ph = layout.patch
         cv2.rectangle(img, (int(x * scale), int(y * scale)), (int((x + pw) * scale), int((y + ph) * scale)),
+                      (245, 245, 245), -1)
+        cv2.rectangle(img, (int(x * scale), int(y * scale)), (int((x + pw / 2) * scale), int((y + ph) * scale)),
                       (PATCH_GREY,) * 3, -1)
     for mid, (x, y, size) in layout.markers.items():
         quiet = size / 6 * 0.8                    # white sticker around the marker
@@ -363,7 +365,7 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
         places.append(Placement(layout, 80 + i * 370 + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10),
                                 rng.uniform(-4, 4)))
     for p in places:
-        p.tokens = (tokens or {}).get(p.layout.board, random_tokens(p.layout, rng))
+        p.tokens = dict(tokens.get(p.layout.board, {})) if tokens is not None else random_tokens(p.layout, rng)
     cam = Camera(width=width, height=height, focal=width * 1000 / 1700, x=800 + rng.uniform(-10, 10),
                  y=470 + rng.uniform(-10, 10), z=1000, pitch=rng.uniform(-4, 4), roll=rng.uniform(-4, 4),
                  yaw=rng.uniform(-2, 2))
@@ -371,3 +373,22 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
                  blur=float(rng.uniform(0.3, 0.9)) if hard else 0.0,
                  noise=float(rng.uniform(1, 4)) if hard else 0.0,
                  jpeg=int(rng.integers(70, 95)) if hard else 0, seed=seed)
+
+
+def with_tokens(scene: Scene, tokens: dict[str, dict], seed: int, hands: list[Hand] | None = None,
+                light: Light | None = None) -> Scene:
+    """A copy of ``scene`` with other tokens (by board), another noise seed, hands and light."""
+    boards = [replace(p, tokens=dict(tokens.get(p.layout.board, {}))) for p in scene.boards]
+    return replace(scene, boards=boards, seed=seed, hands=list(hands or []), light=light or scene.light)
+
+
+def calibrate(pipeline, scene: Scene, frames: int = 3, seed: int = 10_000) -> None:
+    """Run the owner's calibration on rendered frames: empty boards, then the token plan."""
+    from .calibration import capture_empty, capture_tokens, token_plan
+    names = [p.layout.board for p in scene.boards if p.layout.board in pipeline.boards]
+    empty = [render(with_tokens(scene, {}, seed + i))[0] for i in range(frames)]
+    plans = {b: token_plan(pipeline.boards[b].layout) for b in names}
+    full = [render(with_tokens(scene, plans, seed + 100 + i))[0] for i in range(frames)]
+    for b in names:
+        capture_empty(pipeline, b, empty)
+        capture_tokens(pipeline, b, full, plans[b])

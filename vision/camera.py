@@ -1,0 +1,103 @@
+"""The camera of a running table: built from the [camera] configuration at ``tofu-table serve``.
+
+Listed in ``server.cli.DEVICES``: :func:`start` opens the layouts and colour
+references from the data dir, makes the frame source and the pipeline, starts
+the camera thread, and reports its health under ``camera`` in /api/health.  In
+simulation the synthetic camera shows the table as the running game has it
+(Food for Thought's boards) and is calibrated in memory at start; its
+snapshots agree with the game by construction, so they are not put on the
+table unless ``commit = true``.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from .calibration import reference_dir
+from .classify import Reference
+from .config import CameraConfig, CameraConfigError
+from .layout import LayoutError, load_layouts
+from .pipeline import Pipeline
+from .service import CameraService
+from .sources import SyntheticSource, make_source
+
+log = logging.getLogger(__name__)
+
+#: Per running table (keyed by id of its context): its camera service.
+_running: dict[int, CameraService] = {}
+
+
+def service_for(ctx) -> CameraService | None:
+    """The camera of a running table, or None before it started (or when it could not)."""
+    return _running.get(id(ctx))
+
+
+def _raw_config(ctx) -> dict:
+    if ctx.simulate:
+        return {}
+    from hardware.config import FILE_NAME, load
+    return load(ctx.data_dir / FILE_NAME).camera
+
+
+def build(ctx, raw: dict | None = None) -> CameraService:
+    """The camera service for ``ctx`` (not started); raises CameraConfigError or LayoutError."""
+    cfg = CameraConfig.from_dict(_raw_config(ctx) if raw is None else raw, ctx.simulate)
+    layouts = load_layouts(ctx.data_dir)
+    if cfg.boards is not None:
+        unknown = [b for b in cfg.boards if b not in layouts]
+        if unknown:
+            raise CameraConfigError([f"[camera] boards: there is no layout {unknown[0]!r} "
+                                     f"(layouts: {', '.join(sorted(layouts))})"])
+        layouts = {b: layouts[b] for b in cfg.boards}
+    source = make_source(cfg, layouts)
+    if isinstance(source, SyntheticSource):
+        layouts = {p.layout.board: p.layout for p in source.scene.boards}
+    folder = reference_dir(ctx.data_dir)
+    references = {b: Reference.load(folder, b) for b in layouts}
+    pipeline = Pipeline(layouts, {b: r for b, r in references.items() if r}, cfg.settings)
+    synthetic = isinstance(source, SyntheticSource)
+    if synthetic and not any(references.values()):
+        from .synthetic import calibrate
+        calibrate(pipeline, source.scene)
+    commit = cfg.commit if cfg.commit is not None else not synthetic
+    put: Callable[[dict], None] = (lambda inp: ctx.table.put(inp, source="camera")) if commit else (lambda inp: None)
+    service = CameraService(source, pipeline, put, cfg.fps, simulated=synthetic)
+    if synthetic:
+        ctx.table.listeners.append(lambda outcome, inp: follow_game(source, ctx.table.state))
+        follow_game(source, ctx.table.state)
+    return service
+
+
+def follow_game(source: SyntheticSource, state: dict | None) -> None:
+    """Lay the synthetic table's tokens as the running Food for Thought game has them."""
+    from server.games.food_for_thought.rules import GAME_ID
+    if not state or state.get("game") != GAME_ID:
+        return
+    from server.games.food_for_thought.boards import board_ids, implied
+    wanted = set(board_ids(state))
+    for place in source.scene.boards:
+        target = place.layout.target
+        if target in wanted:
+            slots = implied(state, target)
+            ids = {s.id for s in place.layout.slots}
+            source.set_slots(place.layout.board, {s: slots.get(s) for s in ids})
+
+
+def start(ctx) -> Callable[[], None]:
+    """Start the camera of ``ctx``'s table; returns ``stop``."""
+    try:
+        service = build(ctx)
+    except (CameraConfigError, LayoutError, ValueError) as exc:
+        problems = getattr(exc, "problems", None) or [str(exc)]
+        log.error("camera not started: %s", "; ".join(problems))
+        ctx.health.register("camera", lambda: [{"name": "camera", "status": "down", "last_seen": None,
+                                                "detail": "camera not started: " + "; ".join(problems)}])
+        return lambda: None
+    ctx.health.register("camera", service.health)
+    _running[id(ctx)] = service
+    service.start()
+
+    def stop() -> None:
+        service.stop()
+        _running.pop(id(ctx), None)
+    return stop

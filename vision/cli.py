@@ -1,0 +1,156 @@
+"""``tofu-table markers`` (the printable sheet) and ``tofu-table vision ...`` (the pipeline on still images).
+
+    tofu-table markers -o markers.pdf [--boards shop,diet-1] [--dpi 300] [--paper a4|letter]
+    tofu-table vision calibrate --layout FILE --empty IMAGE... --tokens IMAGE... --reference DIR
+    tofu-table vision classify --layout FILE --reference DIR IMAGE... [--json]
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+
+from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
+from .classify import Reference
+from .layout import Layout, LayoutError, load_layouts
+from .pipeline import Pipeline
+from .sheet import pages, write_pdf, write_png
+
+PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4), "a3": (297, 420)}
+
+
+def add_parser(subparsers) -> None:
+    """Add ``markers`` and ``vision`` to the tofu-table command."""
+    p = subparsers.add_parser("markers", help="write the printable sheet of board markers and grey patches")
+    p.add_argument("-o", "--output", default="markers.pdf", help="a .pdf, or a .png (one file per page)")
+    p.add_argument("--boards", help="comma-separated board names (default: every layout)")
+    p.add_argument("--data", help="data folder whose layouts to use (default: the shipped sample layouts)")
+    p.add_argument("--dpi", type=int, default=300)
+    p.add_argument("--paper", choices=sorted(PAPER_MM), default="a4")
+    p.set_defaults(func=markers)
+
+    v = subparsers.add_parser("vision", help="run the camera pipeline on still images")
+    vsub = v.add_subparsers(dest="vision_command", required=True)
+    c = vsub.add_parser("classify", help="print every slot's state and confidence for each image")
+    c.add_argument("--layout", required=True, help="the board's layout file (JSON)")
+    c.add_argument("--reference", required=True, help="folder with the board's colour reference (<board>.json)")
+    c.add_argument("images", nargs="+")
+    c.add_argument("--json", action="store_true", help="print JSON")
+    c.set_defaults(func=classify)
+    k = vsub.add_parser("calibrate", help="make a colour reference from still images")
+    k.add_argument("--layout", required=True)
+    k.add_argument("--empty", nargs="+", required=True, help="images of the empty board")
+    k.add_argument("--tokens", nargs="+", required=True,
+                   help="images with tokens laid as `--plan` prints (run it first)")
+    k.add_argument("--reference", required=True, help="folder to write <board>.json into")
+    k.set_defaults(func=calibrate)
+    pl = vsub.add_parser("plan", help="print where to lay each token type for `vision calibrate`")
+    pl.add_argument("--layout", required=True)
+    pl.set_defaults(func=plan)
+
+
+def _fail(message: str) -> int:
+    print(f"tofu-table: {message}", file=sys.stderr)
+    return 2
+
+
+def markers(args) -> int:
+    """Write the marker sheet."""
+    try:
+        layouts = load_layouts(args.data)
+    except LayoutError as exc:
+        return _fail(str(exc))
+    names = [b.strip() for b in args.boards.split(",")] if args.boards else sorted(layouts)
+    unknown = [b for b in names if b not in layouts]
+    if unknown:
+        return _fail(f"there is no layout {unknown[0]!r}; layouts: {', '.join(sorted(layouts))}")
+    images = pages([layouts[b] for b in names], args.dpi, PAPER_MM[args.paper])
+    out = Path(args.output)
+    if out.suffix.lower() == ".pdf":
+        write_pdf(images, out, args.dpi)
+        written = [out]
+    elif out.suffix.lower() == ".png":
+        written = [out if len(images) == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
+                   for i in range(1, len(images) + 1)]
+        for img, path in zip(images, written):
+            write_png(img, path, args.dpi)
+    else:
+        return _fail("the output must end in .pdf or .png")
+    print(f"Wrote {', '.join(map(str, written))}: {len(images)} page(s) at {args.dpi} dpi. Print at 100 % "
+          "and check the 100 mm bar with a ruler.")
+    return 0
+
+
+def _images(paths):
+    for path in paths:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise FileNotFoundError(f"cannot read image {path}")
+        yield img
+
+
+def plan(args) -> int:
+    """Print the token plan of a layout."""
+    try:
+        layout = Layout.load(args.layout)
+    except LayoutError as exc:
+        return _fail(str(exc))
+    for slot, kind in token_plan(layout).items():
+        print(f"{slot}\t{kind}")
+    return 0
+
+
+def calibrate(args) -> int:
+    """Make a colour reference from still images of the empty board and of the token plan."""
+    try:
+        layout = Layout.load(args.layout)
+        pipe = Pipeline({layout.board: layout})
+        ref = empty_reference(layout, measure(pipe, layout.board, _images(args.empty)))
+        pipe.set_reference(layout.board, ref)
+        ref = add_token_colours(ref, layout, measure(pipe, layout.board, _images(args.tokens)), token_plan(layout))
+    except (LayoutError, LookupError, FileNotFoundError) as exc:
+        return _fail(str(exc))
+    path = ref.save(args.reference)
+    print(f"Wrote {path}.")
+    for a, b, d in confusable(ref):
+        print(f"warning: {a or 'empty'} and {b or 'empty'} look alike ({d} spreads apart)")
+    return 0
+
+
+def classify(args) -> int:
+    """Classify every slot of the layout's board in each image."""
+    try:
+        layout = Layout.load(args.layout)
+    except LayoutError as exc:
+        return _fail(str(exc))
+    ref = Reference.load(args.reference, layout.board)
+    if ref is None or not ref.fits(layout):
+        return _fail(f"{args.reference} has no colour reference for {layout.board} with this layout's slots: "
+                     "calibrate first (`tofu-table vision calibrate` or the /calibrate page)")
+    results, failed = [], False
+    for path in args.images:
+        pipe = Pipeline({layout.board: layout}, {layout.board: ref})
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        pipe.process(img)
+        watch = pipe.boards[layout.board]
+        entry = {"image": str(path), "frame": pipe.frame_status if img is not None else "unreadable",
+                 "board": layout.board, "located": bool(watch.fix and watch.fix.usable),
+                 "status": watch.fix.status if watch.fix else "not_found",
+                 "markers_seen": watch.fix.seen if watch.fix else [], "slots": {}}
+        if watch.reading is not None:
+            entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
+                              for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
+        else:
+            failed = True
+        results.append(entry)
+    if args.json:
+        print(json.dumps({"images": results}, indent=1))
+    else:
+        for r in results:
+            print(f"{r['image']}: board {r['board']} {'found' if r['located'] else 'NOT found'} "
+                  f"({r['status']}, markers {r['markers_seen']})")
+            for slot, s in r["slots"].items():
+                print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
+    return 1 if failed else 0

@@ -1,0 +1,96 @@
+"""The ``[camera]`` section of the table's config.toml, checked.
+
+The hardware configuration (hardware/config.py) reads the file and hands this
+module the ``[camera]`` table as a plain dict; every setting is optional::
+
+    [camera]
+    source = "picamera2"      # picamera2 | webcam | replay | synthetic | off
+    device = 0                # webcam: index or /dev/videoN
+    path = "/home/pi/frames"  # replay: a folder of images or a video file
+    width = 1280
+    height = 720
+    fps = 30
+    settle_s = 2.0            # picamera2/webcam: let exposure and white balance settle, then lock them
+    boards = ["shop", "diet-1", "diet-2"]    # layouts to watch (default: all)
+    commit = true             # put snapshots on the table (default: true, except for the
+                              # synthetic camera of a simulation, which follows the game)
+    still_frames = 8          # and the other pipeline settings (vision.pipeline.Settings)
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from .pipeline import Settings
+
+SOURCES = ("picamera2", "webcam", "replay", "synthetic", "off")
+
+
+class CameraConfigError(ValueError):
+    """The [camera] section has problems; ``problems`` lists each one in plain words."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class CameraConfig:
+    """Which frame source, its size and rate, which boards, and the pipeline settings."""
+
+    source: str = "off"
+    device: int | str = 0
+    path: str = ""
+    width: int = 1280
+    height: int = 720
+    fps: float = 30.0
+    settle_s: float = 2.0
+    loop: bool = True
+    boards: list[str] | None = None
+    commit: bool | None = None
+    settings: Settings = field(default_factory=Settings)
+
+    @classmethod
+    def from_dict(cls, raw: dict | None, simulate: bool = False) -> "CameraConfig":
+        """Check ``raw`` (the [camera] table); without a source, simulation uses the synthetic one."""
+        raw = dict(raw or {})
+        problems = []
+        known = set(cls.__dataclass_fields__) - {"settings"} | set(Settings.__dataclass_fields__)
+        for key in raw:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                problems.append(f"[camera] has an unknown setting {key!r}"
+                                + (f" (did you mean {close[0]!r}?)" if close else ""))
+        cfg = cls(source=raw.get("source", "synthetic" if simulate else "off"))
+        if cfg.source not in SOURCES:
+            problems.append(f"[camera] source must be one of {', '.join(SOURCES)}, not {cfg.source!r}")
+        for name, low, high in (("width", 64, 8192), ("height", 48, 8192), ("fps", 1, 120), ("settle_s", 0, 60)):
+            if name in raw:
+                value = raw[name]
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                    problems.append(f"[camera] {name} must be a number from {low} to {high}, not {value!r}")
+                else:
+                    setattr(cfg, name, type(getattr(cfg, name))(value))
+        if "device" in raw:
+            if isinstance(raw["device"], bool) or not isinstance(raw["device"], (int, str)):
+                problems.append("[camera] device must be a camera number like 0 or a path like /dev/video0")
+            else:
+                cfg.device = raw["device"]
+        cfg.path = str(raw.get("path", ""))
+        if cfg.source == "replay" and not cfg.path:
+            problems.append("[camera] source = \"replay\" needs path (a folder of images or a video file)")
+        cfg.loop = bool(raw.get("loop", True))
+        if "commit" in raw:
+            cfg.commit = bool(raw["commit"])
+        if "boards" in raw:
+            if not isinstance(raw["boards"], list) or not all(isinstance(b, str) for b in raw["boards"]):
+                problems.append("[camera] boards must be a list of board names like [\"shop\", \"diet-1\"]")
+            else:
+                cfg.boards = list(raw["boards"])
+        try:
+            cfg.settings = Settings.from_dict({k: v for k, v in raw.items() if k in Settings.__dataclass_fields__})
+        except (TypeError, ValueError) as exc:
+            problems.append(f"[camera] a pipeline setting is not a number: {exc}")
+        if problems:
+            raise CameraConfigError(problems)
+        return cfg

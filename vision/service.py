@@ -1,0 +1,193 @@
+"""The camera thread: frames from the source through the pipeline; committed snapshots onto the table.
+
+It never touches the engine: every commit is ``table.put(input, source="camera")``.
+A camera that cannot be opened, or stops giving frames, is reported in
+:meth:`CameraService.health` and retried; nothing is committed meanwhile.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from .pipeline import Pipeline
+from .sources import FrameSource, SourceError
+
+log = logging.getLogger(__name__)
+
+#: Seconds between attempts to open a missing camera.
+RETRY_S = 5.0
+#: Frames in a row without a picture before the camera counts as gone (and is reopened).
+LOST_AFTER = 30
+
+
+class CameraService:
+    """Runs one source through one pipeline and puts commits on the table's queue."""
+
+    def __init__(self, source: FrameSource | None, pipeline: Pipeline, put: Callable[[dict], None],
+                 fps: float = 30.0, simulated: bool = False):
+        self.source = source
+        self.pipeline = pipeline
+        self.put = put
+        self.period = 1.0 / max(1.0, fps)
+        self.simulated = simulated
+        self.lock = threading.Lock()        # the pipeline is used by the camera thread and the web pages
+        self.opened = False
+        self.error: str | None = None if source is not None else "the camera is off in the configuration"
+        self.last_frame_at: float | None = None
+        self.frame_times: deque = deque(maxlen=60)
+        self.misses = 0
+        self.commits = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._next_open = 0.0
+
+    # ----- one step ----------------------------------------------------------------------
+    def step(self) -> list[dict]:
+        """Read one frame, run it, put its commits on the table; the commits."""
+        if self.source is None:
+            return []
+        if not self.opened:
+            if time.monotonic() < self._next_open:
+                return []
+            try:
+                self.source.open()
+                self.opened, self.error, self.misses = True, None, 0
+            except SourceError as exc:
+                self.error = str(exc)
+                self._next_open = time.monotonic() + RETRY_S
+                return []
+        try:
+            frame = self.source.read()
+        except Exception as exc:     # a driver failing mid-stream must not end the thread
+            log.warning("camera read failed: %s", exc)
+            frame = None
+        if frame is None:
+            self.misses += 1
+            if self.misses >= LOST_AFTER:
+                self.error = f"No frames from the {self.source.name} camera; reopening it."
+                self.source.close()
+                self.opened = False
+        else:
+            self.misses = 0
+            now = time.monotonic()
+            self.frame_times.append(now)
+            self.last_frame_at = time.time()
+        with self.lock:
+            commits = self.pipeline.process(frame)
+        for inp in commits:
+            self.commits += 1
+            self.put(inp)
+        return commits
+
+    # ----- thread --------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the camera thread."""
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread and release the camera."""
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self.source is not None and self.opened:
+            self.source.close()
+            self.opened = False
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            start = time.monotonic()
+            try:
+                self.step()
+            except Exception:
+                log.exception("the camera pipeline failed on a frame")
+            self._stop.wait(max(0.0, self.period - (time.monotonic() - start)))
+
+    def collect(self, board: str, count: int = 5, timeout: float = 5.0) -> list:
+        """Measurements of ``board`` (zone means, patch) from the next ``count`` frames, for calibration."""
+        samples, last, problem = [], None, None
+        end = time.monotonic() + timeout
+        while len(samples) < count and time.monotonic() < end:
+            with self.lock:
+                if self.pipeline.frame_no != last:
+                    last = self.pipeline.frame_no
+                    try:
+                        samples.append(self.pipeline.measure(board))
+                    except LookupError as exc:
+                        problem = exc
+            time.sleep(0.01)
+        if not samples:
+            raise problem or LookupError("The camera gave no frames: check it on the host page.")
+        return samples
+
+    # ----- reporting ------------------------------------------------------------------------
+    def fps(self) -> float | None:
+        """Frames per second over the last couple of seconds."""
+        t = list(self.frame_times)
+        if len(t) < 2 or time.monotonic() - t[-1] > 2:
+            return None
+        return (len(t) - 1) / (t[-1] - t[0]) if t[-1] > t[0] else None
+
+    def health(self) -> list[dict]:
+        """Health records for /api/health: the camera, then one per board."""
+        with self.lock:
+            status = self.pipeline.status()
+            ms = self.pipeline.ms_per_frame()
+        fps = self.fps()
+        if self.source is None:
+            cam = {"status": "off", "detail": self.error}
+        elif self.error or not self.opened:
+            cam = {"status": "down", "detail": self.error or "opening the camera"}
+        elif status["frame"] != "ok":
+            cam = {"status": "down", "detail": {"dead_frame": "The camera gives blank frames: lens cap? light?",
+                                                "no_frame": "The camera gives no frames."}.get(status["frame"],
+                                                                                               status["frame"])}
+        else:
+            cam = {"status": "simulated" if self.simulated else "ok", "detail": ""}
+        records = [{"name": "camera", **cam, "last_seen": self.last_frame_at,
+                    "fps": None if fps is None else round(fps, 1),
+                    "ms_per_frame": None if ms is None else round(ms, 2), "commits": self.commits}]
+        for name, b in status["boards"].items():
+            if not b["located"]:
+                state, detail = "down", (f"board not in view: {len(b['markers_seen'])} of its markers "
+                                         f"{b['markers']} seen")
+            elif not b["calibrated"]:
+                state, detail = "down", "not calibrated: capture the empty board and token colours on /calibrate"
+            else:
+                state = "ok"
+                detail = "; ".join(x for x in (
+                    f"markers covered ({len(b['markers_seen'])} of {len(b['markers'])} seen)"
+                    if b["status"] in ("covered", "partly_covered") else "",
+                    "busy (hand over it)" if b["busy"] else "",
+                    f"unsure: {', '.join(b['unsure'][:5])}" if b["unsure"] else "",
+                    "something lies still outside the slots" if b["clutter"] else "") if x)
+            records.append({"name": f"board {name}", "status": state, "detail": detail,
+                            "last_seen": self.last_frame_at, "tracker": b["tracker"]})
+        return records
+
+    def jpeg(self, annotate: bool = True, quality: int = 80) -> bytes | None:
+        """The last frame as JPEG, with markers, slots and classes drawn when ``annotate``."""
+        from .overlay import draw
+        with self.lock:
+            frame = self.pipeline.last_frame
+            if frame is None:
+                return None
+            img = draw(frame, self.pipeline) if annotate else frame
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return buf.tobytes() if ok else None
+
+
+def blank(width: int = 320, height: int = 180, text: str = "no camera") -> np.ndarray:
+    """A grey placeholder picture with a line of text (for the stream when there is no frame)."""
+    img = np.full((height, width, 3), 60, np.uint8)
+    cv2.putText(img, text, (10, height // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (230, 230, 230), 1, cv2.LINE_AA)
+    return img

@@ -1,0 +1,208 @@
+"""Frame sources: where the pipeline's pictures come from.
+
+Every source has ``open()``, ``read()`` (a BGR ``numpy`` frame, or None when no
+frame came) and ``close()``; ``open`` raises :class:`SourceError` with a message
+the owner can act on.  :func:`open_source` picks one from the ``[camera]``
+configuration.  picamera2 is imported only when that source is used (it comes
+from apt on the Pi).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .config import CameraConfig
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+
+
+class SourceError(RuntimeError):
+    """The camera cannot be opened or has gone away; the message says what to check."""
+
+
+class FrameSource:
+    """The interface every source follows."""
+
+    name = "none"
+
+    def open(self) -> None:
+        """Start the camera (or file); SourceError when it cannot."""
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR frame, or None when none came."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the camera."""
+
+
+class PiCameraSource(FrameSource):
+    """The Raspberry Pi camera through picamera2; exposure, gain and white balance locked after settling."""
+
+    name = "picamera2"
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30, settle_s: float = 2.0):
+        self.size, self.fps, self.settle_s = (width, height), fps, settle_s
+        self.camera = None
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError:
+            raise SourceError("picamera2 is not installed: `sudo apt install python3-picamera2`, and make "
+                              "the virtualenv with --system-site-packages (see docs/camera.md).") from None
+        try:
+            cam = Picamera2()
+            # RGB888 is stored B, G, R: what OpenCV expects
+            cam.configure(cam.create_video_configuration(main={"size": self.size, "format": "RGB888"},
+                                                         controls={"FrameRate": float(self.fps)}))
+            cam.start()
+        except Exception as exc:    # libcamera reports a missing or busy camera in many ways
+            raise SourceError(f"The Pi camera did not start ({exc}); check its ribbon cable and that "
+                              "no other program uses it.") from None
+        time.sleep(self.settle_s)
+        metadata = cam.capture_metadata()
+        cam.set_controls({k: metadata[k] for k in ("ExposureTime", "AnalogueGain", "ColourGains") if k in metadata}
+                         | {"AeEnable": False, "AwbEnable": False})
+        self.camera = cam
+
+    def read(self) -> np.ndarray | None:
+        try:
+            return self.camera.capture_array("main")
+        except Exception:
+            return None
+
+    def close(self) -> None:
+        if self.camera is not None:
+            self.camera.close()
+            self.camera = None
+
+
+class WebcamSource(FrameSource):
+    """A USB webcam through OpenCV; auto exposure and white balance switched off after settling."""
+
+    name = "webcam"
+
+    def __init__(self, device: int | str = 0, width: int = 1280, height: int = 720, fps: float = 30,
+                 settle_s: float = 2.0):
+        self.device, self.size, self.fps, self.settle_s = device, (width, height), fps, settle_s
+        self.capture = None
+
+    def open(self) -> None:
+        cap = cv2.VideoCapture(self.device)
+        if not cap.isOpened():
+            raise SourceError(f"No webcam at {self.device!r}: check the USB cable, and `ls /dev/video*`.")
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        cap.set(cv2.CAP_PROP_FPS, self.fps)
+        end = time.monotonic() + self.settle_s
+        while time.monotonic() < end:
+            cap.read()
+        # V4L2: 1 = manual exposure (keeps the settled value); not every camera obeys
+        cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
+        cap.set(cv2.CAP_PROP_AUTO_WB, 0)
+        self.capture = cap
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self.capture.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        if self.capture is not None:
+            self.capture.release()
+            self.capture = None
+
+
+class ReplaySource(FrameSource):
+    """Recorded frames: a folder of images (in name order) or a video file, looped if asked."""
+
+    name = "replay"
+
+    def __init__(self, path: str | Path, loop: bool = True):
+        self.path, self.loop = Path(path), loop
+        self.files: list[Path] = []
+        self.capture = None
+        self.index = 0
+
+    def open(self) -> None:
+        if self.path.is_dir():
+            self.files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self.files:
+                raise SourceError(f"{self.path} holds no images ({', '.join(IMAGE_SUFFIXES)}).")
+        elif self.path.is_file():
+            self.capture = cv2.VideoCapture(str(self.path))
+            if not self.capture.isOpened():
+                raise SourceError(f"{self.path} is not a video OpenCV can read.")
+        else:
+            raise SourceError(f"{self.path} does not exist.")
+        self.index = 0
+
+    def read(self) -> np.ndarray | None:
+        if self.capture is not None:
+            ok, frame = self.capture.read()
+            if not ok and self.loop:
+                self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self.capture.read()
+            return frame if ok else None
+        if self.index >= len(self.files):
+            if not self.loop:
+                return None
+            self.index = 0
+        frame = cv2.imread(str(self.files[self.index]), cv2.IMREAD_COLOR)
+        self.index += 1
+        return frame
+
+    def close(self) -> None:
+        if self.capture is not None:
+            self.capture.release()
+            self.capture = None
+
+
+class SyntheticSource(FrameSource):
+    """The synthetic table (vision.synthetic): tokens set by :meth:`set_slots`, re-rendered on change."""
+
+    name = "synthetic"
+
+    def __init__(self, layouts: dict, width: int = 1280, height: int = 720, seed: int = 1):
+        from . import synthetic
+        self._synthetic = synthetic
+        self.scene = synthetic.table_scene(layouts, seed, width, height, tokens={}, hard=False)
+        self.scene.noise = 1.5
+        self._frame: np.ndarray | None = None
+
+    def set_slots(self, board: str, slots: dict[str, str | None]) -> None:
+        """Put tokens on (or take them off) the named physical board's slots."""
+        for place in self.scene.boards:
+            if place.layout.board == board:
+                for slot, token in slots.items():
+                    if token:
+                        place.tokens[slot] = token
+                    else:
+                        place.tokens.pop(slot, None)
+                self._frame = None
+
+    def set_hands(self, hands: list) -> None:
+        """Show these hands (vision.synthetic.Hand) from the next frame on."""
+        self.scene.hands = list(hands)
+        self._frame = None
+
+    def read(self) -> np.ndarray | None:
+        if self._frame is None:
+            self._frame = self._synthetic.render(self.scene)[0]
+        return self._frame
+
+
+def make_source(cfg: CameraConfig, layouts: dict | None = None) -> FrameSource | None:
+    """The configured source, not yet opened (None when the camera is off)."""
+    if cfg.source == "picamera2":
+        return PiCameraSource(cfg.width, cfg.height, cfg.fps, cfg.settle_s)
+    if cfg.source == "webcam":
+        return WebcamSource(cfg.device, cfg.width, cfg.height, cfg.fps, cfg.settle_s)
+    if cfg.source == "replay":
+        return ReplaySource(cfg.path, cfg.loop)
+    if cfg.source == "synthetic":
+        return SyntheticSource(layouts or {}, cfg.width, cfg.height)
+    return None

@@ -1,0 +1,188 @@
+"""The /calibrate page and its API (host token): live view, layouts, empty-board and token-colour captures.
+
+Listed in ``server.app.EXTENSIONS``.  Routes (all but the page need the host token)::
+
+    GET  /calibrate                             the page (web/calibrate.html)
+    GET  /api/camera/status                     boards: located, calibrated, plan, layout summary
+    GET  /api/camera/frame.jpg[?plain=1]        the last frame, with markers/slots/classes drawn
+    GET  /api/camera/stream.mjpg                the same as a live MJPEG stream
+    GET  /api/camera/rectified/<board>.jpg      the board seen from straight above, 2 px per mm
+    GET  /api/camera/layout/<board>             the board's layout (JSON, see vision/layout.py)
+    POST /api/camera/layout/<board>             save an edited layout in the data dir
+    POST /api/camera/calibrate/<board>/empty    capture the empty board
+    POST /api/camera/calibrate/<board>/tokens   capture the token colours (tokens laid as the plan says)
+"""
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+from flask import Blueprint, Response, jsonify, request, send_from_directory
+
+from .calibration import add_token_colours, confusable, empty_reference, reference_dir, token_plan
+from .camera import service_for
+from .layout import Layout, LayoutError, load_layouts
+from .service import blank
+
+#: Rectified board scale on the calibrate page, pixels per millimetre.
+RECTIFIED_PX_PER_MM = 2.0
+STREAM_FPS = 8
+
+
+def _error(status: int, code: str, message: str):
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def register(app, socketio, ctx) -> None:
+    """Add the /calibrate page and the /api/camera routes to ``app``."""
+    from server.app import WEB_DIR
+
+    bp = Blueprint("camera", __name__)
+
+    @bp.before_request
+    def host_only():
+        if request.path == "/calibrate":
+            return None
+        auth = request.headers.get("Authorization", "")
+        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
+        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
+            return _error(403, "host_token_needed", "Calibrating the camera needs the host token: open "
+                          "/calibrate from the host page.")
+        service = service_for(ctx)
+        if service is None:
+            return _error(503, "camera_off", "The camera is not running: see the camera line in the host "
+                          "page's health table, and [camera] in config.toml.")
+        return None
+
+    def watch_of(board: str):
+        watch = service_for(ctx).pipeline.boards.get(board)
+        if watch is None:
+            return None, _error(404, "unknown_board", f"There is no board {board!r} watched by the camera.")
+        return watch, None
+
+    @bp.get("/calibrate")
+    def page():
+        return send_from_directory(WEB_DIR, "calibrate.html")
+
+    @bp.get("/api/camera/status")
+    def status():
+        service = service_for(ctx)
+        with service.lock:
+            st = service.pipeline.status()
+            boards = {name: w.layout for name, w in service.pipeline.boards.items()}
+            refs = {name: w.reference for name, w in service.pipeline.boards.items()}
+        for name, layout in boards.items():
+            b = st["boards"][name]
+            b.update(title=layout.title, sample=layout.sample, target=layout.target,
+                     types=list(layout.token_types()), plan=token_plan(layout),
+                     warnings=[f"{a or 'empty'} and {c or 'empty'} look alike here ({d} spreads apart)"
+                               for a, c, d in confusable(refs[name])] if refs[name] else [])
+        return jsonify({**st, "health": service.health(), "simulate": ctx.simulate})
+
+    @bp.get("/api/camera/frame.jpg")
+    def frame():
+        data = service_for(ctx).jpeg(annotate=not request.args.get("plain"))
+        if data is None:
+            ok, buf = cv2.imencode(".jpg", blank())
+            data = buf.tobytes()
+        return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @bp.get("/api/camera/stream.mjpg")
+    def stream():
+        service = service_for(ctx)
+        limit = float(request.args.get("seconds", 3600))
+
+        def frames():
+            end = time.monotonic() + limit
+            while time.monotonic() < end:
+                data = service.jpeg() or cv2.imencode(".jpg", blank())[1].tobytes()
+                yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
+                time.sleep(1 / STREAM_FPS)
+        return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame",
+                        headers={"Cache-Control": "no-store"})
+
+    @bp.get("/api/camera/rectified/<board>.jpg")
+    def rectified(board: str):
+        watch, err = watch_of(board)
+        if err:
+            return err
+        service = service_for(ctx)
+        with service.lock:
+            frame = service.pipeline.last_frame
+            h = watch.fix.homography if watch.fix else None
+        if frame is None or h is None:
+            return _error(409, "board_not_found", f"Board {board} is not in view: check that its markers "
+                          "are visible and not covered.")
+        s = RECTIFIED_PX_PER_MM
+        w, ht = (int(v * s) for v in watch.layout.size_mm)
+        to_px = np.array([[s, 0, -0.5], [0, s, -0.5], [0, 0, 1]])
+        img = cv2.warpPerspective(frame, to_px @ np.linalg.inv(h), (w, ht))
+        return Response(cv2.imencode(".jpg", img)[1].tobytes(), mimetype="image/jpeg",
+                        headers={"Cache-Control": "no-store"})
+
+    @bp.get("/api/camera/layout/<board>")
+    def get_layout(board: str):
+        watch, err = watch_of(board)
+        return err or jsonify({**watch.layout.to_dict(), "px_per_mm": RECTIFIED_PX_PER_MM})
+
+    @bp.post("/api/camera/layout/<board>")
+    def save_layout(board: str):
+        watch, err = watch_of(board)
+        if err:
+            return err
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return _error(400, "bad_layout", "Send the layout as a JSON object.")
+        body = {**watch.layout.to_dict(), **{k: v for k, v in body.items() if k in ("regions", "token_mm", "patch")},
+                "board": board, "sample": False}
+        try:
+            layout = Layout.from_dict(body)
+            if not layout.slots:
+                raise LayoutError("The layout has no slots: add at least one region.")
+            folder = ctx.data_dir / "vision" / "layouts"
+            path = folder / f"{board}.json"
+            old = path.read_text() if path.exists() else None
+            layout.save(path)
+            try:
+                load_layouts(ctx.data_dir)
+            except LayoutError:
+                if old is None:
+                    path.unlink()
+                else:
+                    path.write_text(old)
+                raise
+        except LayoutError as exc:
+            return _error(400, "bad_layout", str(exc))
+        service = service_for(ctx)
+        with service.lock:
+            service.pipeline.set_layout(layout)
+        return jsonify({"ok": True, "slots": len(layout.slots),
+                        "note": "Saved. Capture the empty board and the token colours again for this layout."})
+
+    @bp.post("/api/camera/calibrate/<board>/<step>")
+    def calibrate(board: str, step: str):
+        watch, err = watch_of(board)
+        if err:
+            return err
+        if step not in ("empty", "tokens"):
+            return _error(404, "unknown_step", "The calibration steps are empty and tokens.")
+        service = service_for(ctx)
+        try:
+            samples = service.collect(board)
+            if step == "empty":
+                ref = empty_reference(watch.layout, samples)
+            else:
+                if watch.reference is None:
+                    return _error(409, "empty_first", f"Capture the empty {board} board first.")
+                ref = add_token_colours(watch.reference, watch.layout, samples, token_plan(watch.layout))
+        except LookupError as exc:
+            return _error(409, "capture_failed", str(exc))
+        ref.save(reference_dir(ctx.data_dir))
+        with service.lock:
+            service.pipeline.set_reference(board, ref)
+        return jsonify({"ok": True, "missing_types": ref.missing_types(watch.layout.token_types()),
+                        "warnings": [f"{a or 'empty'} and {c or 'empty'} look alike here ({d} spreads apart)"
+                                     for a, c, d in confusable(ref)]})
+
+    app.register_blueprint(bp)
