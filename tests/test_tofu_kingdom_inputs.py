@@ -112,7 +112,8 @@ def test_a_coaster_picked_up_during_the_deal_is_no_longer_down():
 
 def test_taps_after_the_deal_are_refused():
     t = game(4, deal=DEAL4)
-    refuse(t, tap("seat-2", "princess"), "deal_done")
+    refuse(t, tap("seat-2", "queen"), "deal_done")
+    assert t.handle(tap("seat-2", "princess")).quiet         # its own coaster, reported again
     t2 = game(4, deal=DEAL4, readers="table")
     refuse(t2, tap("seat-2", "princess"), "wrong_reader")
 
@@ -257,6 +258,7 @@ def test_required_questions_hold_the_flip_until_everyone_was_asked():
     t = game(4, deal=DEAL4, questions="required")
     error = refuse(t, lift("seat-2", "princess"), "questions_missing")
     assert "Ben, Cat and Dan" in error.message
+    assert t.handle(tap("seat-2", "princess")).quiet       # the coaster goes back on its reader
     for seat in (2, 3, 4):
         accept(t, ask(1, seat, "who_are_you"))
     accept(t, lift("seat-2", "princess"))

@@ -274,13 +274,15 @@ def _role_of(state: dict, card: str) -> str:
 
 
 def _back_in_place(state: dict, body: dict) -> bool:
-    """After the flip: a coaster laid back where it lay this round (say the flipped one, face up)."""
-    if state["flip"] is None:
-        return False
+    """A coaster the table already knows, laid back where it lies this round: a seat reader
+    reporting it again, a refused flip put back, the flipped coaster laid face up on its reader,
+    or (one reader) the flipped coaster tapped again."""
     role = body["card"].partition("/")[2] if body["card"].startswith(GAME_ID + "/") else None
+    if role is None:
+        return False
     if state["options"]["readers"] == "seats":
-        return role is not None and state["placed"].get(body["reader"]) == role
-    return body["reader"] == "table" and role == state["flip"]["role"]
+        return state["placed"].get(body["reader"]) == role
+    return state["flip"] is not None and body["reader"] == "table" and role == state["flip"]["role"]
 
 
 def _tap(state: dict, body: dict):
@@ -303,8 +305,6 @@ def _deal_tap(state: dict, reader: str, role: str):
     placed = state["placed"]
     if state["options"]["readers"] == "seats":
         position = _seat_reader_position(state, reader)
-        if placed.get(position) == role:
-            raise Quiet()          # the same coaster reported again by its own reader
         if position in placed:
             raise RuleError("reader_taken", f"{_where(state, position).capitalize()} is already "
                             "down on that reader; lift it before laying another.")
