@@ -35,6 +35,7 @@ def start_round(state: dict, refill_dining: bool = False) -> list[dict]:
             events.append(event(state, "out_of_stock", f"Out of stock this round: shopping spaces "
                                 f"{', '.join(sorted(s for s, why in state['covered'].items() if why == 'out_of_stock'))}."))
     state["phase"] = "assistants"
+    state["spaces"] = {"shop": [], "pizza": None, "buffet": [None] * rules.buffet_spaces(len(state["players"]))}
     state["assistant_queue"] = list(reversed(order(state)))
     for p in state["seats"].values():
         p["last_assistants"], p["assistants"] = p["assistants"], []
@@ -130,7 +131,6 @@ def _assistants_done(state: dict, events: list[dict]) -> list[dict]:
     state["phase"] = "actions"
     for p in state["seats"].values():
         p.update(actions_left=rules.ACTIONS_PER_ROUND, passed=False, snacks=0, market_visits=0, pizza=False)
-    state["spaces"] = {"shop": [], "pizza": None, "buffet": [None] * rules.buffet_spaces(len(state["players"]))}
     state["turn"] = order(state)[0]
     events.append(event(state, "actions", f"Round {state['round']}: actions begin with "
                         f"{seat_record(state, state['turn'])['name']}."))

@@ -82,7 +82,7 @@ def table_view(state: dict) -> dict:
         "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
         "dice": list(state["dice"]) if state["dice"] else None,
         "shopping": _shopping(state),
-        "shopping_spaces": {"total": rules.shop_spaces(n), "used": len(state.get("spaces", {}).get("shop", []))},
+        "shopping_spaces": {"total": rules.shop_spaces(n), "used": len(state["spaces"]["shop"])},
         "budget": rules.BUDGET,
         "market": [_card(state, "market", m) for m in state["market_up"]],
         "pizza": list(state["pizza"]) if n > 1 else None,
