@@ -50,12 +50,21 @@ def test_tv_during_a_round_and_after_the_flip(tmp_path):
         screenshot(tv, "tofu-kingdom-tv-after-flip")
 
 
-def test_prince_asks_from_the_phone_and_players_see_their_own_role(tmp_path):
+def test_host_records_a_coaster_prince_asks_from_the_phone_host_sets_the_flip(tmp_path):
     with run_server(tmp_path) as srv, browser() as b:
         assert srv.post(new_game(4)).ok
-        for position, role in {"seat-2": "queen", "seat-3": "princess", "seat-4": "maid",
-                               "center": "guard"}.items():
+        for position, role in {"seat-2": "queen", "seat-3": "princess", "seat-4": "maid"}.items():
             srv.post(tap(position, role))
+        host = b.new_page(viewport={"width": 1280, "height": 900})
+        host.goto(f"{srv.url}/host?token={srv.host_token}")
+        host.wait_for_selector("text=Record a coaster")
+        form = ".tk-form:has-text('Record a coaster')"
+        host.select_option(f"{form} select >> nth=0", "center")
+        host.select_option(f"{form} select >> nth=1", "guard")
+        host.click(f"{form} button")
+        host.wait_for_selector("text=Set flip")
+        assert srv.state("host", srv.host_token)["host"]["placed"]["center"] == "guard"
+
         phone = b.new_page(viewport={"width": 412, "height": 915})
         phone.goto(f"{srv.url}/seat/1?token={srv.seat_token(1)}")
         phone.wait_for_selector("text=You are the Prince")
@@ -74,9 +83,6 @@ def test_prince_asks_from_the_phone_and_players_see_their_own_role(tmp_path):
         assert "You always lie." in other.locator("body").inner_text()
         screenshot(other, "tofu-kingdom-seat-player")
 
-        host = b.new_page(viewport={"width": 1280, "height": 900})
-        host.goto(f"{srv.url}/host?token={srv.host_token}")
-        host.wait_for_selector("text=Set flip")
         host.select_option(".tk-form:has-text('The Prince flipped') select", "center")
         host.click("text=Set flip")
         host.wait_for_selector(".tk-result")
