@@ -113,28 +113,33 @@ def test_kitchen_tokens_move_right_and_spoil_into_the_trash():
     assert table.state["phase"] == "cleanup" and table.view("table")["cleanup"]
 
 
-def test_market_at_most_twice_per_player_per_round_and_open_to_all():
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_market_at_most_twice_per_player_per_round_and_open_to_all(count):
     """rulebook: farmers market spaces never block, but each player visits at most twice a round."""
-    table = new_table(["Ann", "Ben"])
+    table = new_table([f"P{i}" for i in range(1, count + 1)])
     pick_assistants(table)
     card = table.state["market_up"][0]
     wild = ["water"] * table.state["cards"]["market"][card]["foods"].count("wild")
-    for _ in range(2):
-        for s in (1, 2):
-            seat(table, s, "market", card=card, wild=wild)
-    err = refused(table, {"seat": {"seat": 1, "action": "market", "card": card, "wild": wild}}, "space_taken")
+    for _ in range(2 * count):                    # everyone visits the same stand twice
+        seat(table, table.state["turn"], "market", card=card, wild=wild)
+    turn = table.state["turn"]
+    err = refused(table, {"seat": {"seat": turn, "action": "market", "card": card, "wild": wild}}, "space_taken")
     assert "2 times" in err.message
 
 
-def test_snack_once_per_round():
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_snack_once_per_round(count):
     """rulebook: each player may snack only once per round."""
-    table = new_table(["Ann", "Ben"])
+    table = new_table([f"P{i}" for i in range(1, count + 1)])
     pick_assistants(table)
-    player(table, 1)["kitchen"][0] = ["water", "water"]
-    seat(table, 1, "snack", food="water")
-    seat(table, 2, "pass")
-    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "water"}}, "space_taken")
-    assert player(table, 1)["body"]["water"] == ["water"]
+    for n in range(1, count + 1):
+        player(table, n)["kitchen"][0] = ["water", "water"]
+    for _ in range(count):
+        seat(table, table.state["turn"], "snack", food="water")
+    turn = table.state["turn"]
+    refused(table, {"seat": {"seat": turn, "action": "snack", "food": "water"}}, "space_taken")
+    assert player(table, turn)["body"]["water"] == ["water"]
+    assert "snack" in table.view(f"seat-{turn}")["me"]["why_not"]
 
 
 def test_recipes_take_at_most_3_and_cook_at_most_3_tokens():

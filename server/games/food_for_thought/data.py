@@ -137,10 +137,6 @@ class Catalog:
         """Kinds still taken from the invented sample set."""
         return [k for k in KINDS if self.sources.get(k) == "sample"]
 
-    def as_state(self) -> dict:
-        """The data a game keeps in its state (plain JSON)."""
-        return {"records": self.records, "sources": dict(self.sources)}
-
 
 # ----------------------------------------------------------------------------- where
 _configured_owner_dir: Path | None = None

@@ -1,7 +1,7 @@
 """The round cycle: assistant selection, whose action it is, clean-up and the end of the game."""
 from __future__ import annotations
 
-from ..base import RuleError, event, finish, rng
+from ..base import RuleError, event, finish
 from . import rules, scoring, tokens
 
 
