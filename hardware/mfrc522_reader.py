@@ -67,8 +67,8 @@ def chip_class(base: type) -> type:
             self.gpio, self.reset_pin, self.timeout_s = gpio, reset_pin, timeout_s
             self.last_error = 0
             if reset_pin is not None:
-                gpio.setup(reset_pin, gpio.OUT)
-                gpio.output(reset_pin, 1)
+                # Straight to high: readers sharing the line must not be reset by this one.
+                gpio.setup(reset_pin, gpio.OUT, initial=gpio.HIGH)
             self.MFRC522_Init()
 
         def MFRC522_Init(self):
@@ -89,7 +89,8 @@ def chip_class(base: type) -> type:
             """The library's exchange, ending on the chip's timer instead of 2000 reads.
 
             Returns the library's ``(status, data, bits)``; ``last_error`` keeps
-            the ErrorReg value; raises ChipSilent when no interrupt ever comes.
+            the ErrorReg value; raises ChipSilent when no interrupt comes in time
+            and the chip is gone or has lost its settings.
             """
             irq_enable, wait_irq = _IRQS.get(command, (0x00, 0x10))
             self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)

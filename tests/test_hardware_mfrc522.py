@@ -165,6 +165,15 @@ def test_a_chip_that_reset_itself_is_noticed_and_set_up_again(emu, hub_on):
     assert hub.health()[0]["status"] == "ok"
 
 
+def test_opening_a_reader_does_not_reset_another_on_the_same_reset_line(emu):
+    first, second = emu.add_reader(0, 0, reset_pin=25), emu.add_reader(0, 1, reset_pin=25)
+    reader = opened(emu, 0, 0)
+    first.place(EmulatedTag(NTAG_7))
+    assert reader.poll().uid == NTAG_7
+    opened(emu, 0, 1)
+    assert reader.poll().uid == NTAG_7       # the first chip kept its settings
+
+
 def test_an_spi_error_marks_the_reader_down(emu):
     chip = emu.add_reader(0, 0)
     reader = opened(emu, reset_pin=None)
