@@ -1,5 +1,7 @@
 """Food for Thought engine: setup variants, assistants, action spaces, Pizza To Go, passing,
 cooking and working out, modules, `board` inputs, and refusals that change nothing."""
+import json
+
 import pytest
 
 from server.games.food_for_thought import rules
@@ -442,3 +444,19 @@ def test_host_acts_for_a_seat_and_adjusts_scores():
     assert table.state["turn"] == 2
     host(table, "adjust", seat=2, vp=3, reason="Restaurateur bonus")
     assert table.state["players"][1]["score"] == 3
+
+
+def test_public_views_hide_deck_and_bag_order():
+    """Everything on the table is open except the order of the decks and the bag: the TV and the
+    phones see face-up cards only; the host also sees the decks."""
+    table = new_table(["Ann", "Ben"], potluck=True)
+    pick_assistants(table)
+    hidden_recipe = table.state["recipe_piles"][0][2]
+    hidden_activity = table.state["activity_deck"][0]
+    for audience in ("table", "seat-1", "seat-2"):
+        text = json.dumps(table.view(audience))
+        assert "recipe_piles" not in text and "activity_deck" not in text and '"bag' not in text
+        assert f'"{hidden_recipe}"' not in text and f'"{hidden_activity}"' not in text
+    host_view = table.view("host")["host"]
+    assert host_view["recipe_piles"][0][2] == hidden_recipe and host_view["activity_deck"][0] == hidden_activity
+    assert "me" not in table.view("table") and table.view("seat-2")["me"]["seat"] == 2

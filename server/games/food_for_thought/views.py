@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ..base import audience_seat, common_view
 from . import actions, boards, rules
-from .data import SCHEMA, KINDS
 from .rounds import order, seat_record, solo_choice
 
 
@@ -167,9 +166,5 @@ def view(state: dict, audience: str) -> dict:
             "boards": boards.board_ids(state),
             "allergy_tiles": sorted(state["cards"]["allergies"]),
             "options_by_seat": {s: seat_options(state, int(s)) for s in state["seats"]},
-            "data_kinds": {k: {"file": SCHEMA[k]["file"], "what": SCHEMA[k]["what"],
-                               "fields": {f: (list(t) if isinstance(t, tuple) else t, req)
-                                          for f, (t, req, _d) in SCHEMA[k]["fields"].items()}}
-                           for k in KINDS},
         }
     return out
