@@ -410,6 +410,9 @@ def test_watched_board_shows_disagreements_until_accepted():
     diff = table.view("table")["disagreements"]["diet-2"]
     assert {"slot": "body.water.1", "recorded": None, "seen": "water"} in diff
     assert len(diff) == 2
+    seq = table.seq
+    again = ok(table, {"board": {"board": "diet-2", "slots": {"body.water.1": "water"}}})
+    assert again.quiet and table.seq == seq          # a snapshot with nothing new is not journaled
     host(table, "accept_board", board="diet-2")
     assert player(table, 2)["body"]["water"] == ["water"] and player(table, 2)["kitchen"][0] == ["grain"]
     assert table.view("table")["disagreements"] == {}

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..base import RuleError, event
+from ..base import Quiet, RuleError, event
 from . import rules
 
 COVERED = "covered"
@@ -140,12 +140,17 @@ def board_input(state: dict, body: dict) -> list[dict]:
     for slot, token in slots.items():
         _check_slot(state, board, slot, token, strict=not info["watched"])
     if info["watched"]:
-        info["seen"].update(slots)
-        info["seen"] = {s: t for s, t in info["seen"].items() if t is not None}
+        seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
+        if seen == info["seen"]:
+            raise Quiet()                 # the camera saw nothing new: not journaled
+        info["seen"] = seen
         diff = disagreements(state, board)
         return [event(state, "snapshot", f"Camera on {board}: " + (f"{len(diff)} slot(s) differ from the "
                       "recorded actions." if diff else "agrees with the recorded actions."))]
+    before = implied(state, board)
     _apply_slots(state, board, slots)
+    if implied(state, board) == before:
+        raise Quiet()
     return [event(state, "corrected", f"{board} corrected: " + ", ".join(
         f"{s} = {t or 'empty'}" for s, t in list(slots.items())[:6]) + (" ..." if len(slots) > 6 else "") + ".")]
 
