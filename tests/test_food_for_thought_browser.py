@@ -56,6 +56,13 @@ def test_tv_action_round_and_final_receipts(tmp_path):
             phone.wait_for_selector("text=Pass for the rest of the round")
             assert phone.locator("text=Pizza To Go (all its food to your body)").count() == 0   # already taken
             assert "Pizza To Go" in phone.locator(".ft-whynot").inner_text()
+            # a choice made in a form survives the redraw that any table update causes
+            box = phone.locator(".ft-box:has-text('Recipes & Cook') input[type=checkbox]").first
+            box.check()
+            other = 2 if turn == 1 else 1
+            assert srv.post({"host": {"action": "adjust", "seat": other, "vp": 1, "reason": "test"}}).ok
+            phone.wait_for_function("document.getElementById('events').textContent.includes('+1 VP (test)')")
+            assert phone.locator(".ft-box:has-text('Recipes & Cook') input[type=checkbox]").first.is_checked()
             phone.click("text=Pass for the rest of the round")
             page.wait_for_function("document.querySelector('#events').textContent.includes('passes')")
 

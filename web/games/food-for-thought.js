@@ -174,7 +174,16 @@
 
   // ----- forms: shared by the phone (a player's own seat) and the host (acting for a seat) ---------
   const drafts = {};   // per seat: choices kept across re-renders (every state update redraws)
-  const draftOf = (seat) => (drafts[seat] = drafts[seat] || { buy: new Set(), special: [], freeze: [] });
+  const draftOf = (seat) => (drafts[seat] = drafts[seat] || { buy: new Set(), special: [], freeze: [], fields: {} });
+  // Keep what the player chose in a form field across redraws (checkboxes, selects, inputs).
+  function keep(seat, key, input) {
+    const fields = draftOf(seat).fields;
+    const box = input.type === "checkbox";
+    if (key in fields) { if (box) input.checked = fields[key]; else input.value = fields[key]; }
+    input.addEventListener("change", () => { fields[key] = box ? input.checked : input.value; });
+    input.addEventListener("input", () => { fields[key] = box ? input.checked : input.value; });
+    return input;
+  }
 
   async function act(send, input) {
     const r = await send(input);
@@ -187,9 +196,14 @@
     return h("select", { name }, ...options.map((o, i) => h("option", { value: o }, labels ? labels[i] : o)));
   }
 
-  function controls(view, me, mine, doAct) {
+  function controls(view, me, mine, doActRaw) {
     const seat = me.seat;
     const d = draftOf(seat);
+    const doAct = async (body) => {
+      const r = await doActRaw(body);
+      if (r.ok) drafts[seat] = null;    // the action went through: start the next one afresh
+      return r;
+    };
     const foodIds = Object.keys(view.foods);
     const foodSel = (name) => select(name, foodIds, foodIds.map((f) => food(view, f)));
     const parts = [];
@@ -216,20 +230,17 @@
           d.special.map((f) => food(view, f)).join(", ")),
         view.options.freezer ? h("div", { class: "ft-form" }, "Freeze (comma separated):",
           h("input", { name: "freeze", value: d.freeze.join(","), onchange: (e) => { d.freeze = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); } })) : null,
-        h("button", { onclick: async () => {
-          const r = await doAct({ action: "buy", items: [...[...d.buy].map((s) => ({ space: s })), ...d.special.map((f) => ({ special: f }))], freeze: d.freeze });
-          if (r.ok) drafts[seat] = null;
-        } }, "Buy"), h("button", { onclick: () => { drafts[seat] = null; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Clear")));
+        h("button", { onclick: () => doAct({ action: "buy", items: [...[...d.buy].map((s) => ({ space: s })), ...d.special.map((f) => ({ special: f }))], freeze: d.freeze }) }, "Buy"), h("button", { onclick: () => { drafts[seat] = null; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Clear")));
     }
     if (me.can.includes("shop")) {
-      const d1 = h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" });
-      const d2 = h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" });
+      const d1 = keep(seat, "die1", h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" }));
+      const d2 = keep(seat, "die2", h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" }));
       parts.push(h("div", { class: "ft-form" }, "Grocery shopping:", view.options.dice === "physical" ? "enter your dice" : "(leave empty to roll here)", d1, d2,
         h("button", { onclick: () => doAct(d1.value && d2.value ? { action: "shop", dice: [Number(d1.value), Number(d2.value)] } : { action: "shop" }) }, "Shop")));
     }
     if (me.can.includes("market")) {
       parts.push(...view.market.map((m) => {
-        const wilds = m.foods.filter((f) => f === "wild").map((_, i) => foodSel("wild" + i));
+        const wilds = m.foods.filter((f) => f === "wild").map((_, i) => keep(seat, `market.${m.id}.${i}`, foodSel("wild" + i)));
         return h("div", { class: "ft-form" }, `Market: ${m.name} (${m.foods.map((f) => food(view, f)).join(", ")} → ${m.to})`, ...wilds,
           btn("Visit", { action: "market", card: m.id, wild: wilds.map((w) => w.value) }));
       }));
@@ -242,14 +253,15 @@
     if (me.can.includes("snack")) {
       const inKitchen = [...new Set(mineP.kitchen.flat())];
       if (inKitchen.length) {
-        const s = select("food", inKitchen, inKitchen.map((f) => food(view, f)));
+        const s = keep(seat, "snack", select("food", inKitchen, inKitchen.map((f) => food(view, f))));
         parts.push(h("div", { class: "ft-form" }, "Snack:", s, h("button", { onclick: () => doAct({ action: "snack", food: s.value }) }, "Eat")));
       }
     }
     if (me.can.includes("cook")) {
-      const takes = view.recipe_book.map((c) => h("label", {}, h("input", { type: "checkbox", value: c.id }), c.id));
+      const takes = view.recipe_book.map((c) => h("label", {}, keep(seat, "cook.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id));
       const mineRecipes = [...mineP.recipes.map((r) => r.id), ...view.recipe_book.map((c) => c.id)];
-      const rows = [0, 1, 2].map(() => [select("recipe", ["", ...mineRecipes]), select("food", ["", ...Object.keys(view.foods)])]);
+      const rows = [0, 1, 2].map((i) => [keep(seat, "cook.recipe" + i, select("recipe", ["", ...mineRecipes])),
+                                          keep(seat, "cook.food" + i, select("food", ["", ...Object.keys(view.foods)]))]);
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Recipes & Cook: take up to 3, move up to 3 kitchen tokens"),
         h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[1], "on", r[0])),
         h("button", { onclick: () => doAct({ action: "cook",
@@ -257,9 +269,11 @@
           place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ recipe: r[0].value, food: r[1].value })) }) }, "Cook")));
     }
     if (me.can.includes("workout")) {
-      const takes = view.planner.map((c) => h("label", {}, h("input", { type: "checkbox", value: c.id }), c.id));
+      const takes = view.planner.map((c) => h("label", {}, keep(seat, "work.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id));
       const mineActs = [...mineP.activities.map((a) => a.id), ...view.planner.map((c) => c.id)];
-      const rows = [0, 1, 2].map(() => [select("activity", ["", ...mineActs]), select("food", ["", ...Object.keys(view.foods)]), select("count", ["1", "2"])]);
+      const rows = [0, 1, 2].map((i) => [keep(seat, "work.activity" + i, select("activity", ["", ...mineActs])),
+                                          keep(seat, "work.food" + i, select("food", ["", ...Object.keys(view.foods)])),
+                                          keep(seat, "work.count" + i, select("count", ["1", "2"]))]);
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Activities & Work Out: take up to 2, move up to 3 body tokens"),
         h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[2], "x", r[1], "on", r[0])),
         h("button", { onclick: () => doAct({ action: "workout",
