@@ -26,3 +26,9 @@ def test_card_entry_routes_write_the_owner_folder(tmp_path):
         view = srv.state("table")
         assert "recipes" not in view["sample_kinds"] and view["data_label"] == "SAMPLE DATA"
         assert [r["id"] for r in view["recipe_book"]] == ["real-r1"]
+        # the host can tell whether the files still match the running game's data
+        fingerprint = srv.state("host", token=srv.host_token)["host"]["data_fingerprint"]
+        assert requests.get(f"{url}/data", headers=auth, timeout=10).json()["fingerprint"] == fingerprint
+        requests.post(f"{url}/cards", json={"kind": "recipes", "record": {**card, "id": "real-r2"}},
+                      headers=auth, timeout=10).raise_for_status()
+        assert requests.get(f"{url}/data", headers=auth, timeout=10).json()["fingerprint"] != fingerprint

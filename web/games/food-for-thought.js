@@ -350,7 +350,10 @@
       }
       else result.textContent = (body.error.problems || [body.error.message]).join("\n");
     };
+    const changed = view.options.data === "owner" && !view.over && dataInfo.fingerprint !== (view.host || {}).data_fingerprint;
     return h("div", { class: "ft-box" }, h("h4", {}, "Enter a real card into " + dataInfo.owner_dir),
+      changed ? h("div", { class: "ft-warn" }, "The data files differ from the ones this game started with: an undo " +
+        "or a restart replays this game with the new files. Finish the game before entering more cards.") : null,
       h("div", { class: "ft-why" }, dataInfo.sample.length ? "Still sample data: " + dataInfo.sample.join(", ") : "No sample data left."),
       h("div", { class: "ft-why" }, "Lists: comma separated or JSON; foods: " + dataInfo.foods.join(", ")),
       h("div", { class: "ft-form" }, "Kind:", kindSel),

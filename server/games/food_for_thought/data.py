@@ -15,6 +15,7 @@ keeps what it needs in the game state, so a running game never reads a file.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -136,6 +137,11 @@ class Catalog:
     def sample_kinds(self) -> list[str]:
         """Kinds still taken from the invented sample set."""
         return [k for k in KINDS if self.sources.get(k) == "sample"]
+
+    def fingerprint(self) -> str:
+        """A short digest of the records: it changes whenever any card or board changes."""
+        text = json.dumps(self.records, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # ----------------------------------------------------------------------------- where

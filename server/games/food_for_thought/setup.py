@@ -73,7 +73,8 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     cards = {k: _by_id(cat.records[k]) for k in
              ("recipes", "activities", "market", "out_of_stock", "goals", "assistants", "allergies")}
     state.update({
-        "options": dict(options), "data": {"sources": dict(cat.sources), "sample": cat.sample_kinds()},
+        "options": dict(options), "data": {"sources": dict(cat.sources), "sample": cat.sample_kinds(),
+                                           "fingerprint": cat.fingerprint()},
         "cards": cards, "foods": _by_id(cat.records["foods"]), "board": board,
         "shopping": {f"{s['row']}.{s['col']}": s["food"] for s in cat.records["shopping"]},
         "main": cat.records["main_board"][0], "round": 1, "first_seat": options["first_seat"],

@@ -76,7 +76,7 @@ def table_view(state: dict) -> dict:
         "first_seat": state["first_seat"], "order": order(state),
         "sample_data": bool(state["data"]["sample"]), "sample_kinds": list(state["data"]["sample"]),
         "data_label": "SAMPLE DATA" if state["data"]["sample"] else "",
-        "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet")},
+        "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet", "data")},
         "board_name": state["board"]["name"],
         "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
         "dice": list(state["dice"]) if state["dice"] else None,
@@ -159,6 +159,7 @@ def view(state: dict, audience: str) -> dict:
     if audience == "host":
         out["host"] = {
             "data_sources": dict(state["data"]["sources"]),
+            "data_fingerprint": state["data"]["fingerprint"],
             "recipe_piles": [list(p) for p in state["recipe_piles"]],
             "activity_deck": list(state["activity_deck"]),
             "market_cards": list(state["market_cards"]),

@@ -31,6 +31,7 @@ def summary() -> dict:
                                  for f, (t, req, _d) in data.SCHEMA[k]["fields"].items()}}
                   for k in data.KINDS},
         "sample": cat.sample_kinds(), "problems": cat.problems, "notes": cat.notes,
+        "fingerprint": cat.fingerprint(),
         "foods": sorted(f["id"] for f in cat.records["foods"]),
     }
 
