@@ -35,7 +35,7 @@ LEVEL_NOISE = 4
 #: Added to every grey level before taking ratios, so dark channels do not dominate with noise.
 DARK = 12.0
 #: Farther than this many sigmas from every class: unknown.
-MAX_DISTANCE = 6.0
+MAX_DISTANCE = 4.0
 #: Below this share of the likelihood: unknown.
 MIN_CONFIDENCE = 0.9
 

@@ -93,7 +93,8 @@ class BoardLocator:
                 seen[mid] = fresh[mid]
             elif mid in self.templates and self._unchanged(grey, mid):
                 seen[mid] = self.corners[mid]
-            elif mid in self.corners or (mid in expected and self._frame % 5 == 0):
+            elif (mid in self.corners and self._frame % 2 == 0) or (mid in expected and self._frame % 5 == 0):
+                # covered (or never seen): look again every other frame, not every frame
                 where = self.corners.get(mid, expected.get(mid))
                 x0, y0, x1, y1 = self._window(where, 1.0, grey.shape)
                 hit = detect(detector, grey[y0:y1, x0:x1], (x0, y0)) if x1 - x0 > 8 and y1 - y0 > 8 else {}

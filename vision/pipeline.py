@@ -80,6 +80,7 @@ class Pipeline:
         self.timings: deque = deque(maxlen=120)
         self.last_frame: np.ndarray | None = None
         self.found: dict[int, np.ndarray] = {}
+        self._search_now = False
 
     def set_layout(self, layout: Layout) -> None:
         """Watch a board with this layout (a new board, or new geometry for a known one)."""
@@ -111,6 +112,7 @@ class Pipeline:
             lo, hi = np.percentile(grey[::8, ::8], (2, 98))
             self.frame_status = "dead_frame" if hi - lo < DEAD_SPREAD else "ok"
         if self.frame_status != "ok":
+            self._search_now = True          # the picture may come back anywhere
             for watch in self.boards.values():
                 watch.tracker.update(None, True)
                 watch.busy = True
@@ -129,7 +131,8 @@ class Pipeline:
         return commits
 
     def _search_due(self) -> bool:
-        if self.frame_no == 1:
+        if self.frame_no == 1 or self._search_now:
+            self._search_now = False
             return True
         lost = any(w.fix is None or w.fix.status in ("not_found", "too_few_markers", "covered")
                    for w in self.boards.values())

@@ -192,8 +192,16 @@ def _draw_token(img, cx, cy, radius, kind, colour, angle, S=16):
     cv2.fillPoly(img, [rot(shapes[icon])], white, cv2.LINE_AA, shift=4)
 
 
+_TOKEN_CACHE: dict[tuple, np.ndarray] = {}
+
+
 def _board_texture(place: Placement, scale: float) -> np.ndarray:
-    img = _tex(place.layout, scale).copy()
+    key = (id(place.layout), scale, place.seed, place.jitter_mm, tuple(sorted(place.tokens.items())))
+    if key in _TOKEN_CACHE:
+        return _TOKEN_CACHE[key]
+    if len(_TOKEN_CACHE) > 16:
+        _TOKEN_CACHE.clear()
+    img = _TOKEN_CACHE[key] = _tex(place.layout, scale).copy()
     radius = place.layout.token_mm / 2 * scale
     for slot in place.layout.slots:
         kind = place.tokens.get(slot.id)
@@ -215,7 +223,19 @@ def board_homography(scene: Scene, place: Placement) -> np.ndarray:
     return h / h[2, 2]
 
 
+_LIGHT_CACHE: dict[str, np.ndarray] = {}
+
+
 def _light_field(scene: Scene) -> np.ndarray:
+    key = repr((scene.camera, scene.light))
+    if key not in _LIGHT_CACHE:
+        if len(_LIGHT_CACHE) > 16:
+            _LIGHT_CACHE.clear()
+        _LIGHT_CACHE[key] = _compute_light(scene)
+    return _LIGHT_CACHE[key]
+
+
+def _compute_light(scene: Scene) -> np.ndarray:
     cam, lt = scene.camera, scene.light
     ys, xs = np.mgrid[0:cam.height, 0:cam.width].astype(np.float32)
     u, v = xs / cam.width - 0.5, ys / cam.height - 0.5
@@ -253,18 +273,19 @@ def _draw_hand(img: np.ndarray, scene: Scene, hand: Hand) -> None:
     shadow = np.zeros(img.shape[:2], np.uint8)
     cv2.fillPoly(shadow, [(poly + (w * 0.5, w * 0.6)).astype(np.int32)], 255, cv2.LINE_AA)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, w * 0.3))
-    img[:] = (img * (1 - 0.35 * (shadow[..., None] / 255.0))).astype(np.uint8)
     mask = np.zeros(img.shape[:2], np.uint8)
     cv2.fillPoly(mask, [poly.astype(np.int32)], 255, cv2.LINE_AA)
     for f in (-0.45, -0.15, 0.15, 0.45):                   # fingers
         a = tip + d * w * 0.5 + n * w * f * 1.2
         b = tip + d * w * 1.5 + n * w * f * 1.5
         cv2.line(mask, tuple(int(v) for v in a), tuple(int(v) for v in b), 255, max(2, int(w * 0.22)), cv2.LINE_AA)
-    shade = np.clip(1.0 - 0.25 * np.abs(np.dot(np.stack(np.mgrid[0:img.shape[0], 0:img.shape[1]][::-1], -1)
-                                                - tip, n) / max(w, 1)), 0.6, 1.0)
-    skin = (shade[..., None] * np.array(hand.skin, np.float32)).astype(np.uint8)
-    m = mask[..., None] / 255.0
-    img[:] = (img * (1 - m) + skin * m).astype(np.uint8)
+    ys, xs = np.ogrid[0:img.shape[0], 0:img.shape[1]]
+    across = np.abs((xs.astype(np.float32) - tx) * n[0] + (ys.astype(np.float32) - ty) * n[1]) / max(w, 1)
+    shade = np.clip(1.0 - 0.25 * across, 0.6, 1.0).astype(np.float32)        # rounder arm: darker edges
+    m = mask.astype(np.float32) / 255
+    keep = (1 - m) * (1 - 0.35 * shadow.astype(np.float32) / 255)
+    out = img.astype(np.float32) * keep[..., None] + (m * shade)[..., None] * np.array(hand.skin, np.float32)
+    img[:] = np.clip(out, 0, 255).astype(np.uint8)
 
 
 def render(scene: Scene) -> tuple[np.ndarray, dict]:
@@ -293,9 +314,9 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
     del table_h
     for hand in scene.hands:
         _draw_hand(img, scene, hand)
+    if scene.blur > 0:        # (blurring before the light: the light field is smooth, so nearly the same)
+        img = cv2.GaussianBlur(img, (0, 0), scene.blur)
     lit = img.astype(np.float32) * _light_field(scene)
-    if scene.blur > 0:
-        lit = cv2.GaussianBlur(lit, (0, 0), scene.blur)
     if scene.noise > 0:
         lit += rng.normal(0, scene.noise, lit.shape).astype(np.float32)
     out = np.clip(lit, 0, 255).astype(np.uint8)

@@ -1,0 +1,102 @@
+"""Layouts: the shipped samples name slots as the Food for Thought engine does; files round-trip; bad files are refused clearly."""
+import json
+
+import pytest
+
+from server.journal import Journal
+from server.table import Table
+from vision.layout import Layout, LayoutError, load_layouts, sample_layouts
+from vision.tokens import COVERED, food_types
+
+
+def _fft_table():
+    table = Table(Journal(":memory:"))
+    out = table.handle({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben", "Cy", "Di"], "seed": 1,
+                                     "options": {"freezer": True}}})
+    assert out.accepted, out.error
+    return table
+
+
+def test_every_sample_slot_is_a_slot_the_engine_accepts():
+    """A board input naming every slot of every sample layout (empty) is accepted by the engine."""
+    table = _fft_table()
+    for layout in sample_layouts().values():
+        out = table.handle({"board": {"board": layout.target, "slots": {s.id: None for s in layout.slots}}})
+        assert out.accepted, (layout.board, out.error.as_dict() if out.error else None)
+
+
+def test_sample_diet_board_has_every_body_space_of_the_standard_diet():
+    from server.games.food_for_thought import data
+    std = next(b for b in data.load(sample_only=True).records["boards"] if b["id"] == "standard")
+    ids = {s.id for s in sample_layouts()["diet-1"].slots}
+    for group in std["groups"]:
+        for n in range(1, len(group["spaces"]) + 1):
+            assert f"body.{group['id']}.{n}" in ids
+    assert {f"kitchen.{c}.1" for c in range(1, std["kitchen"]["columns"] + 1)} <= ids
+
+
+def test_token_types_are_the_games_food_ids_and_the_shop_holds_shopping_tokens():
+    from server.games.food_for_thought import data
+    foods = [f["id"] for f in data.load(sample_only=True).records["foods"]]
+    assert list(food_types()) == foods
+    ls = sample_layouts()
+    assert ls["diet-1"].token_types() == tuple(foods)
+    assert ls["shop"].token_types() == (COVERED,)
+
+
+def test_owner_foods_file_renames_the_token_types(tmp_path):
+    from server.games.food_for_thought import data
+    src = data.SAMPLE_DIR / "foods.jsonl"
+    owner = tmp_path / data.OWNER_SUBDIR
+    owner.mkdir()
+    (owner / "foods.jsonl").write_text(src.read_text().replace('"id": "veg"', '"id": "vegetables"'))
+    assert "vegetables" in food_types(tmp_path) and "veg" not in food_types(tmp_path)
+
+
+def test_layout_round_trips_through_its_file(tmp_path):
+    layout = sample_layouts()["diet-2"]
+    layout.save(tmp_path / "diet-2.json")
+    again = Layout.load(tmp_path / "diet-2.json")
+    assert again.to_dict() == layout.to_dict()
+    assert [(s.id, s.x, s.y) for s in again.slots] == [(s.id, s.x, s.y) for s in layout.slots]
+
+
+def test_region_slots_fill_the_grid_in_reading_order():
+    layout = Layout.from_dict({"board": "t", "size_mm": [100, 100], "markers": {"1": {"x": 0, "y": 0, "size": 10},
+                               "2": {"x": 90, "y": 0, "size": 10}, "3": {"x": 0, "y": 90, "size": 10}},
+                               "regions": [{"name": "k", "ids": "k.{col}.{row}.{n}", "rows": 2, "cols": 2,
+                                            "corners": [[20, 20], [60, 20], [60, 60], [20, 60]]}]})
+    assert [(s.id, s.x, s.y) for s in layout.slots] == [
+        ("k.1.1.1", 30, 30), ("k.2.1.2", 50, 30), ("k.1.2.3", 30, 50), ("k.2.2.4", 50, 50)]
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.pop("markers"), "malformed"),
+    (lambda d: d["regions"][0].update(rows=0), "rows and cols"),
+    (lambda d: d["regions"][0].update(corners=[[0, 0], [1, 1]]), "4 corners"),
+    (lambda d: d["regions"].append(dict(d["regions"][0])), "used twice"),
+    (lambda d: d.update(markers={"1": {"x": 0, "y": 0, "size": 10}}), "at least 3"),
+])
+def test_bad_layouts_are_refused_with_what_to_fix(change, words):
+    data = sample_layouts()["diet-1"].to_dict()
+    change(data)
+    with pytest.raises(LayoutError, match=words):
+        Layout.from_dict(data)
+
+
+def test_a_marker_on_two_boards_is_refused(tmp_path):
+    data = sample_layouts()["diet-1"].to_dict()
+    data["board"] = "diet-9"
+    folder = tmp_path / "vision" / "layouts"
+    folder.mkdir(parents=True)
+    (folder / "diet-9.json").write_text(json.dumps(data))
+    with pytest.raises(LayoutError, match="own markers"):
+        load_layouts(tmp_path)
+
+
+def test_owner_layout_replaces_the_sample_of_the_same_board(tmp_path):
+    layout = sample_layouts()["shop"]
+    data = layout.to_dict()
+    data["regions"][0]["rows"] = 5
+    Layout.from_dict(data).save(tmp_path / "vision" / "layouts" / "shop.json")
+    assert len(load_layouts(tmp_path)["shop"].slots) == 30

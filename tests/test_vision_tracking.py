@@ -1,0 +1,216 @@
+"""Hands, bumps, covered markers and bad frames: the camera commits only what is true, once the table is still."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tests.support.vision_scenes import expected_changes, layouts
+from vision import synthetic as syn
+from vision.pipeline import Pipeline, Settings
+from vision.service import CameraService
+from vision.sources import FrameSource, ReplaySource
+from vision.tracker import SnapshotTracker
+
+FPS = 30
+
+
+def _board(seed=5, board="diet-1"):
+    layout = layouts(board)[board]
+    base = syn.board_scene(layout, seed)
+    pipe = Pipeline({board: layout})
+    syn.calibrate(pipe, base, seed=seed * 7)
+    return layout, base, Pipeline({board: layout}, {board: pipe.boards[board].reference})
+
+
+def _frames(pipe, scene, tokens, n, seed, hands=None, log=None):
+    commits = []
+    for i in range(n):
+        img, _ = syn.render(syn.with_tokens(scene, tokens, seed + i, hands))
+        got = pipe.process(img)
+        commits += got
+        if log is not None:
+            log.append(got)
+    return commits
+
+
+def _settle(pipe, scene, tokens, seed=0):
+    """The first still frames commit the whole board (the baseline)."""
+    commits = _frames(pipe, scene, tokens, 10, seed)
+    assert len(commits) == 1
+    return commits[0]
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_hand_moves_tokens_no_commit_while_there_then_the_exact_change(seed):
+    layout, scene, pipe = _board(seed)
+    rng = np.random.default_rng(seed)
+    before = {layout.board: syn.random_tokens(layout, rng)}
+    baseline = _settle(pipe, scene, before)
+    assert baseline["board"]["slots"] == {s.id: before[layout.board].get(s.id) for s in layout.slots}
+    # the hand comes in, takes two tokens off, moves one to an empty slot, and leaves
+    after = {layout.board: dict(before[layout.board])}
+    taken = sorted(after[layout.board])[:3]
+    moved = after[layout.board].pop(taken[0])
+    after[layout.board].pop(taken[1])
+    after[layout.board].pop(taken[2])
+    empty = next(s.id for s in layout.slots if s.id not in before[layout.board])
+    after[layout.board][empty] = moved
+    bw, bh = layout.size_mm
+    during = []
+    for i in range(14):
+        tip = (bw * (0.3 + 0.03 * i), bh * (0.5 - 0.01 * i))
+        hand = [syn.Hand(tip=tip, origin=(bw * 0.4, bh * 2.5))]
+        tokens = before if i < 5 else after
+        during += _frames(pipe, scene, tokens, 1, 500 + i, hand)
+    assert during == [], "committed while the hand was over the board"
+    log = []
+    commits = _frames(pipe, scene, after, 20, 900, log=log)
+    assert len(commits) == 1
+    assert commits[0]["board"]["slots"] == expected_changes(before, after, layout.board)
+    latency = next(i for i, got in enumerate(log) if got) + 1
+    assert latency / FPS <= 0.5, f"committed {latency} frames after the hand left"
+
+
+def test_a_hand_resting_over_the_board_never_commits():
+    layout, scene, pipe = _board(8)
+    before = {layout.board: syn.random_tokens(layout, np.random.default_rng(8))}
+    _settle(pipe, scene, before)
+    bw, bh = layout.size_mm
+    hand = [syn.Hand(tip=(bw * 0.5, bh * 0.45), origin=(bw * 0.5, bh * 2.5))]
+    changed = {layout.board: {s.id: "water" for s in layout.slots[:20]}}
+    assert _frames(pipe, scene, changed, 40, 100, hand) == []
+    assert pipe.boards[layout.board].busy
+
+
+def test_implausibly_many_changes_wait_for_a_second_look():
+    slots = [f"s{i}" for i in range(20)]
+    tr = SnapshotTracker("diet-1", slots, still_frames=3, max_changes=4)
+    for _ in range(3):
+        first = tr.update([None] * 20, False)
+    assert first is not None                                 # the baseline
+    glitch = ["water"] * 10 + [None] * 10
+    assert [tr.update(glitch, False) for _ in range(3)] == [None] * 3
+    assert tr.state == "held"
+    # the glitch goes away: nothing was ever committed
+    assert [tr.update([None] * 20, False) for _ in range(6)] == [None] * 6
+    # a real big change is still there at the second look: committed then
+    for _ in range(3):
+        assert tr.update(glitch, False) is None
+    out = [tr.update(glitch, False) for _ in range(3)]
+    assert out[:2] == [None, None] and out[2]["board"]["slots"] == {f"s{i}": "water" for i in range(10)}
+
+
+def test_unsure_slots_keep_their_value_and_are_reported():
+    tr = SnapshotTracker("diet-1", ["a", "b"], still_frames=2, max_changes=5)
+    tr.update(["meat", None], False)
+    assert tr.update(["meat", None], False)["board"]["slots"] == {"a": "meat", "b": None}
+    tr.update(["unknown", "water"], False)
+    assert tr.update(["unknown", "water"], False)["board"]["slots"] == {"b": "water"}
+    assert tr.unsure == ["a"] and tr.committed["a"] == "meat"
+
+
+def _slot_error(pipe, scene, board):
+    truth = syn.board_homography(scene, scene.boards[0])
+    pts = pipe.boards[board].layout.slot_centres()[None].astype(np.float64)
+    import cv2
+    a = cv2.perspectiveTransform(pts, truth)[0]
+    b = cv2.perspectiveTransform(pts, pipe.boards[board].fix.homography)[0]
+    return float(np.abs(a - b).max())
+
+
+@pytest.mark.parametrize("dx, dy, turn", [(12, -8, 1.5), (-30, 20, -4.0), (3, 0, 0.0)])
+def test_board_bumped_the_homography_follows_and_nothing_is_committed(dx, dy, turn):
+    layout, scene, pipe = _board(9)
+    tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(9))}
+    _settle(pipe, scene, tokens)
+    assert _slot_error(pipe, scene, layout.board) < 1.0
+    place = scene.boards[0]
+    bumped = dataclasses.replace(scene, boards=[dataclasses.replace(place, x=place.x + dx, y=place.y + dy,
+                                                                     angle=place.angle + turn)])
+    assert _frames(pipe, bumped, tokens, 20, 300) == []       # same tokens: nothing to commit
+    assert _slot_error(pipe, bumped, layout.board) < 1.0
+    assert pipe.boards[layout.board].fix.status == "ok"
+
+
+def test_a_covered_marker_moves_nothing():
+    layout, scene, pipe = _board(10)
+    tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(10))}
+    _settle(pipe, scene, tokens)
+    h_before = pipe.boards[layout.board].fix.homography.copy()
+    # a hand reaching in over the top-right marker only
+    x, y, size = layout.markers[min(layout.markers) + 1]
+    hand = [syn.Hand(tip=(x + size / 2, y + size / 2), origin=(x + 400, y - 300), width_mm=60)]
+    assert _frames(pipe, scene, tokens, 15, 400, hand) == []
+    fix = pipe.boards[layout.board].fix
+    assert fix.status == "partly_covered" and len(fix.seen) == len(layout.markers) - 1
+    assert np.array_equal(fix.homography, h_before)
+    assert _frames(pipe, scene, tokens, 12, 450) == []
+    assert np.array_equal(pipe.boards[layout.board].fix.homography, h_before)
+
+
+class _Frames(FrameSource):
+    name = "test"
+
+    def __init__(self, frames):
+        self.frames = list(frames)
+
+    def read(self):
+        return self.frames.pop(0) if self.frames else None
+
+
+def test_dead_frames_are_reported_and_commit_nothing_then_reading_resumes():
+    layout, scene, pipe = _board(11)
+    tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(11))}
+    black = np.zeros((scene.camera.height, scene.camera.width, 3), np.uint8)
+    good = [syn.render(syn.with_tokens(scene, tokens, 600 + i))[0] for i in range(12)]
+    puts = []
+    service = CameraService(_Frames([black] * 20 + good), pipe, puts.append)
+    for _ in range(20):
+        service.step()
+    assert puts == []
+    cam = service.health()[0]
+    assert cam["status"] == "down" and "blank" in cam["detail"]
+    for _ in range(12):
+        service.step()
+    assert len(puts) == 1
+    assert puts[0]["board"]["slots"] == {s.id: tokens[layout.board].get(s.id) for s in layout.slots}
+    assert service.health()[0]["status"] == "ok"
+
+
+def test_a_missing_camera_is_reported_and_nothing_crashes(tmp_path):
+    layout = layouts("diet-1")["diet-1"]
+    puts = []
+    service = CameraService(ReplaySource(tmp_path / "no-such-folder"), Pipeline({"diet-1": layout}), puts.append)
+    assert service.step() == [] and service.step() == []
+    cam = service.health()[0]
+    assert cam["status"] == "down" and "does not exist" in cam["detail"]
+    assert puts == []
+    off = CameraService(None, Pipeline({"diet-1": layout}), puts.append)
+    assert off.step() == [] and off.health()[0]["status"] == "off"
+
+
+def test_a_camera_that_stops_giving_frames_is_reported_and_reopened():
+    layout = layouts("diet-1")["diet-1"]
+    service = CameraService(_Frames([]), Pipeline({"diet-1": layout}), lambda inp: None)
+    for _ in range(30):
+        service.step()
+    assert service.health()[0]["status"] == "down"
+    assert "No frames" in service.health()[0]["detail"] and not service.opened
+
+
+def test_a_board_out_of_view_is_reported_and_never_committed():
+    ls = layouts("diet-1", "diet-2")
+    layout = ls["diet-1"]
+    base = syn.board_scene(layout, 12)
+    cal = Pipeline({"diet-1": layout})
+    syn.calibrate(cal, base)
+    pipe = Pipeline(ls, {"diet-1": cal.boards["diet-1"].reference}, Settings(search_every=5))
+    puts = []
+    service = CameraService(_Frames([syn.render(syn.with_tokens(base, {}, 700 + i))[0] for i in range(12)]),
+                            pipe, puts.append)
+    for _ in range(12):
+        service.step()
+    assert [p["board"]["board"] for p in puts] == ["diet-1"]
+    records = {r["name"]: r for r in service.health()}
+    assert records["board diet-2"]["status"] == "down" and "not in view" in records["board diet-2"]["detail"]
+    assert pipe.status()["boards"]["diet-2"]["status"] == "not_found"
