@@ -101,6 +101,12 @@ def test_data_check_command(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"{tmp_path / 'own' / 'goals.jsonl'} line 1: field 'measure' must be one of" in out
     assert "1 problem(s)" in out
+    (tmp_path / "table" / "food-for-thought").mkdir(parents=True)
+    (tmp_path / "table" / "food-for-thought" / "goals.jsonl").write_text(
+        '{"id": "g1", "name": "G", "measure": "recipes_completed", "first": 5, "second": 2}\n')
+    assert cli_main(["data", "check", "--data", str(tmp_path / "table")]) == 0
+    out = capsys.readouterr().out
+    assert "goals.jsonl            1 entries  owner" in out
 
 
 def test_append_record_adds_one_card_and_refuses_bad_ones(tmp_path):

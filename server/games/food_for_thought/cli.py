@@ -8,7 +8,12 @@ from . import data
 
 def check(args) -> int:
     """Print where each kind of data comes from, every problem (file and line), and notes."""
-    folder = Path(args.dir) if args.dir else data.owner_dir()
+    if args.dir:
+        folder = Path(args.dir)
+    elif args.data:
+        folder = Path(args.data) / data.OWNER_SUBDIR
+    else:
+        folder = data.owner_dir()
     cat = data.load(folder)
     print(f"Food for Thought data: owner folder {folder}" + ("" if folder.is_dir() else " (does not exist yet)"))
     for kind in data.KINDS:
@@ -32,4 +37,5 @@ def add_parser(subparsers) -> None:
     sub = p.add_subparsers(dest="data_command", required=True)
     c = sub.add_parser("check", help="check the data files (by file and line) and list what is still sample")
     c.add_argument("dir", nargs="?", help="folder to check (default: food-for-thought/ in the data dir)")
+    c.add_argument("--data", help="the table's data dir (as given to `tofu-table serve --data`)")
     c.set_defaults(func=check)
