@@ -1,5 +1,6 @@
 """The HTTP API of the real server, as the pages and a user's scripts use it."""
 import re
+import sqlite3
 from xml.etree import ElementTree
 
 import cv2
@@ -7,6 +8,8 @@ import numpy as np
 import pytest
 import requests
 
+from server.app import create_app
+from server.context import TableContext
 from tests.support.server import run_server
 
 GAME = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 3}}}
@@ -240,3 +243,29 @@ def test_the_simulator_page_is_not_there_outside_simulation(hardware_srv):
 def test_unknown_api_paths_and_methods_answer_in_json(srv):
     error_of(get(srv, "/api/nothing"), 404, "not_found")
     error_of(get(srv, "/api/input"), 405, "method_not_allowed")
+
+
+# ----- a journal that cannot be written ---------------------------------------------
+
+def test_an_unwritable_journal_is_a_503_and_the_health_report_says_why(tmp_path, monkeypatch):
+    """In-process (Flask's test client: HTTP only), to swap the journal for a read-only one."""
+    ctx = TableContext.open(tmp_path, simulate=True)
+    client = create_app(ctx)[0].test_client()
+    host = {"Authorization": f"Bearer {ctx.access.host_token}"}
+    assert client.post("/api/input", json=GAME, headers=host).status_code == 200
+    before = client.get("/api/state").json
+    writable = ctx.table.journal._db
+    monkeypatch.setattr(ctx.table.journal, "_db", sqlite3.connect(
+        f"file:{tmp_path / 'journal.sqlite'}?mode=ro", uri=True, isolation_level=None, check_same_thread=False))
+    r = client.post("/api/input", json={"tap": {"reader": "seat-1", "card": "test/red"}}, headers=host)
+    assert r.status_code == 503
+    error = r.json["error"]
+    assert error["code"] == "journal_failed" and "NOT applied" in error["message"]
+    assert client.get("/api/state").json == before
+    health = client.get("/api/health").json
+    assert health["ok"] is False and health["journal"][0]["status"] == "error"
+    assert "readonly" in health["journal"][0]["detail"]
+    monkeypatch.setattr(ctx.table.journal, "_db", writable)   # the host freed some space
+    assert client.post("/api/input", json={"tap": {"reader": "seat-1", "card": "test/red"}},
+                       headers=host).status_code == 200
+    assert client.get("/api/health").json["journal"][0]["status"] == "ok"
