@@ -19,7 +19,7 @@ from server.journal import Journal
 from server.table import Table
 from tests.support.server import Server
 
-KILLS = 24
+KILLS = 20
 SEATS = 3
 NEW_GAME = {"new_game": {"game": "tiny", "players": ["Anna", "Ben", "Cleo"], "options": {"rounds": 99}}}
 
