@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from server.context import default_data_dir
@@ -111,11 +112,17 @@ def _pins(config: Config, report: Report, out) -> None:
 
     for name, kind, pin in devices:
         try:
-            device = getattr(gpiozero, kind)(pin)
-        except Exception as exc:   # gpiozero: pin in use, no pin driver, not a Pi ...
+            with warnings.catch_warnings():     # gpiozero warns about each pin driver it skips
+                warnings.simplefilter("ignore", gpiozero.PinFactoryFallback)
+                device = getattr(gpiozero, kind)(pin)
+        except gpiozero.BadPinFactory:
+            report.problem("no GPIO pin driver works here (this is not a Pi, or lgpio / rpi-lgpio "
+                           "is missing): buttons and lights cannot be checked")
+            return
+        except Exception as exc:   # gpiozero: pin in use, reserved pin ...
             report.problem(f"{name}: GPIO{pin} cannot be used ({type(exc).__name__}: {exc})")
             continue
-        state = f", pressed now" if kind == "Button" and device.is_pressed else ""
+        state = ", pressed now" if kind == "Button" and device.is_pressed else ""
         device.close()
         report.ok(f"{name}: GPIO{pin} is free and set up{state}")
 

@@ -79,6 +79,19 @@ def test_doctor_lists_configuration_mistakes(tmp_path):
     assert status == 1 and "PROBLEM  reader seat-1: driver must be one of mfrc522, usb, simulated" in text
 
 
+def test_doctor_off_a_pi_says_gpio_cannot_be_checked_once(tmp_path, monkeypatch):
+    (tmp_path / "config.toml").write_text("[buttons.pins]\nadvance = 5\nundo = 6\n")
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "none")     # as on a machine with no pin driver
+    old = Device.pin_factory
+    Device.pin_factory = None
+    try:
+        status, text = run_doctor(tmp_path)
+    finally:
+        Device.pin_factory = old
+    assert status == 1
+    assert text.count("no GPIO pin driver works here") == 1
+
+
 def test_doctor_prints_the_example():
     out = io.StringIO()
     assert doctor.run(Namespace(data=".", example=True), out=out) == 0
