@@ -83,10 +83,10 @@ def follow_game(source: SyntheticSource, state: dict | None) -> None:
             source.set_slots(place.layout.board, {s: slots.get(s) for s in ids})
 
 
-def start(ctx) -> Callable[[], None]:
-    """Start the camera of ``ctx``'s table; returns ``stop``."""
+def start(ctx, raw: dict | None = None) -> Callable[[], None]:
+    """Start the camera of ``ctx``'s table (``raw``: a [camera] table instead of config.toml's); returns ``stop``."""
     try:
-        service = build(ctx)
+        service = build(ctx, raw)
     except (CameraConfigError, LayoutError, ValueError) as exc:
         problems = getattr(exc, "problems", None) or [str(exc)]
         log.error("camera not started: %s", "; ".join(problems))

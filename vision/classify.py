@@ -100,7 +100,10 @@ class Reference:
         path = Path(folder) / f"{board}.json"
         if not path.exists():
             return None
-        return cls.from_dict(json.loads(path.read_text()))
+        try:
+            return cls.from_dict(json.loads(path.read_text()))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path} is not a colour reference ({exc!r}): capture the board again.") from None
 
     def fits(self, layout: Layout) -> bool:
         """True when the reference was measured on this layout's slots, where they are now."""

@@ -125,7 +125,10 @@ def classify(args) -> int:
         layout = Layout.load(args.layout)
     except LayoutError as exc:
         return _fail(str(exc))
-    ref = Reference.load(args.reference, layout.board)
+    try:
+        ref = Reference.load(args.reference, layout.board)
+    except ValueError as exc:
+        return _fail(str(exc))
     if ref is None or not ref.fits(layout):
         return _fail(f"{args.reference} has no colour reference for {layout.board} with this layout's slots: "
                      "calibrate first (`tofu-table vision calibrate` or the /calibrate page)")

@@ -8,6 +8,7 @@ from apt on the Pi).
 """
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -162,7 +163,10 @@ class ReplaySource(FrameSource):
 
 
 class SyntheticSource(FrameSource):
-    """The synthetic table (vision.synthetic): tokens set by :meth:`set_slots`, re-rendered on change."""
+    """The synthetic table (vision.synthetic): tokens set by :meth:`set_slots`, re-rendered on change.
+
+    Safe to change from another thread (the table's) while the camera thread reads.
+    """
 
     name = "synthetic"
 
@@ -171,28 +175,38 @@ class SyntheticSource(FrameSource):
         self._synthetic = synthetic
         self.scene = synthetic.table_scene(layouts, seed, width, height, tokens={}, hard=False)
         self.scene.noise = 1.5
-        self._frame: np.ndarray | None = None
+        self._lock = threading.Lock()
+        self._version = 0
+        self._frame: tuple[int, np.ndarray] | None = None
 
     def set_slots(self, board: str, slots: dict[str, str | None]) -> None:
         """Put tokens on (or take them off) the named physical board's slots."""
-        for place in self.scene.boards:
-            if place.layout.board == board:
-                for slot, token in slots.items():
-                    if token:
-                        place.tokens[slot] = token
-                    else:
-                        place.tokens.pop(slot, None)
-                self._frame = None
+        with self._lock:
+            for place in self.scene.boards:
+                if place.layout.board == board:
+                    for slot, token in slots.items():
+                        if token:
+                            place.tokens[slot] = token
+                        else:
+                            place.tokens.pop(slot, None)
+            self._version += 1
 
     def set_hands(self, hands: list) -> None:
         """Show these hands (vision.synthetic.Hand) from the next frame on."""
-        self.scene.hands = list(hands)
-        self._frame = None
+        with self._lock:
+            self.scene.hands = list(hands)
+            self._version += 1
 
     def read(self) -> np.ndarray | None:
-        if self._frame is None:
-            self._frame = self._synthetic.render(self.scene)[0]
-        return self._frame
+        with self._lock:
+            if self._frame is not None and self._frame[0] == self._version:
+                return self._frame[1]
+            version = self._version
+            scene = self._synthetic.with_tokens(self.scene, {p.layout.board: p.tokens for p in self.scene.boards},
+                                                self.scene.seed, self.scene.hands)
+        frame = self._synthetic.render(scene)[0]
+        self._frame = (version, frame)
+        return frame
 
 
 def make_source(cfg: CameraConfig, layouts: dict | None = None) -> FrameSource | None:

@@ -1,0 +1,94 @@
+"""tofu-table markers and tofu-table vision plan / calibrate / classify, as a user runs them."""
+import json
+import re
+
+import cv2
+import numpy as np
+
+from server.cli import main
+from tests.support.vision_scenes import layouts
+from vision import synthetic as syn
+from vision.calibration import token_plan
+from vision.markers import detect, make_detector
+
+
+def test_markers_pdf_has_a_page_per_sheet_and_states_the_size(tmp_path, capsys):
+    out = tmp_path / "m.pdf"
+    assert main(["markers", "-o", str(out), "--dpi", "100"]) == 0
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
+    pages = int(re.search(rb"/Count (\d+)", data).group(1))
+    assert pages >= 2 and "100 mm" in capsys.readouterr().out
+    # A4 at 100 dpi: the page is 210 x 297 mm = 595 x 842 points
+    assert re.search(rb"/MediaBox \[0 0 59[45]\.\d+ 84[12]\.\d+\]", data)
+
+
+def test_markers_png_prints_at_its_dpi_and_the_markers_are_detectable(tmp_path):
+    out = tmp_path / "m.png"
+    assert main(["markers", "-o", str(out), "--boards", "diet-1", "--dpi", "150"]) == 0
+    data = out.read_bytes()
+    assert data[37:41] == b"pHYs" and int.from_bytes(data[41:45], "big") == round(150 / 0.0254)
+    img = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    assert img.shape == (round(297 / 25.4 * 150), round(210 / 25.4 * 150))
+    found = detect(make_detector(), img)
+    assert sorted(found) == sorted(layouts("diet-1")["diet-1"].markers)
+    # 36 mm markers at 150 dpi are about 213 px wide
+    side = np.linalg.norm(found[10][1] - found[10][0])
+    assert abs(side - 36 / 25.4 * 150) < 3
+
+
+def test_markers_unknown_board_is_refused(tmp_path, capsys):
+    assert main(["markers", "-o", str(tmp_path / "m.pdf"), "--boards", "diet-9"]) == 2
+    assert "no layout 'diet-9'" in capsys.readouterr().err
+
+
+def test_calibrate_then_classify_still_images(tmp_path, capsys):
+    layout = layouts("diet-1")["diet-1"]
+    path = tmp_path / "diet-1.json"
+    layout.save(path)
+    assert main(["vision", "plan", "--layout", str(path)]) == 0
+    plan_lines = capsys.readouterr().out.strip().splitlines()
+    plan = dict(line.split("\t") for line in plan_lines)
+    assert plan == token_plan(layout)
+    base = syn.board_scene(layout, 21)
+    for name, tokens, seed in (("empty-1", {}, 1), ("empty-2", {}, 2), ("plan-1", plan, 3), ("plan-2", plan, 4)):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), syn.render(syn.with_tokens(base, {"diet-1": tokens}, seed))[0])
+    tokens = syn.random_tokens(layout, np.random.default_rng(5))
+    img, truth = syn.render(syn.with_tokens(base, {"diet-1": tokens}, 9))
+    cv2.imwrite(str(tmp_path / "game.png"), img)
+    ref = tmp_path / "ref"
+    assert main(["vision", "calibrate", "--layout", str(path), "--empty", str(tmp_path / "empty-1.png"),
+                 str(tmp_path / "empty-2.png"), "--tokens", str(tmp_path / "plan-1.png"),
+                 str(tmp_path / "plan-2.png"), "--reference", str(ref)]) == 0
+    assert (ref / "diet-1.json").exists()
+    capsys.readouterr()
+    assert main(["vision", "classify", "--layout", str(path), "--reference", str(ref),
+                 str(tmp_path / "game.png"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["images"][0]
+    assert result["located"] and result["status"] == "ok"
+    read = {slot: s["token"] for slot, s in result["slots"].items()}
+    assert read == truth["boards"]["diet-1"]["slots"]
+    assert all(0 <= s["confidence"] <= 1 for s in result["slots"].values())
+
+
+def test_classify_reports_a_board_it_cannot_see(tmp_path, capsys):
+    layout = layouts("diet-1")["diet-1"]
+    path = tmp_path / "diet-1.json"
+    layout.save(path)
+    base = syn.board_scene(layout, 22, hard=False)
+    from vision.pipeline import Pipeline
+    pipe = Pipeline({"diet-1": layout})
+    syn.calibrate(pipe, base)
+    pipe.boards["diet-1"].reference.save(tmp_path / "ref")
+    cv2.imwrite(str(tmp_path / "table.png"), np.full((360, 480, 3), 90, np.uint8) + np.uint8(
+        np.random.default_rng(0).integers(0, 60, (360, 480, 3))))
+    assert main(["vision", "classify", "--layout", str(path), "--reference", str(tmp_path / "ref"),
+                 str(tmp_path / "table.png")]) == 1
+    assert "NOT found" in capsys.readouterr().out
+
+
+def test_classify_without_a_reference_says_calibrate_first(tmp_path, capsys):
+    path = tmp_path / "shop.json"
+    layouts("shop")["shop"].save(path)
+    assert main(["vision", "classify", "--layout", str(path), "--reference", str(tmp_path / "ref"), "x.png"]) == 2
+    assert "calibrate first" in capsys.readouterr().err

@@ -1,0 +1,73 @@
+"""The [camera] configuration and the frame sources (replay, synthetic; picamera2 absent here)."""
+import cv2
+import numpy as np
+import pytest
+
+from tests.support.vision_scenes import layouts
+from vision.config import CameraConfig, CameraConfigError
+from vision.sources import PiCameraSource, ReplaySource, SourceError, SyntheticSource, WebcamSource, make_source
+
+
+def test_defaults_are_off_on_hardware_and_synthetic_in_simulation():
+    assert CameraConfig.from_dict({}).source == "off"
+    assert CameraConfig.from_dict({}, simulate=True).source == "synthetic"
+    cfg = CameraConfig.from_dict({"source": "webcam", "device": 2, "width": 640, "height": 480, "still_frames": 5,
+                                  "boards": ["shop"]})
+    assert (cfg.device, cfg.width, cfg.settings.still_frames, cfg.boards) == (2, 640, 5, ["shop"])
+    assert isinstance(make_source(cfg), WebcamSource)
+    assert make_source(CameraConfig.from_dict({})) is None
+
+
+def test_every_problem_is_listed_in_plain_words():
+    with pytest.raises(CameraConfigError) as err:
+        CameraConfig.from_dict({"source": "kinect", "widht": 5, "fps": 0, "boards": "shop"})
+    text = " | ".join(err.value.problems)
+    assert "source must be one of" in text and "did you mean 'width'" in text
+    assert "fps must be a number from 1" in text and "boards must be a list" in text
+    with pytest.raises(CameraConfigError, match="needs path"):
+        CameraConfig.from_dict({"source": "replay"})
+
+
+def test_replay_reads_a_folder_in_name_order_and_loops(tmp_path):
+    for i in (2, 1, 3):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((10, 10, 3), i * 40, np.uint8))
+    src = ReplaySource(tmp_path, loop=True)
+    src.open()
+    assert [int(src.read()[0, 0, 0]) for _ in range(4)] == [40, 80, 120, 40]
+    once = ReplaySource(tmp_path, loop=False)
+    once.open()
+    assert [once.read() is None for _ in range(4)] == [False, False, False, True]
+
+
+def test_replay_of_a_video_file(tmp_path):
+    path = tmp_path / "v.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
+    for i in range(3):
+        out.write(np.full((24, 32, 3), 50 + 60 * i, np.uint8))
+    out.release()
+    src = ReplaySource(path, loop=False)
+    src.open()
+    frames = [src.read() for _ in range(4)]
+    assert [f is None for f in frames] == [False, False, False, True]
+    assert frames[0].shape == (24, 32, 3)
+
+
+@pytest.mark.parametrize("source, words", [
+    (ReplaySource("/no/such/thing"), "does not exist"),
+    (PiCameraSource(), "picamera2 is not installed"),
+    (WebcamSource("/dev/no-such-video"), "No webcam"),
+])
+def test_sources_that_cannot_open_say_what_to_check(source, words):
+    with pytest.raises(SourceError, match=words):
+        source.open()
+
+
+def test_synthetic_source_shows_the_tokens_it_is_given():
+    src = SyntheticSource(layouts("shop", "diet-1"), 640, 360)
+    blank = src.read()
+    assert src.read() is blank                      # nothing changed: the same picture
+    src.set_slots("diet-1", {"kitchen.1.1": "water", "body.water.1": "water"})
+    changed = src.read()
+    assert changed is not blank and cv2.absdiff(changed, blank).max() > 100
+    src.set_slots("diet-1", {"kitchen.1.1": None, "body.water.1": None})
+    assert cv2.absdiff(src.read(), blank).max() < 30       # only noise differs

@@ -1,0 +1,122 @@
+"""The /calibrate page's API on a simulated table: host token, live picture, layouts, captures, health."""
+import time
+
+import pytest
+
+from server.app import create_app
+from server.context import TableContext
+from vision import camera
+
+
+@pytest.fixture
+def table(tmp_path):
+    ctx = TableContext.open(tmp_path, simulate=True)
+    app, _ = create_app(ctx)
+    stop = camera.start(ctx, {"width": 960, "height": 540, "fps": 10, "boards": ["shop", "diet-1", "diet-2"]})
+    ctx.table.start()
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {ctx.access.host_token}"}
+    service = camera.service_for(ctx)
+    deadline = time.monotonic() + 20
+    while service.pipeline.frame_no < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield ctx, client, auth, service
+    stop()
+    ctx.table.stop()
+
+
+def _wait(check, seconds=15):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_everything_but_the_page_needs_the_host_token(table):
+    ctx, client, auth, _ = table
+    assert client.get("/calibrate").status_code == 200
+    r = client.get("/api/camera/status")
+    assert r.status_code == 403 and r.get_json()["error"]["code"] == "host_token_needed"
+    assert client.post("/api/camera/calibrate/diet-1/empty").status_code == 403
+    assert client.get("/api/camera/status", headers=auth).status_code == 200
+
+
+def test_status_lists_the_boards_with_plan_and_health(table):
+    ctx, client, auth, _ = table
+    st = client.get("/api/camera/status", headers=auth).get_json()
+    assert set(st["boards"]) == {"shop", "diet-1", "diet-2"}
+    d1 = st["boards"]["diet-1"]
+    assert d1["located"] and d1["calibrated"] and d1["target"] == "diet-1"
+    assert sorted(set(d1["plan"].values())) == sorted(d1["types"])
+    assert st["health"][0]["name"] == "camera" and st["health"][0]["status"] == "simulated"
+
+
+def test_health_reports_camera_rate_and_time_per_frame(table):
+    ctx, client, auth, service = table
+    assert _wait(lambda: service.fps() is not None)
+    cam = ctx.health.snapshot()["camera"][0]
+    assert cam["status"] == "simulated" and cam["fps"] > 2 and 0 < cam["ms_per_frame"] < 1000
+    assert client.get("/api/health").get_json()["camera"][0]["name"] == "camera"
+
+
+def test_live_pictures(table):
+    ctx, client, auth, _ = table
+    r = client.get("/api/camera/frame.jpg", headers=auth)
+    assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"
+    r = client.get("/api/camera/rectified/diet-2.jpg", headers=auth)
+    assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"
+    r = client.get(f"/api/camera/stream.mjpg?token={ctx.access.host_token}&seconds=0.3")
+    body = r.get_data()
+    assert r.mimetype == "multipart/x-mixed-replace" and body.count(b"--frame") >= 1 and b"\xff\xd8" in body
+    assert client.get("/api/camera/rectified/diet-9.jpg", headers=auth).status_code == 404
+
+
+def test_layout_edit_is_saved_checked_and_used(table):
+    ctx, client, auth, service = table
+    layout = client.get("/api/camera/layout/shop", headers=auth).get_json()
+    regions = layout["regions"]
+    regions[0]["rows"] = 5
+    r = client.post("/api/camera/layout/shop", json={"regions": regions}, headers=auth)
+    assert r.status_code == 200 and r.get_json()["slots"] == 30
+    assert (ctx.data_dir / "vision" / "layouts" / "shop.json").exists()
+    assert len(service.pipeline.boards["shop"].layout.slots) == 30
+    assert not service.pipeline.boards["shop"].reference          # the old colours no longer fit
+    bad = [dict(regions[0]), dict(regions[0])]
+    r = client.post("/api/camera/layout/shop", json={"regions": bad}, headers=auth)
+    assert r.status_code == 400 and "used twice" in r.get_json()["error"]["message"]
+    assert len(service.pipeline.boards["shop"].layout.slots) == 30
+
+
+def test_captures_empty_then_refuses_tokens_that_are_not_there(table):
+    ctx, client, auth, service = table
+    r = client.post("/api/camera/calibrate/diet-2/empty", headers=auth)
+    assert r.status_code == 200 and r.get_json()["missing_types"]
+    assert (ctx.data_dir / "vision" / "reference" / "diet-2.json").exists()
+    # nobody laid the plan's tokens on the (empty) simulated board
+    r = client.post("/api/camera/calibrate/diet-2/tokens", headers=auth)
+    assert r.status_code == 409 and "No token seen" in r.get_json()["error"]["message"]
+    # the plan laid out: now the colours are captured
+    plan = client.get("/api/camera/status", headers=auth).get_json()["boards"]["diet-2"]["plan"]
+    service.source.set_slots("diet-2", plan)
+    time.sleep(0.5)
+    r = client.post("/api/camera/calibrate/diet-2/tokens", headers=auth)
+    assert r.status_code == 200 and r.get_json()["missing_types"] == []
+
+
+def test_the_simulated_table_follows_the_game(table):
+    ctx, client, auth, service = table
+    out = ctx.table.submit({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 4}})
+    assert out.accepted
+    from server.games.food_for_thought.boards import implied
+    covered = implied(ctx.table.state, "shop")
+    assert covered                      # out-of-stock spaces are covered at the start
+    shop = next(p for p in service.source.scene.boards if p.layout.board == "shop")
+    assert shop.tokens == covered
+    # and the camera reads them as covered (its snapshots are not put on the table in simulation)
+    watch = service.pipeline.boards["shop"]
+    assert _wait(lambda: watch.tracker.committed is not None and all(
+        watch.tracker.committed.get(s) == "covered" for s in covered)), (
+        watch.tracker.state, watch.tracker.unsure, [(s.id, l) for s, l in zip(watch.layout.slots, watch.reading.labels) if l], covered)
+    assert all(row[1].get("board") is None for row in ctx.table.journal.live_since_last_game())
