@@ -49,6 +49,8 @@
   const short = (view, id) => food(view, id).split(/[ (]/)[0];   // "Fats & Oils" -> "Fats" on crowded screens
   const tok = (view, f) => h("span", { class: "ft-tok" + (f ? "" : " empty"), title: f ? food(view, f) : "empty" },
     f ? short(view, f) : "·");
+  const tokens = (view, v) => (Array.isArray(v) ? (v.length ? v.map((f) => food(view, f)).join(", ") : "empty")
+                                                : (v ? food(view, v) : "empty"));
   const needText = (view, need) => need.split("|").map((n) => food(view, n)).join(" or ");
 
   function card(view, c, extra, corner) {
@@ -154,7 +156,7 @@
     }
     for (const [board, diff] of Object.entries(view.disagreements || {})) {
       parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, `Camera and record disagree on ${board}`),
-        ...diff.slice(0, 8).map((d) => h("div", {}, `${d.slot}: recorded ${d.recorded || "empty"}, camera sees ${d.seen || "empty"}`))));
+        ...diff.slice(0, 8).map((d) => h("div", {}, `${d.slot}: recorded ${tokens(view, d.recorded)}, camera sees ${tokens(view, d.seen)}`))));
     }
     return parts;
   }

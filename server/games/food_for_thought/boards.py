@@ -11,9 +11,11 @@ Boards and their slots (every number is 1-based; see docs/food-for-thought.md):
 
 Without a camera a board input is a correction: the slots given replace what the
 recorded actions put there.  A board the host marks as camera-watched keeps its
-snapshots apart (``seen``); every slot where the snapshot and the recorded
-actions disagree is listed for the host, who accepts the snapshot (it becomes
-the record) or has the table fix the tokens until the next snapshot agrees.
+snapshots apart (``seen``); wherever the camera has reported and the snapshot
+and the recorded actions disagree (a body space, or the tokens of a kitchen
+column, the trash, the freezer or the thaw area, whose order does not matter)
+the difference is listed for the host, who accepts the snapshot (it becomes the
+record) or has the table fix the tokens until the next snapshot agrees.
 """
 from __future__ import annotations
 
@@ -121,14 +123,40 @@ def _apply_slots(state: dict, board: str, slots: dict) -> None:
         _rebuild_diet(_seat_of(state, board), full)
 
 
+def area(slot: str) -> str:
+    """Where a slot's position matters: a body or shopping list space is its own area; a kitchen
+    column, the trash, the freezer and the thaw area are areas whose tokens have no order."""
+    parts = slot.split(".")
+    if parts[0] == "kitchen":
+        return ".".join(parts[:2])
+    if parts[0] in ("trash", "freezer", "thaw"):
+        return parts[0]
+    return slot
+
+
+def _by_area(slots: dict, areas) -> dict:
+    out = {a: [] for a in areas}
+    for slot, token in slots.items():
+        if area(slot) in out and token is not None:
+            out[area(slot)].append(token)
+    return {a: sorted(t) for a, t in out.items()}
+
+
 def disagreements(state: dict, board: str) -> list[dict]:
-    """Slots where a watched board's snapshot and the recorded actions differ."""
+    """Where a watched board's snapshot and the recorded actions differ, for every area the camera
+    has reported: a body or shop slot by slot, a kitchen column or the trash by its tokens."""
     info = state["boards"].get(board)
     if not info or not info["watched"]:
         return []
-    seen, rec = info["seen"], implied(state, board)
-    return [{"slot": s, "recorded": rec.get(s), "seen": seen.get(s)}
-            for s in sorted(set(seen) | set(rec)) if seen.get(s) != rec.get(s)]
+    areas = sorted(info["areas"])
+    seen, rec = _by_area(info["seen"], areas), _by_area(implied(state, board), areas)
+    out = []
+    for a in areas:
+        if seen[a] != rec[a]:
+            single = a.count(".") >= 2            # a body or shop slot: show the token itself
+            out.append({"slot": a, "recorded": (rec[a][0] if rec[a] else None) if single else rec[a],
+                        "seen": (seen[a][0] if seen[a] else None) if single else seen[a]})
+    return out
 
 
 def board_input(state: dict, body: dict) -> list[dict]:
@@ -136,14 +164,15 @@ def board_input(state: dict, body: dict) -> list[dict]:
     board, slots = body["board"], body["slots"]
     if board != "shop":
         _seat_of(state, board)
-    info = state["boards"].setdefault(board, {"watched": False, "seen": {}})
+    info = state["boards"].setdefault(board, {"watched": False, "seen": {}, "areas": []})
     for slot, token in slots.items():
         _check_slot(state, board, slot, token, strict=not info["watched"])
     if info["watched"]:
         seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
-        if seen == info["seen"]:
+        areas = sorted(set(info["areas"]) | {area(s) for s in slots})
+        if seen == info["seen"] and areas == info["areas"]:
             raise Quiet()                 # the camera saw nothing new: not journaled
-        info["seen"] = seen
+        info["seen"], info["areas"] = seen, areas
         diff = disagreements(state, board)
         return [event(state, "snapshot", f"Camera on {board}: " + (f"{len(diff)} slot(s) differ from the "
                       "recorded actions." if diff else "agrees with the recorded actions."))]
@@ -161,10 +190,9 @@ def watch(state: dict, board: str, watched: bool) -> list[dict]:
         raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
     if not isinstance(watched, bool):
         raise RuleError("bad_input", "watched must be true or false.")
-    info = state["boards"].setdefault(board, {"watched": False, "seen": {}})
+    info = state["boards"].setdefault(board, {"watched": False, "seen": {}, "areas": []})
     info["watched"] = watched
-    if watched:
-        info["seen"] = implied(state, board)
+    info["seen"], info["areas"] = {}, []      # compared only where the camera has reported
     return [event(state, "watch", f"{board} is {'now' if watched else 'no longer'} watched by the camera.")]
 
 
@@ -176,5 +204,8 @@ def accept(state: dict, board: str) -> list[dict]:
     diff = disagreements(state, board)
     if not diff:
         raise RuleError("nothing_to_accept", f"The camera and the record agree on {board}.")
-    _apply_slots(state, board, {d["slot"]: d["seen"] for d in diff})
+    differ = {d["slot"] for d in diff}
+    slots = {s: None for s in implied(state, board) if area(s) in differ}
+    slots.update({s: t for s, t in info["seen"].items() if area(s) in differ})
+    _apply_slots(state, board, slots)
     return [event(state, "accepted", f"The host accepted the camera's view of {board} ({len(diff)} slot(s)).")]
