@@ -30,7 +30,7 @@ class Settings:
     """Pipeline knobs (the ``[camera]`` section of the config file may set any of them)."""
 
     still_frames: int = 8          # still frames before a snapshot is a candidate
-    max_changes: int = 6           # more changes at once than this wait for a second look
+    max_changes: int = 8           # more changes at once than this wait for a second look
     min_markers: int = 3           # fewer visible markers: the board is not located
     search_every: int = 15         # whole-frame marker search period while a board is missing
     min_confidence: float = 0.9    # below this a slot reads "unknown"

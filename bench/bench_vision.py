@@ -1,0 +1,182 @@
+"""Camera benchmark: per-slot error on the synthetic set, time per frame, commit latency after a hand.
+
+    python3 bench/bench_vision.py [--conditions 40] [--frames 60] [--hands 6]
+
+1. Per-slot error: single boards (diet board and shopping list) under random slant, uneven and
+   coloured light (calibrated under it, then drifting), blur, noise and JPEG; three pictures per
+   condition with fresh random tokens.
+2. Time per 1280x720 frame on one core (cv2.setNumThreads(1)) for the whole pipeline with the
+   main board and four diet boards in view, still frames and frames with a hand, median; beside a
+   naive baseline that searches the whole frame for markers and warps every board every frame.
+3. Commit latency at 30 fps: frames from the first frame without the hand to the commit.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision import synthetic as syn                       # noqa: E402
+from vision.classify import classify, zone_means, sample_offsets, patch_gain  # noqa: E402
+from vision.layout import sample_layouts                   # noqa: E402
+from vision.markers import detect, make_detector           # noqa: E402
+from vision.pipeline import Pipeline                       # noqa: E402
+from vision.tokens import UNKNOWN                          # noqa: E402
+
+FPS = 30
+
+
+def slot_error(conditions: int) -> dict:
+    ls = sample_layouts()
+    total = wrong = unknown = guesses = 0
+    for c in range(conditions):
+        layout = ls["shop"] if c % 5 == 4 else ls["diet-1"]
+        base = syn.board_scene(layout, 10_000 + c)
+        pipe = Pipeline({layout.board: layout})
+        syn.calibrate(pipe, base, seed=c * 31)
+        ref = pipe.boards[layout.board].reference
+        rng = np.random.default_rng(c)
+        for k in range(3):
+            tokens = syn.random_tokens(layout, rng)
+            img, truth = syn.render(syn.with_tokens(base, {layout.board: tokens}, 50_000 + c * 10 + k,
+                                                    light=syn.drifted(base.light, rng)))
+            fresh = Pipeline({layout.board: layout}, {layout.board: ref})
+            fresh.process(img)
+            for slot, label in zip(layout.slots, fresh.boards[layout.board].reading.labels):
+                t = truth["boards"][layout.board]["slots"][slot.id]
+                total += 1
+                if label != t:
+                    wrong += 1
+                    unknown += label == UNKNOWN
+                    guesses += label != UNKNOWN
+    return {"slots": total, "errors": wrong, "unknown": unknown, "wrong_type": guesses,
+            "rate": wrong / total}
+
+
+class NaivePipeline:
+    """The baseline: whole-frame marker search, a fresh homography and a full warp of every board, every frame."""
+
+    PX_PER_MM = 2.0
+
+    def __init__(self, pipe: Pipeline):
+        self.pipe = pipe
+        self.detector = make_detector()
+
+    def process(self, frame):
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        found = detect(self.detector, grey)
+        for watch in self.pipe.boards.values():
+            layout = watch.layout
+            seen = [m for m in layout.markers if m in found]
+            if len(seen) < 3:
+                continue
+            src = np.concatenate([layout.marker_corners(m) for m in seen])
+            dst = np.concatenate([found[m] for m in seen])
+            h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+            s = self.PX_PER_MM
+            to_px = np.array([[s, 0, -0.5], [0, s, -0.5], [0, 0, 1]])
+            w, hh = (int(v * s) for v in layout.size_mm)
+            board = cv2.warpPerspective(frame, to_px @ np.linalg.inv(h), (w, hh))
+            inner, ring = sample_offsets(layout.token_mm / 2)
+            pts = (layout.slot_centres()[:, None, :] + np.concatenate([inner, ring])[None]) * s - 0.5
+            samples = cv2.remap(board, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                                cv2.INTER_LINEAR)
+            means = zone_means(samples, len(inner))
+            x, y, pw, ph = layout.patch
+            patch = board[int((y + ph * 0.2) * s):int((y + ph * 0.8) * s), int((x + pw * 0.1) * s):int((x + pw * 0.4) * s)]
+            classify(watch.reference, means, patch_gain(watch.reference, patch.reshape(-1, 3).mean(0)))
+
+
+def _timed(process, frames) -> tuple[float, float]:
+    """Median CPU time (this thread, so other programs on the machine do not count) and wall time, ms."""
+    cpu, wall = [], []
+    for img in frames:
+        c, w = time.thread_time(), time.perf_counter()
+        process(img)
+        cpu.append((time.thread_time() - c) * 1000)
+        wall.append((time.perf_counter() - w) * 1000)
+    return statistics.median(cpu), statistics.median(wall)
+
+
+def frame_times(frames: int) -> dict:
+    ls = {k: v for k, v in sample_layouts().items() if not k.startswith("freezer")}
+    scene = syn.table_scene(ls, 3, tokens={})
+    pipe = Pipeline(ls)
+    syn.calibrate(pipe, scene)
+    refs = {b: w.reference for b, w in pipe.boards.items()}
+    rng = np.random.default_rng(3)
+    tokens = {p.layout.board: syn.random_tokens(p.layout, rng) for p in scene.boards}
+    still = [syn.render(syn.with_tokens(scene, tokens, 100 + i))[0] for i in range(frames // 2)]
+    hand = []
+    for i in range(frames - len(still)):
+        tip = (300 + 30 * i, 520 - 3 * i)
+        hand.append(syn.render(syn.with_tokens(scene, tokens, 300 + i, [syn.Hand(tip=tip, origin=(200 + 10 * i, 1300))]))[0])
+    out = {}
+    ours = Pipeline(ls, refs)
+    ours.process(still[0])
+    for name, seq in (("still", still), ("hand", hand)):
+        out[f"ours_{name}"], out[f"ours_{name}_wall"] = _timed(ours.process, seq)
+    naive = NaivePipeline(Pipeline(ls, refs))
+    for name, seq in (("still", still), ("hand", hand)):
+        out[f"naive_{name}"], out[f"naive_{name}_wall"] = _timed(naive.process, seq)
+    return out
+
+
+def commit_latency(runs: int) -> list[int]:
+    ls = {k: v for k, v in sample_layouts().items() if k in ("shop", "diet-1", "diet-2")}
+    frames_to_commit = []
+    for r in range(runs):
+        scene = syn.table_scene(ls, 40 + r, tokens={})
+        pipe = Pipeline(ls)
+        syn.calibrate(pipe, scene)
+        rng = np.random.default_rng(r)
+        before = {p.layout.board: syn.random_tokens(p.layout, rng) for p in scene.boards}
+        for i in range(10):
+            pipe.process(syn.render(syn.with_tokens(scene, before, i))[0])
+        after = {b: dict(t) for b, t in before.items()}
+        slot = sorted(after["diet-1"])[r]
+        after["diet-1"].pop(slot)
+        for i in range(8):
+            pipe.process(syn.render(syn.with_tokens(scene, after if i > 3 else before, 20 + i,
+                                                    [syn.Hand(tip=(250 + 8 * i, 520), origin=(200, 1300))]))[0])
+        for i in range(30):
+            if pipe.process(syn.render(syn.with_tokens(scene, after, 40 + i))[0]):
+                frames_to_commit.append(i + 1)
+                break
+        else:
+            frames_to_commit.append(None)
+    return frames_to_commit
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--conditions", type=int, default=40)
+    ap.add_argument("--frames", type=int, default=60)
+    ap.add_argument("--hands", type=int, default=6)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    err = slot_error(args.conditions)
+    print(f"per-slot error: {err['errors']} of {err['slots']} slots = {err['rate'] * 100:.3f} % "
+          f"({err['unknown']} read as unknown, {err['wrong_type']} read as a wrong type)")
+    t = frame_times(args.frames)
+    print(f"time per 1280x720 frame, 5 boards, one core, median CPU ms (wall ms): ours still "
+          f"{t['ours_still']:.2f} ({t['ours_still_wall']:.2f}), with a hand {t['ours_hand']:.2f} "
+          f"({t['ours_hand_wall']:.2f}); naive still {t['naive_still']:.2f} ({t['naive_still_wall']:.2f}), "
+          f"with a hand {t['naive_hand']:.2f} ({t['naive_hand_wall']:.2f}); naive/ours "
+          f"{t['naive_still'] / t['ours_still']:.1f}x still, {t['naive_hand'] / t['ours_hand']:.1f}x with a hand")
+    lat = commit_latency(args.hands)
+    done = [f for f in lat if f is not None]
+    print(f"commit after the hand leaves at {FPS} fps: frames {lat}; median {statistics.median(done) / FPS:.2f} s, "
+          f"worst {max(done) / FPS:.2f} s" + (f"; {len(lat) - len(done)} never committed" if len(done) < len(lat) else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
