@@ -481,3 +481,18 @@ def test_public_views_hide_deck_and_bag_order():
     host_view = table.view("host")["host"]
     assert host_view["recipe_piles"][0][2] == hidden_recipe and host_view["activity_deck"][0] == hidden_activity
     assert "me" not in table.view("table") and table.view("seat-2")["me"]["seat"] == 2
+
+
+def test_pizza_extra_action_can_be_shopping():
+    table = new_table(["Ann", "Ben"])
+    pick_assistants(table)
+    seat(table, 1, "pizza")
+    while table.state["phase"] == "actions":
+        seat(table, table.state["turn"], "cook")
+    assert table.state["phase"] == "pizza_extra"
+    table.state["covered"] = {}
+    seat(table, 1, "shop", dice=[1, 1])
+    assert table.state["phase"] == "pizza_extra" and table.view("seat-1")["me"]["can"] == ["buy"]
+    seat(table, 1, "buy", items=[{"space": "1.3"}])
+    assert table.state["phase"] == "cleanup"
+    assert player(table, 1)["kitchen"][1] == ["water"]     # bought, then moved right at clean-up
