@@ -10,6 +10,7 @@ import time
 
 import pytest
 import socketio
+import websocket
 
 from tests.support.server import run_server
 
@@ -20,19 +21,29 @@ def tap(seat, colour):
     return {"tap": {"reader": f"seat-{seat}", "card": f"test/{colour}"}}
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with run_server(tmp_path_factory.mktemp("rooms") / "data") as running:
+        yield running
+
+
 @pytest.fixture
-def srv(tmp_path):
-    with run_server(tmp_path / "data") as server:
-        assert server.post(GAME).status_code == 200
-        yield server
+def srv(server):
+    """The module's server with a fresh game (so fresh seat tokens) for each test."""
+    assert server.post(GAME).status_code == 200
+    return server
 
 
 @pytest.fixture
 def clients(srv):
-    """The TV, the host page and two phones; stopping the server ends their connections."""
-    return {"table": srv.client("table"), "host": srv.client("host", srv.host_token),
-            "seat-1": srv.client("seat-1", srv.seat_token(1)),
-            "seat-2": srv.client("seat-2", srv.seat_token(2))}
+    """The TV, the host page and two phones."""
+    opened = {"table": srv.client("table"), "host": srv.client("host", srv.host_token),
+              "seat-1": srv.client("seat-1", srv.seat_token(1)),
+              "seat-2": srv.client("seat-2", srv.seat_token(2))}
+    yield opened
+    for client in opened.values():
+        if client.sio.connected:
+            drop(client)
 
 
 def drop(client) -> None:
@@ -55,14 +66,21 @@ def state_at(client, seq) -> dict:
 
 
 def refused_connection(url, view, token) -> dict:
-    """Try to join ``view`` with ``token``; the server's reason for refusing ({code, message})."""
-    sio = socketio.Client(reconnection=False)
-    reasons = []
-    sio.on("connect_error", reasons.append)
-    with pytest.raises(socketio.exceptions.ConnectionError):
-        sio.connect(url, auth={"view": view, "token": token}, transports=["polling"], wait_timeout=10)
-    assert not sio.connected
-    return reasons[0]["data"]
+    """Ask to join ``view`` with ``token`` at the protocol level; the server's refusal {code, message}.
+
+    (A python-socketio client raises ConnectionError here, then takes seconds to tidy up;
+    the raw handshake shows the same CONNECT_ERROR packet a browser gets, at once.)
+    """
+    ws = websocket.create_connection(url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket",
+                                     timeout=10)
+    try:
+        assert ws.recv().startswith("0{")   # Engine.IO open
+        ws.send("40" + json.dumps({"view": view, "token": token}))
+        reply = ws.recv()
+    finally:
+        ws.close()
+    assert reply.startswith("44"), reply    # Socket.IO CONNECT_ERROR, and no state before it
+    return json.loads(reply[2:])["data"]
 
 
 def test_each_client_gets_the_view_of_its_own_room(srv, clients):
@@ -109,6 +127,11 @@ def test_the_tv_never_receives_a_secret_or_a_token(srv, clients):
 
 def test_a_seat_token_opens_only_its_own_seat(srv):
     seat_1 = srv.seat_token(1)
+    phone = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        phone.connect(srv.url, auth={"view": "seat-2", "token": seat_1}, transports=["websocket"],
+                      wait_timeout=10)
+    assert not phone.connected
     reason = refused_connection(srv.url, "seat-2", seat_1)
     assert reason["code"] == "seat_token_needed" and "QR code" in reason["message"]
     assert refused_connection(srv.url, "host", seat_1)["code"] == "host_token_needed"
