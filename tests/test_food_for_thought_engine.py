@@ -496,3 +496,41 @@ def test_pizza_extra_action_can_be_shopping():
     seat(table, 1, "buy", items=[{"space": "1.3"}])
     assert table.state["phase"] == "cleanup"
     assert player(table, 1)["kitchen"][1] == ["water"]     # bought, then moved right at clean-up
+
+
+# ----------------------------------------------------------------------------- robustness
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_ATOMS = st.one_of(st.none(), st.booleans(), st.integers(-3, 9), st.sampled_from(
+    ["water", "dairy", "grain", "meat", "wild", "r01", "a01", "m01", "1.1", "2.5", "diet-1", "shop",
+     "kitchen", "thaw", "nuts", "gluten-free", "executive-chef", "", "x"]))
+_VALUES = st.recursive(_ATOMS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                      st.dictionaries(st.sampled_from(
+                                                          ["recipe", "activity", "food", "space", "count", "group",
+                                                           "column", "from", "special"]), inner, max_size=3)),
+                       max_leaves=8)
+_FIELDS = st.dictionaries(st.sampled_from(["card", "cards", "dice", "items", "freeze", "wild", "row", "food", "column",
+                                           "take", "place", "thaw", "space", "recipe", "foods", "board", "watched",
+                                           "vp", "reason", "tile"]), _VALUES, max_size=4)
+_ACTIONS = st.sampled_from(["assistant", "shop", "buy", "market", "pizza", "buffet", "snack", "cook", "workout",
+                            "pass", "skip", "use_ability", "tile_first", "continue", "adjust", "watch_board",
+                            "accept_board", "assign_allergy", "fly"])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["seat", "host"]), st.integers(1, 3), _ACTIONS, _FIELDS), max_size=6))
+def test_any_input_is_applied_or_refused_cleanly(inputs):
+    """Whatever a phone or the host sends, the engine either applies it or refuses it with a
+    message, and a refusal changes nothing."""
+    table = new_table(["Ann", "Ben"], food_allergy=True, freezer=True)
+    player(table, 1)["kitchen"][0] = ["water", "grain"]
+    player(table, 1)["body"]["dairy"] = ["dairy"]
+    for kind, n, action, fields in inputs:
+        inp = {kind: {**fields, "action": action, "seat": n}}
+        before = json.dumps(table.state, sort_keys=True)
+        outcome = table.handle(inp)
+        if not outcome.accepted:
+            assert outcome.error.message
+            assert json.dumps(table.state, sort_keys=True) == before
+        if table.state["phase"] == "assistants" and not outcome.accepted:
+            pick_assistants(table)

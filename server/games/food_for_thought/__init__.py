@@ -41,7 +41,7 @@ def _host(state: dict, body: dict) -> list[dict]:
         if not state["options"]["food_allergy"]:
             raise RuleError("no_allergy_module", "The Food Allergy module is not in this game.")
         tile = body.get("tile")
-        if tile not in state["cards"]["allergies"]:
+        if not isinstance(tile, str) or tile not in state["cards"]["allergies"]:
             raise RuleError("unknown_tile", f"Allergy tiles: {', '.join(sorted(state['cards']['allergies']))}.")
         if any(p["body"][g["id"]] for g in p["groups"] if g.get("tile")) or state["round"] > 1:
             raise RuleError("too_late", "Allergy tiles are handed out before any food reaches a body.")

@@ -11,7 +11,7 @@ from . import rounds, rules, tokens
 from .data import WILD, WILD_ONE_OR_TWO, WILD_PAIR
 from .tokens import check_food, food_name
 
-#: Actions that place an action marker, and the space each one uses.
+#: Actions that place an action marker (each on the space of the same name; pass on any open one).
 MARKER_ACTIONS = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout", "pass")
 #: Spaces a passing player may put their marker on.
 SPACES = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout")
@@ -31,9 +31,10 @@ def _ints(value, what):
     return value
 
 
-def _list(body, key, limit, what):
+def _list(body, key, limit, what, of=None):
+    """``body[key]`` as a list of at most ``limit`` entries (each of type ``of`` when given)."""
     value = body.get(key, [])
-    if not isinstance(value, list):
+    if not isinstance(value, list) or (of is not None and not all(isinstance(v, of) for v in value)):
         raise RuleError("bad_input", f"{key} must be a list ({what}).")
     if len(value) > limit:
         raise RuleError("too_many", f"At most {limit} {what} in one action.")
@@ -57,8 +58,6 @@ def space_open(state: dict, seat: int, space: str) -> str | None:
             return "There is no dining out in the solo game."
         if spaces["pizza"] is not None:
             return f"{_name(state, spaces['pizza'])} has already dined at Pizza To Go this round."
-        if state["phase"] == "pizza_extra":
-            return "Your marker is moving off Pizza To Go: choose another space."
     elif space == "buffet":
         if n == 1:
             return "There is no dining out in the solo game."
@@ -142,7 +141,7 @@ def buy(state, seat, body):
     for item in items:
         if isinstance(item, dict) and "space" in item:
             space = item["space"]
-            if space not in state["shopping"]:
+            if not isinstance(space, str) or space not in state["shopping"]:
                 raise RuleError("no_such_space", f"The shopping list has no space {space!r} (use \"row.col\").")
             if space in state["covered"] or space in spaces:
                 raise RuleError("space_covered", f"Shopping space {space} "
@@ -166,7 +165,7 @@ def buy(state, seat, body):
         total += cost
     if total > rules.BUDGET:
         raise RuleError("over_budget", f"That costs ${total}; you may spend at most ${rules.BUDGET}.")
-    tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze"))
+    tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze", str))
     for s in spaces:
         state["covered"][s] = "shopping"
     state["pending"] = None
@@ -185,7 +184,7 @@ def market(state, seat, p, body):
         up = ", ".join(f"{c} ({state['cards']['market'][c]['name']})" for c in state["market_up"]) or "none"
         raise RuleError("stand_closed", f"Stand {card!r} is not open this round; open stands: {up}.")
     c = state["cards"]["market"][card]
-    wild = _list(body, "wild", 99, "wild choices")
+    wild = _list(body, "wild", 99, "wild choices", str)
     n_wild = c["foods"].count(WILD)
     if len(wild) != n_wild:
         raise RuleError("choose_wild", f"{c['name']} has {n_wild} wild food{'s' if n_wild != 1 else ''}: "
@@ -196,7 +195,7 @@ def market(state, seat, p, body):
         where = [tokens.to_body(state, p, f) for f in foods]
         text = ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where))
     else:
-        tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze"))
+        tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze", str))
         text = ", ".join(food_name(state, f) for f in foods) + " to the kitchen"
     return [event(state, "market", f"{p['name']} visits {c['stand_name']}: {c['name']} ({text}).")]
 
@@ -246,9 +245,9 @@ def _fits(need: str, food: str) -> bool:
 
 
 def cook(state, seat, p, body):
-    take = _list(body, "take", rules.RECIPES_PER_TAKE, "recipes taken")
+    take = _list(body, "take", rules.RECIPES_PER_TAKE, "recipes taken", str)
     place = _list(body, "place", rules.TOKENS_PER_COOK, "tokens moved onto recipes")
-    thaw = _list(body, "thaw", rules.THAWS_PER_COOK, "tokens thawed")
+    thaw = _list(body, "thaw", rules.THAWS_PER_COOK, "tokens thawed", str)
     if len(place) + len(thaw) > rules.TOKENS_PER_COOK:
         raise RuleError("too_many", f"A cook moves at most {rules.TOKENS_PER_COOK} tokens (thawing counts).")
     events = []
@@ -324,7 +323,7 @@ def _activity_icons(need_list: list[str]) -> set:
 
 
 def workout(state, seat, p, body):
-    take = _list(body, "take", rules.ACTIVITIES_PER_TAKE, "activities taken")
+    take = _list(body, "take", rules.ACTIVITIES_PER_TAKE, "activities taken", str)
     place = _list(body, "place", rules.TOKENS_PER_WORKOUT, "placements")
     events = []
     if len(set(take)) != len(take):

@@ -198,7 +198,7 @@ def watch(state: dict, board: str, watched: bool) -> list[dict]:
 
 def accept(state: dict, board: str) -> list[dict]:
     """The host accepts the camera's snapshot of ``board`` as the record."""
-    info = state["boards"].get(board)
+    info = state["boards"].get(board) if isinstance(board, str) else None
     if not info or not info["watched"]:
         raise RuleError("not_watched", f"{board} is not watched by the camera; nothing to accept.")
     diff = disagreements(state, board)

@@ -16,7 +16,7 @@ def food_name(state: dict, food: str) -> str:
 
 def check_food(state: dict, food, what: str = "food") -> str:
     """``food`` if it is a known food id, else a refusal listing them."""
-    if food not in state["foods"]:
+    if not isinstance(food, str) or food not in state["foods"]:
         raise RuleError("unknown_food", f"{food!r} is not a food token; use one of: "
                         f"{', '.join(sorted(state['foods']))} (for the {what}).")
     return food
