@@ -214,3 +214,32 @@ def test_a_board_out_of_view_is_reported_and_never_committed():
     records = {r["name"]: r for r in service.health()}
     assert records["board diet-2"]["status"] == "down" and "not in view" in records["board diet-2"]["detail"]
     assert pipe.status()["boards"]["diet-2"]["status"] == "not_found"
+
+
+def test_markers_stuck_by_eye_are_measured_from_one_picture():
+    import cv2
+    from vision.layout import Layout
+    from vision.localize import measure_markers
+    from vision.markers import detect, make_detector
+    sample = layouts("diet-1")["diet-1"]
+    data = sample.to_dict()
+    data["markers"]["11"]["x"] -= 7
+    data["markers"]["12"]["y"] -= 5
+    data["markers"]["13"]["x"] += 4
+    real = Layout.from_dict(data)
+    scene = syn.board_scene(real, 4)
+    img, _ = syn.render(scene)
+    found = detect(make_detector(), cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    measured = measure_markers(sample, found)
+    for mid, (x, y, _) in real.markers.items():
+        assert abs(measured[mid][0] - x) < 10 and abs(measured[mid][1] - y) < 10
+    data["markers"] = {str(k): {"x": x, "y": y, "size": s} for k, (x, y, s) in measured.items()}
+    pipe = Pipeline({"diet-1": Layout.from_dict(data)})
+    pipe.process(img)
+    fix = pipe.boards["diet-1"].fix
+    assert fix.status == "ok" and fix.seen == sorted(real.markers)
+    # the measured places are consistent with one homography: every marker corner lands within 2 px
+    for mid in real.markers:
+        there = cv2.perspectiveTransform(pipe.boards["diet-1"].layout.marker_corners(mid)[None].astype(np.float64),
+                                         fix.homography)[0]
+        assert np.abs(there - found[mid]).max() < 2.0

@@ -120,3 +120,18 @@ def test_the_simulated_table_follows_the_game(table):
         watch.tracker.committed.get(s) == "covered" for s in covered)), (
         watch.tracker.state, watch.tracker.unsure, [(s.id, l) for s, l in zip(watch.layout.slots, watch.reading.labels) if l], covered)
     assert all(row[1].get("board") is None for row in ctx.table.journal.live_since_last_game())
+
+
+def test_measuring_markers_saves_their_places_and_the_board_is_still_found(table):
+    ctx, client, auth, service = table
+    r = client.post("/api/camera/layout/diet-1/markers", headers=auth)
+    assert r.status_code == 200
+    markers = r.get_json()["markers"]
+    sample = client.get("/api/camera/layout/diet-2", headers=auth).get_json()["markers"]
+    # the simulated board has its markers where the sample says: measured within a few mm
+    first = {k: v for k, v in zip(sorted(markers, key=int), sorted(sample, key=int))}
+    for mine, theirs in first.items():
+        assert abs(markers[mine]["x"] - sample[theirs]["x"]) < 6 and abs(markers[mine]["y"] - sample[theirs]["y"]) < 6
+    assert (ctx.data_dir / "vision" / "layouts" / "diet-1.json").exists()
+    assert _wait(lambda: service.pipeline.boards["diet-1"].fix is not None
+                 and service.pipeline.boards["diet-1"].fix.status == "ok")

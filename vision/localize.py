@@ -22,6 +22,8 @@ from .markers import detect
 SAME_PATCH = 8.0
 #: Corner movement (px) under which a re-found marker counts as in the same place.
 STILL_PX = 1.0
+#: Perspective refinement rounds when measuring marker positions.
+REFINE_ROUNDS = 10
 #: RANSAC reprojection threshold, px.
 RANSAC_PX = 3.0
 
@@ -132,3 +134,51 @@ class BoardLocator:
         a = cv2.perspectiveTransform(pts, self.homography)[0]
         b = cv2.perspectiveTransform(pts, h)[0]
         return float(np.abs(a - b).max())
+
+
+def measure_markers(layout: Layout, found: dict[int, np.ndarray]) -> dict[int, tuple]:
+    """Where the board's markers really are (mm), from one picture of them.
+
+    For boards whose markers were stuck by eye: the lowest-numbered marker seen keeps its place
+    in the layout, the others are placed where the picture shows them relative to it (each marker
+    square and straight on the board, of the side the layout gives; the camera looking down
+    roughly straight, as docs/camera.md asks).  Needs at least two markers;
+    markers not seen keep their old place.  Returns ``{id: (x, y, size)}`` for every marker.
+    """
+    seen = sorted(m for m in found if m in layout.markers)
+    if len(seen) < 2:
+        raise LookupError(f"Only {len(seen)} of {layout.board}'s markers are in view; at least two are needed.")
+    markers = dict(layout.markers)
+    anchor, others = seen[0], seen[1:]
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
+    # least squares, affine: A @ [u, v, 1] = marker corner (mm); unknowns A (6) and each other marker's x, y
+    rows, rhs = [], []
+    for k, mid in enumerate(seen):
+        size = markers[mid][2]
+        for (u, v), (du, dv) in zip(found[mid].astype(np.float64), unit):
+            for axis in range(2):
+                row = np.zeros(6 + 2 * len(others))
+                row[axis * 3:axis * 3 + 3] = (u, v, 1)
+                if mid == anchor:
+                    rhs.append(markers[anchor][axis] + size * (du, dv)[axis])
+                else:
+                    row[6 + 2 * (k - 1) + axis] = -1
+                    rhs.append(size * (du, dv)[axis])
+                rows.append(row)
+    solution = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)[0]
+    pos = {anchor: np.array(markers[anchor][:2])}
+    for k, mid in enumerate(others):
+        pos[mid] = solution[6 + 2 * k:8 + 2 * k]
+    for _ in range(REFINE_ROUNDS):      # then the same with perspective, from the affine answer
+        src = np.concatenate([pos[m] + unit * markers[m][2] for m in seen]).astype(np.float32)
+        h, _ = cv2.findHomography(src, np.concatenate([found[m] for m in seen]).astype(np.float32), 0)
+        inv = np.linalg.inv(h)
+        for mid in others:
+            mm = cv2.perspectiveTransform(found[mid][None].astype(np.float64), inv)[0]
+            pos[mid] = (mm - unit * markers[mid][2]).mean(0)
+        shift = pos[anchor] - np.array(markers[anchor][:2])
+        pos = {m: p - shift for m, p in pos.items()}
+    for mid in others:
+        x, y = pos[mid]
+        markers[mid] = (float(round(x * 2) / 2), float(round(y * 2) / 2), markers[mid][2])
+    return markers

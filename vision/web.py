@@ -9,6 +9,7 @@ Listed in ``server.app.EXTENSIONS``.  Routes (all but the page need the host tok
     GET  /api/camera/rectified/<board>.jpg      the board seen from straight above, 2 px per mm
     GET  /api/camera/layout/<board>             the board's layout (JSON, see vision/layout.py)
     POST /api/camera/layout/<board>             save an edited layout in the data dir
+    POST /api/camera/layout/<board>/markers     measure where the board's markers are stuck
     POST /api/camera/calibrate/<board>/empty    capture the empty board
     POST /api/camera/calibrate/<board>/tokens   capture the token colours (tokens laid as the plan says)
 """
@@ -23,6 +24,8 @@ from flask import Blueprint, Response, jsonify, request, send_from_directory
 from .calibration import add_token_colours, confusable, empty_reference, reference_dir, token_plan
 from .camera import service_for
 from .layout import Layout, LayoutError, load_layouts
+from .localize import measure_markers
+from .markers import detect
 from .service import blank
 
 #: Rectified board scale on the calibrate page, pixels per millimetre.
@@ -159,6 +162,33 @@ def register(app, socketio, ctx) -> None:
             service.pipeline.set_layout(layout)
         return jsonify({"ok": True, "slots": len(layout.slots),
                         "note": "Saved. Capture the empty board and the token colours again for this layout."})
+
+    @bp.post("/api/camera/layout/<board>/markers")
+    def measure(board: str):
+        """Place the board's markers where the camera sees them (for markers stuck by eye)."""
+        watch, err = watch_of(board)
+        if err:
+            return err
+        service = service_for(ctx)
+        with service.lock:
+            frame = service.pipeline.last_frame
+            found = detect(service.pipeline.detector, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)) \
+                if frame is not None else {}
+        try:
+            markers = measure_markers(watch.layout, found)
+        except LookupError as exc:
+            return _error(409, "markers_not_found", str(exc))
+        xs = [x + s for x, _, s in markers.values()]
+        ys = [y + s for _, y, s in markers.values()]
+        data = {**watch.layout.to_dict(), "sample": False,
+                "markers": {str(k): {"x": x, "y": y, "size": s} for k, (x, y, s) in markers.items()}}
+        data["size_mm"] = [max(data["size_mm"][0], max(xs) + 4), max(data["size_mm"][1], max(ys) + 4)]
+        layout = Layout.from_dict(data)
+        layout.save(ctx.data_dir / "vision" / "layouts" / f"{board}.json")
+        with service.lock:
+            service.pipeline.set_layout(layout)
+        return jsonify({"ok": True, "markers": data["markers"],
+                        "note": "Marker places saved. Check the slots on the new picture, then capture again."})
 
     @bp.post("/api/camera/calibrate/<board>/<step>")
     def calibrate(board: str, step: str):
