@@ -48,7 +48,7 @@ class Server:
     def host_token(self) -> str:
         return (self.data_dir / "host-token").read_text().strip()
 
-    def start(self, timeout: float = 20.0) -> "Server":
+    def start(self, timeout: float = 60.0) -> "Server":
         args = [sys.executable, "-m", "tests.support.serve", "serve", "--port", str(self.port),
                 "--data", str(self.data_dir), *self.extra_args]
         if self.simulate:
