@@ -260,7 +260,7 @@
       }
     }
     if (me.can.includes("cook")) {
-      const takes = view.recipe_book.map((c) => h("label", {}, keep(seat, "cook.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id));
+      const takes = view.recipe_book.map((c) => h("label", {}, keep(seat, "cook.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id + " " + c.name));
       const mineRecipes = [...mineP.recipes.map((r) => r.id), ...view.recipe_book.map((c) => c.id)];
       const rows = [0, 1, 2].map((i) => [keep(seat, "cook.recipe" + i, select("recipe", ["", ...mineRecipes])),
                                           keep(seat, "cook.food" + i, select("food", ["", ...Object.keys(view.foods)]))]);
@@ -271,7 +271,7 @@
           place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ recipe: r[0].value, food: r[1].value })) }) }, "Cook")));
     }
     if (me.can.includes("workout")) {
-      const takes = view.planner.map((c) => h("label", {}, keep(seat, "work.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id));
+      const takes = view.planner.map((c) => h("label", {}, keep(seat, "work.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id + " " + c.name));
       const mineActs = [...mineP.activities.map((a) => a.id), ...view.planner.map((c) => c.id)];
       const rows = [0, 1, 2].map((i) => [keep(seat, "work.activity" + i, select("activity", ["", ...mineActs])),
                                           keep(seat, "work.food" + i, select("food", ["", ...Object.keys(view.foods)])),
@@ -302,7 +302,7 @@
   }
 
   // ----- host ---------------------------------------------------------------------------------------
-  let hostSeat = 1;
+  let hostPinned = null;   // the seat the host chose to act for; otherwise the seat whose move it is
   let dataInfo = null;
   let dataKind = "recipes";
   const entryDraft = {};   // typed values survive the redraws that state updates cause
@@ -367,12 +367,17 @@
   function host(view, el, send) {
     const hv = view.host || {};
     const seats = view.players.map((p) => p.seat);
-    if (!seats.includes(hostSeat)) hostSeat = seats[0];
-    const doAct = (body) => act(send, { host: { seat: hostSeat, ...body } });
+    const acting = seats.find((s) => ((hv.options_by_seat || {})[String(s)] || { can: [] }).can.length) || seats[0];
+    const hostSeat = seats.includes(hostPinned) ? hostPinned : acting;
+    const doAct = async (body) => {
+      const r = await act(send, { host: { seat: hostSeat, ...body } });
+      if (r.ok) hostPinned = null;
+      return r;
+    };
     const mine = { kind: "host", view, el };
     const who = select("seat", seats.map(String), view.players.map((p) => "for " + p.name));
     who.value = String(hostSeat);
-    who.onchange = () => { hostSeat = Number(who.value); TofuTable.renderGame("host", view, el); };
+    who.onchange = () => { hostPinned = Number(who.value); TofuTable.renderGame("host", view, el); };
     const me = (hv.options_by_seat || {})[String(hostSeat)];
     const parts = [header(view)];
     if (view.phase === "cleanup") parts.push(h("button", { onclick: () => act(send, { host: { action: "continue" } }) }, "Clean-up done: start the next round"));
