@@ -534,3 +534,20 @@ def test_any_input_is_applied_or_refused_cleanly(inputs):
             assert json.dumps(table.state, sort_keys=True) == before
         if table.state["phase"] == "assistants" and not outcome.accepted:
             pick_assistants(table)
+
+
+def test_recipe_abilities_are_used_once_on_your_turn():
+    """rulebook: a completed recipe's ability is used once, during its owner's turn (then flipped);
+    end-game abilities are not used during play."""
+    table = new_table(["Ann", "Ben"])
+    pick_assistants(table)
+    player(table, 1)["recipes_done"] = ["r08", "r06"]       # r08 has an ability; r06 scores at the end
+    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r08"}}, "not_completed")
+    seat(table, 1, "use_ability", recipe="r08")
+    assert player(table, 1)["abilities_used"] == ["r08"] and table.state["turn"] == 1   # no marker used
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r08"}}, "ability_used")
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r06"}}, "end_game_ability")
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r01"}}, "not_completed")
+    player(table, 2)["recipes_done"] = ["r08", "r01"]
+    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r08"}}, "not_your_turn")
+    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r01"}}, "no_ability")

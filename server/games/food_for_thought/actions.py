@@ -472,8 +472,12 @@ def use_ability(state, seat, body):
     r = state["cards"]["recipes"][rid]
     if r["end_game_vp"]:
         raise RuleError("end_game_ability", f"{r['name']} scores at the end of the game; it is not used during play.")
-    if state["phase"] not in ("actions", "pizza_extra", "cleanup"):
-        raise RuleError("not_now", "Abilities are used during the action rounds.")
+    if not r["ability"]:
+        raise RuleError("no_ability", f"{r['name']} has no ability to use.")
+    own_turn = state["phase"] in ("actions", "pizza_extra") and state["turn"] == seat
+    if not own_turn and state["phase"] != "cleanup":
+        raise RuleError("not_your_turn", "A recipe's ability is used during your own turn "
+                        "(or at the end of the round).")
     p["abilities_used"].append(rid)
     return [event(state, "ability", f"{p['name']} uses {r['name']}: {r['ability'] or 'see the card'} "
                   "(the host applies its effect).")]
