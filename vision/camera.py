@@ -23,6 +23,9 @@ from .sources import SyntheticSource, make_source
 
 log = logging.getLogger(__name__)
 
+#: Frame rate of the simulated camera unless the configuration sets one.
+SIMULATED_FPS = 10
+
 #: Per running table (keyed by id of its context): its camera service.
 _running: dict[int, CameraService] = {}
 
@@ -41,7 +44,8 @@ def _raw_config(ctx) -> dict:
 
 def build(ctx, raw: dict | None = None) -> CameraService:
     """The camera service for ``ctx`` (not started); raises CameraConfigError or LayoutError."""
-    cfg = CameraConfig.from_dict(_raw_config(ctx) if raw is None else raw, ctx.simulate)
+    raw = _raw_config(ctx) if raw is None else raw
+    cfg = CameraConfig.from_dict(raw, ctx.simulate)
     layouts = load_layouts(ctx.data_dir)
     if cfg.boards is not None:
         unknown = [b for b in cfg.boards if b not in layouts]
@@ -56,12 +60,15 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     references = {b: Reference.load(folder, b) for b in layouts}
     pipeline = Pipeline(layouts, {b: r for b, r in references.items() if r}, cfg.settings)
     synthetic = isinstance(source, SyntheticSource)
+    prepare = None
     if synthetic and not any(references.values()):
         from .synthetic import calibrate
-        calibrate(pipeline, source.scene)
+        prepare = lambda: calibrate(pipeline, source.scene)     # noqa: E731 (in the camera thread)
     commit = cfg.commit if cfg.commit is not None else not synthetic
     put: Callable[[dict], None] = (lambda inp: ctx.table.put(inp, source="camera")) if commit else (lambda inp: None)
-    service = CameraService(source, pipeline, put, cfg.fps, simulated=synthetic)
+    # the simulated camera needs no 30 fps; a slower one leaves the CPU to the rest of the table
+    fps = cfg.fps if "fps" in raw or not synthetic else SIMULATED_FPS
+    service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare)
     if synthetic:
         ctx.table.listeners.append(lambda outcome, inp: follow_game(source, ctx.table.state))
         follow_game(source, ctx.table.state)

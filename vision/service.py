@@ -30,7 +30,7 @@ class CameraService:
     """Runs one source through one pipeline and puts commits on the table's queue."""
 
     def __init__(self, source: FrameSource | None, pipeline: Pipeline, put: Callable[[dict], None],
-                 fps: float = 30.0, simulated: bool = False):
+                 fps: float = 30.0, simulated: bool = False, prepare: Callable[[], None] | None = None):
         self.source = source
         self.pipeline = pipeline
         self.put = put
@@ -46,6 +46,7 @@ class CameraService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_open = 0.0
+        self.prepare = prepare          # run once in the camera thread before the first frame
 
     # ----- one step ----------------------------------------------------------------------
     def step(self) -> list[dict]:
@@ -104,6 +105,13 @@ class CameraService:
             self.opened = False
 
     def _run(self) -> None:
+        if self.prepare is not None:
+            try:
+                with self.lock:
+                    self.prepare()
+            except Exception:
+                log.exception("preparing the camera failed")
+            self.prepare = None
         while not self._stop.is_set():
             start = time.monotonic()
             try:
