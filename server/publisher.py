@@ -52,7 +52,10 @@ class Publisher:
     def on_outcome(self, outcome, inp: dict) -> None:
         if outcome.accepted:
             self.ctx.health.journal_ok()
+            previous = self.views
             views = self.snapshot()
+            for audience in previous.keys() - views.keys():   # seats that just left (game ended)
+                views[audience] = self.view(audience)
             new_game = self.ctx.table.game_seq != self._game_seq
             self._game_seq = self.ctx.table.game_seq
             self._queue.put(("state", outcome, inp, views, new_game))
