@@ -194,3 +194,14 @@ def test_a_new_game_asks_the_phones_to_scan_again(srv, clients):
     assert not any(name == "state" and data["seq"] >= seq for name, data in clients["seat-1"].log)
     assert refused_connection(srv.url, "seat-1", old_token)["code"] == "seat_token_needed"
     assert srv.client("seat-1", srv.seat_token(1)).wait_for("state")["my_colour"] == "red"
+
+
+def test_when_the_host_ends_the_game_the_phones_are_told_too(srv, clients):
+    post_ok(srv, tap(1, "red"))
+    seq = post_ok(srv, {"host": {"action": "end_game"}})
+    for room, client in clients.items():
+        view = state_at(client, seq)
+        assert view["game"] is None and view["phase"] == "lobby", room
+        assert view["audience"] == room and "my_colour" not in view
+    seq = post_ok(srv, {"button": {"name": "undo"}})   # and back again
+    assert state_at(clients["seat-1"], seq)["my_colour"] == "red"
