@@ -152,3 +152,16 @@ def test_owner_data_is_used_and_not_marked_sample(tmp_path):
         assert view["data_label"] == "" and view["sample_kinds"] == []
     finally:
         data.configure(None)
+
+
+def test_append_record_keeps_one_main_board_line_and_one_entry_per_shopping_space(tmp_path):
+    board = {"pizza_fixed": "fats", "pizza_spaces": 6, "buffet_rows": 2, "buffet_row_spaces": 4, "bag_per_food": 10}
+    data.append_record("main_board", board, tmp_path)
+    with pytest.raises(data.DataError, match="already entered"):
+        data.append_record("main_board", board, tmp_path)
+    data.append_record("shopping", {"row": 1, "col": 1, "food": "water"}, tmp_path)
+    with pytest.raises(data.DataError, match="space 1.1 is already entered"):
+        data.append_record("shopping", {"row": 1, "col": 1, "food": "dairy"}, tmp_path)
+    cat = data.load(tmp_path)
+    assert cat.records["main_board"] == [board]
+    assert any("grid is not complete" in p for p in cat.problems)   # 1 of 36 spaces: no game yet

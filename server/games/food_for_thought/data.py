@@ -463,6 +463,11 @@ def append_record(kind: str, record: dict, owner: Path | None = None) -> Path:
     existing = current.records[kind] if current.sources[kind] == "owner" else []
     if not problems and "id" in record and any(r["id"] == record["id"] for r in existing):
         problems.append(f"{path}: there is already an entry with id {record['id']!r}")
+    if not problems and kind == "shopping" and any((r["row"], r["col"]) == (record["row"], record["col"])
+                                                   for r in existing):
+        problems.append(f"{path}: space {record['row']}.{record['col']} is already entered")
+    if not problems and kind == "main_board" and existing:
+        problems.append(f"{path}: the main board is one line and it is already entered; edit the file to change it")
     if problems:
         raise DataError(problems)
     owner.mkdir(parents=True, exist_ok=True)
