@@ -162,6 +162,7 @@ def test_append_record_keeps_one_main_board_line_and_one_entry_per_shopping_spac
     data.append_record("shopping", {"row": 1, "col": 1, "food": "water"}, tmp_path)
     with pytest.raises(data.DataError, match="space 1.1 is already entered"):
         data.append_record("shopping", {"row": 1, "col": 1, "food": "dairy"}, tmp_path)
+    data.append_record("shopping", {"row": 2, "col": 2, "food": "dairy"}, tmp_path)
     cat = data.load(tmp_path)
     assert cat.records["main_board"] == [board]
-    assert any("grid is not complete" in p for p in cat.problems)   # 1 of 36 spaces: no game yet
+    assert any("2 rows x 2 columns need 4 lines, found 2" in p for p in cat.problems)   # holes: no game yet
