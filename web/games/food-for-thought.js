@@ -56,7 +56,9 @@
   function card(view, c, extra, corner) {
     return h("div", { class: "ft-card" }, h("span", { class: "vp" }, corner || c.vp + " VP"),
       h("b", {}, c.id + " "), c.name, h("div", {}, (c.needs || c.foods || []).map((n) => needText(view, n)).join(", ")),
-      c.icon ? h("div", {}, "icon: " + c.icon) : null, extra || null);
+      c.icon ? h("div", {}, "icon: " + c.icon) : null,
+      c.ability ? h("div", { class: "ft-why" }, (c.end_game_vp ? `end of game +${c.end_game_vp} VP: ` : "") + c.ability) : null,
+      extra || null);
   }
 
   function sampleBadge(view) {
@@ -161,8 +163,14 @@
     return parts;
   }
 
+  function assistantsBox(view) {
+    if (view.phase !== "assistants") return null;
+    return h("div", { class: "ft-box" }, h("h4", {}, "Assistants still free"),
+      h("div", {}, view.assistants_free.map((a) => a.name).join(", ") || "none"));
+  }
+
   function tv(view, el) {
-    const parts = [header(view)];
+    const parts = [header(view), assistantsBox(view)];
     if (view.over) {
       if (view.rating) parts.push(h("div", { class: "ft-dice" }, "Solo rating: " + view.rating));
       parts.push(receipts(view));
@@ -297,7 +305,8 @@
     const mine = { kind: "seat", view, el };
     const doAct = (body) => act(send, { seat: { seat: me.seat, ...body } });
     const p = view.seats.find((x) => x.seat === me.seat);
-    el.append(h("div", { class: "ft" }, header(view), ...controls(view, me, mine, doAct),
+    const helpers = p ? p.assistants.map((a) => h("div", { class: "ft-why" }, `${a.name}: ${a.options.join(" / ")}`)) : [];
+    el.append(h("div", { class: "ft" }, header(view), ...controls(view, me, mine, doAct), ...helpers,
       view.over ? receipts(view) : null, p ? h("div", { class: "ft-row" }, playerBoard(view, p)) : null));
   }
 

@@ -50,7 +50,8 @@ def _public_player(state: dict, p: dict) -> dict:
                          for r in p["recipes_done"]],
         "activities": [{**_card(state, "activities", a), "tokens": p["activity_tokens"][a]} for a in p["activities"]],
         "activities_done": [_card(state, "activities", a) for a in p["activities_done"]],
-        "assistants": [{"id": a, "name": cards["assistants"][a]["name"]} for a in p["assistants"]],
+        "assistants": [{"id": a, "name": cards["assistants"][a]["name"], "options": cards["assistants"][a]["options"]}
+                       for a in p["assistants"]],
         "allergy": cards["allergies"][p["allergy"]]["name"] if p["allergy"] else None,
         "actions_left": p["actions_left"], "passed": p["passed"], "market_visits": p["market_visits"],
         "snacked": p["snacks"] >= rules.SNACKS_PER_ROUND,
