@@ -346,8 +346,10 @@ def test_freezer_module():
     refused(table, {"seat": {"seat": 1, "action": "cook", "thaw": ["meat", "seafood", "poultry"]}}, "too_many")
     seat(table, 1, "cook", thaw=["meat", "seafood"])
     assert player(table, 1)["thaw"] == ["meat", "seafood"] and player(table, 1)["freezer"] == ["poultry"]
+    seat(table, 1, "snack", food="seafood", **{"from": "thaw"})     # thawed food counts as kitchen food
+    assert player(table, 1)["body"]["protein"] == ["seafood"]
     finish_actions(table)
-    assert player(table, 1)["thaw"] == [] and sorted(player(table, 1)["trash"]) == ["meat", "seafood"]
+    assert player(table, 1)["thaw"] == [] and sorted(player(table, 1)["trash"]) == ["meat"]
 
 
 def test_food_allergy_module():

@@ -229,7 +229,10 @@ def snack(state, seat, p, body):
     food = check_food(state, body.get("food"), "snack")
     if food in tokens.forbidden(state, p):
         raise RuleError("allergic", f"You are allergic to {food_name(state, food)}: it may never go in your body.")
-    tokens.take_from_kitchen(state, p, food, body.get("column"))
+    if body.get("from", "kitchen") == "thaw":           # the thaw area counts as kitchen (Freezer module)
+        tokens.take_from_thaw(state, p, food)
+    else:
+        tokens.take_from_kitchen(state, p, food, body.get("column"))
     where = tokens.to_body(state, p, food)
     p["snacks"] += 1
     return [event(state, "snack", f"{p['name']} snacks on {food_name(state, food)} ({where}).")]
