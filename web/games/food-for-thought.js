@@ -261,10 +261,14 @@
     }
     const mineP = view.seats.find((p) => p.seat === seat);
     if (me.can.includes("snack")) {
-      const inKitchen = [...new Set(mineP.kitchen.flat())];
-      if (inKitchen.length) {
-        const s = keep(seat, "snack", select("food", inKitchen, inKitchen.map((f) => food(view, f))));
-        parts.push(h("div", { class: "ft-form" }, "Snack:", s, h("button", { onclick: () => doAct({ action: "snack", food: s.value }) }, "Eat")));
+      const choices = [...new Set(mineP.kitchen.flat())].concat([...new Set(mineP.thaw)].map((f) => "thaw:" + f));
+      if (choices.length) {
+        const label = (c) => (c.startsWith("thaw:") ? food(view, c.slice(5)) + " (thawed)" : food(view, c));
+        const s = keep(seat, "snack", select("food", choices, choices.map(label)));
+        parts.push(h("div", { class: "ft-form" }, "Snack:", s, h("button", { onclick: () => doAct(s.value.startsWith("thaw:")
+          ? { action: "snack", food: s.value.slice(5), from: "thaw" } : { action: "snack", food: s.value }) }, "Eat")));
+      } else {
+        parts.push(h("div", { class: "ft-why" }, "Snack: nothing in your kitchen to eat."));
       }
     }
     if (me.can.includes("cook")) {
