@@ -274,13 +274,20 @@
     if (me.can.includes("cook")) {
       const takes = view.recipe_book.map((c) => h("label", {}, keep(seat, "cook.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id + " " + c.name));
       const mineRecipes = [...mineP.recipes.map((r) => r.id), ...view.recipe_book.map((c) => c.id)];
+      const freezer = view.options.freezer;
       const rows = [0, 1, 2].map((i) => [keep(seat, "cook.recipe" + i, select("recipe", ["", ...mineRecipes])),
-                                          keep(seat, "cook.food" + i, select("food", ["", ...Object.keys(view.foods)]))]);
+                                          keep(seat, "cook.food" + i, select("food", ["", ...Object.keys(view.foods)])),
+                                          keep(seat, "cook.from" + i, select("from", ["kitchen", "thaw"]))]);
+      const thaws = freezer ? [0, 1].map((i) => keep(seat, "cook.thaw" + i, select("thaw", ["", ...mineP.freezer],
+                                                                              ["", ...mineP.freezer.map((f) => food(view, f))]))) : [];
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Recipes & Cook: take up to 3, move up to 3 kitchen tokens"),
-        h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[1], "on", r[0])),
+        h("div", { class: "ft-form" }, "Take:", ...takes),
+        freezer ? h("div", { class: "ft-form" }, "Thaw first (counts among the 3):", ...thaws) : null,
+        ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[1], freezer ? r[2] : null, "on", r[0])),
         h("button", { onclick: () => doAct({ action: "cook",
           take: takes.map((t) => t.firstChild).filter((i) => i.checked).map((i) => i.value),
-          place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ recipe: r[0].value, food: r[1].value })) }) }, "Cook")));
+          thaw: thaws.map((t) => t.value).filter(Boolean),
+          place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ recipe: r[0].value, food: r[1].value, from: r[2].value })) }) }, "Cook")));
     }
     if (me.can.includes("workout")) {
       const takes = view.planner.map((c) => h("label", {}, keep(seat, "work.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id + " " + c.name));
