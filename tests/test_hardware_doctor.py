@@ -124,3 +124,17 @@ def test_the_station_puts_reader_taps_on_the_table_and_reports_health(tmp_path, 
         finally:
             stop()
             ctx.table.stop()
+
+
+def test_a_configuration_with_mistakes_starts_nothing_and_shows_why_in_health(tmp_path):
+    (tmp_path / "config.toml").write_text('[[readers]]\nname = "seat-1"\nbus = 9\n')
+    ctx = TableContext.open(tmp_path, simulate=False)
+    stop = station.start(ctx)
+    try:
+        readers = ctx.health.snapshot()["readers"]
+        assert station.station_for(ctx) is None
+        assert [(r["name"], r["status"]) for r in readers] == [("config.toml", "down")]
+        assert "reader seat-1: bus must be a whole number from 0 to 6" in readers[0]["detail"]
+        assert "tofu-table doctor" in readers[0]["detail"]
+    finally:
+        stop()
