@@ -24,6 +24,7 @@ parity, unplug a chip (reads float to 0x00), make SPI transfers fail.
 """
 from __future__ import annotations
 
+import random
 import sys
 import threading
 import types
@@ -71,6 +72,8 @@ class EmulatedTag:
         self.state, self.level, self.was_halted = TAG_IDLE, 0, False
         self.faults: dict[str, int] = {}
         self.answers = 0
+        self.struck = 0          # faults that struck so far
+        self._noise: tuple[float, random.Random] | None = None
 
     @property
     def hex(self) -> str:
@@ -79,11 +82,18 @@ class EmulatedTag:
     def fail(self, kind: str, times: int = 1) -> None:
         self.faults[kind] = self.faults.get(kind, 0) + times
 
+    def noisy(self, rate: float, seed: int = 0) -> None:
+        """From now on each kind of fault strikes each answer with probability ``rate``
+        (a tag at the edge of the field); 0 makes it clean again."""
+        self._noise = (rate, random.Random(seed)) if rate else None
+
     def _fault(self, kind: str) -> bool:
         if self.faults.get(kind, 0) > 0:
             self.faults[kind] -= 1
-            return True
-        return False
+        elif self._noise is None or self._noise[1].random() >= self._noise[0]:
+            return False
+        self.struck += 1
+        return True
 
     def power_up(self) -> None:
         self.state, self.level, self.was_halted = TAG_IDLE, 0, False
