@@ -12,6 +12,7 @@ the marker sheet preview.  The token colours here are sample data
 """
 from __future__ import annotations
 
+import json
 import math
 import zlib
 from dataclasses import dataclass, field, replace
@@ -118,9 +119,14 @@ class Scene:
 _BASE_CACHE: dict[tuple, np.ndarray] = {}
 
 
+def _fingerprint(layout: Layout) -> str:
+    """The layout's content (two layouts drawn alike have the same one)."""
+    return json.dumps(layout.to_dict(), sort_keys=True)
+
+
 def _tex(layout: Layout, scale: float) -> np.ndarray:
     """The printed board (no tokens) at ``scale`` px/mm, cached."""
-    key = (layout.board, id(layout), scale)
+    key = (_fingerprint(layout), scale)
     if key in _BASE_CACHE:
         return _BASE_CACHE[key]
     w, h = (int(round(v * scale)) for v in layout.size_mm)
@@ -196,7 +202,7 @@ _TOKEN_CACHE: dict[tuple, np.ndarray] = {}
 
 
 def _board_texture(place: Placement, scale: float) -> np.ndarray:
-    key = (id(place.layout), scale, place.seed, place.jitter_mm, tuple(sorted(place.tokens.items())))
+    key = (_fingerprint(place.layout), scale, place.seed, place.jitter_mm, tuple(sorted(place.tokens.items())))
     if key in _TOKEN_CACHE:
         return _TOKEN_CACHE[key]
     if len(_TOKEN_CACHE) > 16:

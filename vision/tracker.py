@@ -6,7 +6,9 @@ frames is the candidate; a slot without a clear majority, or whose majority is
 ``unknown``, keeps its committed value and is reported as unsure.  A candidate
 that changes more than ``max_changes`` slots at once is held for a second look:
 it is committed only if the next ``still_frames`` still frames give the same
-changes.  Only committed changes leave this module, as a ``board`` input.
+changes.  When something changed, the committed input carries every slot the camera is sure
+of (not only the changed ones), so the game always has the camera's whole view; a reading that
+changes nothing is never sent.
 """
 from __future__ import annotations
 
@@ -66,4 +68,4 @@ class SnapshotTracker:
             return None
         self.held, self.state = None, "still"
         self.committed = {**(self.committed or {}), **changes}
-        return {"board": {"board": self.board, "slots": dict(sorted(changes.items()))}}
+        return {"board": {"board": self.board, "slots": dict(sorted(candidate.items()))}}
