@@ -15,7 +15,8 @@ its programmed period.  So loops that wait on the chip cost the same number of
 transfers as on real hardware, whatever the speed of the test machine.
 
 Faults are scriptable: remove or collide tags, garble a tag's BCC, CRC or
-parity, unplug a chip (reads float to 0x00), make SPI transfers fail.
+parity (once, or at random with ``noisy``), unplug a chip (reads float to
+0x00), reset it (``brown_out``), make SPI transfers fail.
 
     with Emulator() as emu:
         chip = emu.add_reader(0, 0)
