@@ -220,45 +220,79 @@ def hub_on(emu):
         hub.stop()
 
 
+class ManualClock:
+    """The hub's clock, moved by the test: lift timing without depending on machine load."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+class TickingClock:
+    """A clock that moves 1 ms every time the hub reads it (a few times per poll)."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        self.now += 0.001
+        return self.now
+
+
+def polled(hub, name, more=20):
+    """Wait until the hub has polled reader ``name`` ``more`` more times."""
+    start = hub.polls()[name]
+    wait_for(lambda: hub.polls()[name] >= start + more)
+
+
 def test_a_card_lying_on_the_reader_is_one_tap_and_taking_it_away_one_lift(emu, hub_on):
-    chip = emu.add_reader(0, 0)
-    hub, sink = hub_on([Mfrc522Reader("seat-2", 0, 0)])
+    chip, clock = emu.add_reader(0, 0), ManualClock()
+    hub, sink = hub_on([Mfrc522Reader("seat-2", 0, 0)], clock=clock)
     tag = EmulatedTag(NTAG_7)
     chip.place(tag)
     wait_for(lambda: sink.inputs)
-    polls = hub.polls()["seat-2"]
-    wait_for(lambda: hub.polls()["seat-2"] > polls + 30)     # it stays there for many polls
+    clock.now += 10                               # it lies there for a long time
+    polled(hub, "seat-2")
     assert sink.inputs == [{"tap": {"reader": "seat-2", "uid": NTAG_7}}]
     assert sink.items[0][1] == "reader:seat-2"
     chip.remove(tag)
-    removed = wait_for(lambda: hub.polls()["seat-2"] > polls + 31) and sink.items[-1][2]
+    polled(hub, "seat-2")
+    clock.now += LIFT_AFTER - 0.01               # gone, but not for long enough yet
+    polled(hub, "seat-2")
+    assert len(sink.inputs) == 1
+    clock.now += 0.02
     wait_for(lambda: len(sink.inputs) == 2)
     assert sink.inputs[1] == {"lift": {"reader": "seat-2", "uid": NTAG_7}}
-    assert sink.items[1][2] - removed >= LIFT_AFTER * 0.9
-    polls = hub.polls()["seat-2"]
-    wait_for(lambda: hub.polls()["seat-2"] > polls + 30)
+    clock.now += 10
+    polled(hub, "seat-2")
     assert len(sink.inputs) == 2
 
 
 class Flickering(TagReader):
-    """A reader that misses a resting card every other poll (what REQA does)."""
+    """A reader that misses a resting card every other poll (what REQA does), then loses it."""
 
     kind = "test"
 
     def __init__(self, name):
         super().__init__(name)
         self.count = 0
+        self.present = True
 
     def poll(self):
         self.count += 1
-        return Poll(TAG, uid=NTAG_7) if self.count % 2 else Poll(NO_TAG)
+        return Poll(TAG, uid=NTAG_7) if self.present and self.count % 2 else Poll(NO_TAG)
 
 
 def test_single_missed_polls_do_not_make_lift_and_tap_pairs(hub_on):
     reader = Flickering("seat-1")
-    hub, sink = hub_on([reader])
-    wait_for(lambda: reader.count > 100)
+    hub, sink = hub_on([reader], clock=TickingClock())
+    wait_for(lambda: reader.count > 400)          # far longer than the lift time in clock ticks
     assert sink.kinds() == ["tap"]
+    reader.present = False
+    wait_for(lambda: len(sink.inputs) == 2)
+    assert sink.kinds() == ["tap", "lift"]
 
 
 def test_swapping_cards_quickly_is_a_lift_then_a_tap(emu, hub_on):
