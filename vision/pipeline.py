@@ -79,7 +79,6 @@ class Pipeline:
         self.frame_status = "no frame yet"
         self.timings: deque = deque(maxlen=120)
         self.last_frame: np.ndarray | None = None
-        self.found: dict[int, np.ndarray] = {}
         self._search_now = False
 
     def set_layout(self, layout: Layout) -> None:
@@ -122,7 +121,7 @@ class Pipeline:
         small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         found = None
         if self._search_due():
-            found = self.found = detect(self.detector, grey)
+            found = detect(self.detector, grey)
         for watch in self.boards.values():
             commit = self._board(watch, frame, grey, small, found)
             if commit:
@@ -197,6 +196,7 @@ class Pipeline:
                 "tracker": w.tracker.state,
                 "unsure": list(w.tracker.unsure),
                 "clutter": w.motion.absorbed,
+                "motion": dict(w.motion.last),
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "boards": boards}
 

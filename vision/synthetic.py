@@ -301,7 +301,6 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
     """
     rng = np.random.default_rng(scene.seed)
     cam = scene.camera
-    table_h = cam.homography()
     img = np.empty((cam.height, cam.width, 3), np.uint8)
     img[:] = TABLE_COLOUR
     truth = {"boards": {}}
@@ -317,7 +316,6 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
         truth["boards"][place.layout.board] = {
             "homography": h.tolist(),
             "slots": {s.id: place.tokens.get(s.id) or None for s in place.layout.slots}}
-    del table_h
     for hand in scene.hands:
         _draw_hand(img, scene, hand)
     if scene.blur > 0:        # (blurring before the light: the light field is smooth, so nearly the same)
