@@ -104,3 +104,44 @@ def test_host_card_entry_form(tmp_path):
             screenshot(page, "food-for-thought-host-entry")
     finally:
         srv.stop()
+
+
+def test_a_solo_round_played_from_the_phone(tmp_path):
+    """The phone's forms send what the player chose: two assistants, a shopping trip with entered
+    dice and spaces tapped on the list, a recipe taken and completed, and a pass."""
+    srv = Server(tmp_path / "data").start()
+    try:
+        srv.post({"new_game": {"game": "food-for-thought", "players": ["Sol"], "seed": 41,
+                               "options": {"data": "sample"}}}).raise_for_status()
+        with browser() as b:
+            phone = b.new_page(viewport={"width": 420, "height": 1400})
+            phone.goto(f"{srv.url}/seat/1?token={srv.seat_token(1)}")
+            phone.wait_for_selector("text=Pick 2 assistants:")
+            phone.check("label:has-text('Executive Chef') input")
+            phone.check("label:has-text('Fitness Coach') input")
+            phone.click("button:has-text('Pick')")
+            phone.wait_for_selector("text=Grocery shopping:")
+            phone.fill("input[placeholder=die] >> nth=0", "1")
+            phone.fill("input[placeholder=die] >> nth=1", "2")
+            phone.click("button:has-text('Shop')")
+            phone.wait_for_selector("text=Shopping: dice 1 and 2")
+            for cell in ("Water $1", "Meat $1", "Veg"):     # 1.3 water, 1.5 meat, 2.5 veg
+                phone.click(f".ft-grid td:has-text('{cell}') >> nth=0")
+            phone.wait_for_selector("text=$3 of $6")
+            phone.click("button:has-text('Buy')")
+            phone.wait_for_selector("text=Recipes & Cook")
+            kitchen = srv.state("seat-1", token=srv.host_token)["seats"][0]["kitchen"]
+            assert sorted(f for col in kitchen for f in col) == ["meat", "veg", "water"]
+            phone.check("label:has-text('r03') input")               # Sample Stew: meat, veg, water
+            for i, f in enumerate(("meat", "veg", "water")):
+                phone.select_option(f".ft-box:has-text('Recipes & Cook') select[name=recipe] >> nth={i}", "r03")
+                phone.select_option(f".ft-box:has-text('Recipes & Cook') select[name=food] >> nth={i}", f)
+            phone.click("button:has-text('Cook')")
+            phone.wait_for_function("document.getElementById('score').textContent.includes('4')")
+            view = srv.state("seat-1", token=srv.host_token)
+            assert view["seats"][0]["recipes_done"][0]["id"] == "r03"
+            phone.click("text=Pass for the rest of the round")
+            phone.wait_for_function("document.getElementById('prompt').textContent.startsWith('Clean-up')")
+            screenshot(phone, "food-for-thought-phone-solo")
+    finally:
+        srv.stop()

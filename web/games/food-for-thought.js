@@ -184,14 +184,19 @@
 
   // ----- forms: shared by the phone (a player's own seat) and the host (acting for a seat) ---------
   const drafts = {};   // per seat: choices kept across re-renders (every state update redraws)
-  const draftOf = (seat) => (drafts[seat] = drafts[seat] || { buy: new Set(), special: [], freeze: [], fields: {} });
+  const draftOf = (seat) => (drafts[seat] = drafts[seat] || { buy: new Set(), special: [], freeze: [], fields: {}, v: 0 });
   // Keep what the player chose in a form field across redraws (checkboxes, selects, inputs).
   function keep(seat, key, input) {
     const fields = draftOf(seat).fields;
     const box = input.type === "checkbox";
     if (key in fields) { if (box) input.checked = fields[key]; else input.value = fields[key]; }
-    input.addEventListener("change", () => { fields[key] = box ? input.checked : input.value; });
-    input.addEventListener("input", () => { fields[key] = box ? input.checked : input.value; });
+    const store = () => {            // into the current draft: it may have been renewed since this was drawn
+      const now = draftOf(seat);
+      now.fields[key] = box ? input.checked : input.value;
+      now.v += 1;
+    };
+    input.addEventListener("change", store);
+    input.addEventListener("input", store);
     return input;
   }
 
@@ -210,8 +215,11 @@
     const seat = me.seat;
     const d = draftOf(seat);
     const doAct = async (body) => {
+      const sent = draftOf(seat);
+      const version = sent.v;
       const r = await doActRaw(body);
-      if (r.ok) drafts[seat] = null;    // the action went through: start the next one afresh
+      // the action went through: start the next one afresh, unless the player already began it
+      if (r.ok && drafts[seat] === sent && sent.v === version) drafts[seat] = null;
       return r;
     };
     const foodIds = Object.keys(view.foods);
@@ -231,16 +239,25 @@
       if (a.not_again.length) parts.push(h("div", { class: "ft-why" }, "Not again this round: " + a.not_again.join(", ")));
     }
     if (me.can.includes("buy")) {
-      const pick = (space) => { d.buy.has(space) ? d.buy.delete(space) : d.buy.add(space); TofuTable.renderGame(mine.kind, mine.view, mine.el); };
+      const pick = (space) => {
+        const now = draftOf(seat);      // the draft may have been renewed since this was drawn
+        now.buy.has(space) ? now.buy.delete(space) : now.buy.add(space);
+        now.v += 1;
+        TofuTable.renderGame(mine.kind, mine.view, mine.el);
+      };
       const cost = [...d.buy].reduce((t, s) => t + (view.shopping.find((x) => x.space === s).price || 0), 0) + 5 * d.special.length;
       const spec = foodSel("special");
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, `Shopping: dice ${me.buy.dice.join(" and ")}, $${cost} of $${me.buy.budget}`),
         shoppingGrid(view, d.buy, pick),
-        h("div", { class: "ft-form" }, "Special order ($5):", spec, h("button", { onclick: () => { d.special.push(spec.value); TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Add"),
+        h("div", { class: "ft-form" }, "Special order ($5):", spec, h("button", { onclick: () => { draftOf(seat).special.push(spec.value); draftOf(seat).v += 1; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Add"),
           d.special.map((f) => food(view, f)).join(", ")),
         view.options.freezer ? h("div", { class: "ft-form" }, "Freeze (comma separated):",
-          h("input", { name: "freeze", value: d.freeze.join(","), onchange: (e) => { d.freeze = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); } })) : null,
-        h("button", { onclick: () => doAct({ action: "buy", items: [...[...d.buy].map((s) => ({ space: s })), ...d.special.map((f) => ({ special: f }))], freeze: d.freeze }) }, "Buy"), h("button", { onclick: () => { drafts[seat] = null; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Clear")));
+          h("input", { name: "freeze", value: d.freeze.join(","), onchange: (e) => { const now = draftOf(seat); now.freeze = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); now.v += 1; } })) : null,
+        h("button", { onclick: () => {
+          const now = draftOf(seat);
+          return doAct({ action: "buy", items: [...[...now.buy].map((sp) => ({ space: sp })), ...now.special.map((f) => ({ special: f }))],
+                         freeze: now.freeze });
+        } }, "Buy"), h("button", { onclick: () => { drafts[seat] = null; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Clear")));
     }
     if (me.can.includes("shop")) {
       const d1 = keep(seat, "die1", h("input", { type: "number", min: 1, max: 6, size: 2, placeholder: "die" }));
