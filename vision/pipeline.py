@@ -147,7 +147,8 @@ class Pipeline:
             self._build_maps(watch, fix.homography)
             watch.motion.set_homography(fix.homography, 0.5)
             watch.tracker.reset()
-        busy = watch.motion.update(small) or fix.moved
+        # too few markers in view: the cached place is kept for the picture, but nothing is decided
+        busy = watch.motion.update(small) or fix.moved or fix.status == "covered"
         watch.busy = busy
         if watch.reference is None:
             watch.tracker.update(None, True)
