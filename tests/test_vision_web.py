@@ -41,6 +41,8 @@ def test_everything_but_the_page_needs_the_host_token(table):
     assert r.status_code == 403 and r.get_json()["error"]["code"] == "host_token_needed"
     assert client.post("/api/camera/calibrate/diet-1/empty").status_code == 403
     assert client.get("/api/camera/status", headers=auth).status_code == 200
+    # the simulator page may show the synthetic table without the token
+    assert client.get("/api/camera/frame.jpg").status_code == 200
 
 
 def test_status_lists_the_boards_with_plan_and_health(table):
@@ -135,3 +137,30 @@ def test_measuring_markers_saves_their_places_and_the_board_is_still_found(table
     assert (ctx.data_dir / "vision" / "layouts" / "diet-1.json").exists()
     assert _wait(lambda: service.pipeline.boards["diet-1"].fix is not None
                  and service.pipeline.boards["diet-1"].fix.status == "ok")
+
+
+def test_a_real_table_without_camera_config_reports_the_camera_off_and_keeps_pictures_private(tmp_path):
+    ctx = TableContext.open(tmp_path, simulate=False)
+    app, _ = create_app(ctx)
+    stop = camera.start(ctx)
+    try:
+        client = app.test_client()
+        assert client.get("/api/camera/frame.jpg").status_code == 403
+        cam = ctx.health.snapshot()["camera"][0]
+        assert cam["status"] == "off" and "off in the configuration" in cam["detail"]
+        r = client.get("/api/camera/frame.jpg", headers={"Authorization": f"Bearer {ctx.access.host_token}"})
+        assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"          # a placeholder picture
+    finally:
+        stop()
+
+
+def test_a_bad_camera_section_is_reported_in_health(tmp_path):
+    (tmp_path / "config.toml").write_text('[camera]\nsource = "kinect"\n')
+    ctx = TableContext.open(tmp_path, simulate=False)
+    stop = camera.start(ctx)
+    try:
+        cam = ctx.health.snapshot()["camera"][0]
+        assert cam["status"] == "down" and "source must be one of" in cam["detail"]
+        assert camera.service_for(ctx) is None
+    finally:
+        stop()

@@ -1,6 +1,7 @@
 """The /calibrate page and its API (host token): live view, layouts, empty-board and token-colour captures.
 
-Listed in ``server.app.EXTENSIONS``.  Routes (all but the page need the host token)::
+Listed in ``server.app.EXTENSIONS``.  Routes (all but the page need the host token; in
+simulation the two live pictures are open to the simulator page)::
 
     GET  /calibrate                             the page (web/calibrate.html)
     GET  /api/camera/status                     boards: located, calibrated, plan, layout summary
@@ -49,7 +50,9 @@ def register(app, socketio, ctx) -> None:
             return None
         auth = request.headers.get("Authorization", "")
         token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
-        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
+        # in simulation the pictures of the synthetic table are for everyone (the simulator page)
+        public = ctx.simulate and request.path in ("/api/camera/frame.jpg", "/api/camera/stream.mjpg")
+        if not public and ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
             return _error(403, "host_token_needed", "Calibrating the camera needs the host token: open "
                           "/calibrate from the host page.")
         service = service_for(ctx)
