@@ -38,9 +38,15 @@
     .ft-why { font-size: 0.85em; color: #b9ad9b; }
     .ft-form { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.3em 0; }
     .ft-warn { color: #ffb4a9; }
-    .ft-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.6em; align-items: start; }
+    .ft-split { display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); gap: 0.6em; align-items: start; }
     .tv .ft { font-size: 0.85vw; }
-    .tv .ft-player { min-width: 10em; flex: 1 1 45%; }
+    .tv .ft-box { flex: 1 1 auto; max-width: 100%; }
+    .tv .ft-cards { flex-wrap: nowrap; }
+    .tv .ft-cards > * { flex: 1 1 0; min-width: 0; }
+    .tv .ft-player .ft-row { flex-wrap: wrap; gap: 0.3em; }
+    .tv .ft-player .ft-card { min-width: 0; flex: 1 1 40%; margin: 0; }
+    .tv .ft-card { max-width: 14em; min-width: 9em; }
+    .tv .ft-players .ft-player { flex: 1 1 40%; min-width: 0; }
   `;
   document.head.append(style);
 
@@ -51,7 +57,8 @@
     f ? short(view, f) : "·");
   const tokens = (view, v) => (Array.isArray(v) ? (v.length ? v.map((f) => food(view, f)).join(", ") : "empty")
                                                 : (v ? food(view, v) : "empty"));
-  const needText = (view, need) => need.split("|").map((n) => food(view, n)).join(" or ");
+  const WILDS = { wild: "any food", wild2: "2 of one other food", wild1or2: "1-2 of one other food" };
+  const needText = (view, need) => WILDS[need] || need.split("|").map((n) => short(view, n)).join(" or ");
 
   function card(view, c, extra, corner) {
     return h("div", { class: "ft-card" }, h("span", { class: "vp" }, corner || c.vp + " VP"),
@@ -71,7 +78,8 @@
     const mods = Object.entries(view.options).filter(([k, v]) => v === true).map(([k]) => k.replace("_", " "));
     return h("div", { class: "ft-head" }, sampleBadge(view), h("b", {}, `Round ${view.round} of ${view.rounds}`),
       h("span", {}, view.board_name), mods.length ? h("span", {}, "modules: " + mods.join(", ")) : null,
-      view.turn ? h("span", {}, "Now: " + nameOf(view, view.turn)) : null);
+      view.turn ? h("span", {}, "Now: " + nameOf(view, view.turn)) : null,
+      view.goals.length ? h("span", {}, "Goals: " + view.goals.map((g) => `${g.name} (1st ${g.first}, 2nd ${g.second})`).join("; ")) : null);
   }
 
   // The shopping list: covered spaces struck out, on-sale rows/columns marked, prices when dice are down.
@@ -98,24 +106,18 @@
   }
 
   function mainBoard(view) {
-    const boxes = [];
-    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, `Shopping list (${view.shopping_spaces.used}/${view.shopping_spaces.total} spaces used)`),
-      view.dice ? h("div", { class: "ft-dice" }, "\u2680 " + view.dice.join("  ")) : null, shoppingGrid(view)));
-    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Farmers market"),
+    const shop = h("div", { class: "ft-box ft-shop" }, h("h4", {}, `Shopping list (${view.shopping_spaces.used}/${view.shopping_spaces.total} spaces used)`),
+      view.dice ? h("div", { class: "ft-dice" }, "\u2680 " + view.dice.join("  ")) : null, shoppingGrid(view));
+    const market = h("div", { class: "ft-box" }, h("h4", {}, "Farmers market"),
       ...(view.market.length ? view.market.map((m) => card(view, m, h("i", {}, m.stand_name), "→ " + m.to))
-                             : [h("div", { class: "ft-why" }, "No stand open this round")])));
-    if (view.pizza) {
-      boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Dining out"),
-        h("div", {}, "Pizza To Go: ", ...view.pizza.map((f) => tok(view, f))),
-        ...view.buffet.map((r, i) => h("div", {}, `Buffet row ${i + 1}: `, ...(r.length ? r.map((f) => tok(view, f)) : ["empty"])))));
-    }
-    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Recipe book"), ...view.recipe_book.map((c) => card(view, c))));
-    boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Daily planner"), ...view.planner.map((c) => card(view, c))));
-    if (view.goals.length) {
-      boxes.push(h("div", { class: "ft-box" }, h("h4", {}, "Goals"),
-        ...view.goals.map((g) => h("div", { class: "ft-card" }, g.name, ` (1st ${g.first}, 2nd ${g.second})`))));
-    }
-    return h("div", { class: "ft-row" }, ...boxes);
+                             : [h("div", { class: "ft-why" }, "No stand open this round")]));
+    const dining = view.pizza ? h("div", { class: "ft-box" }, h("h4", {}, "Dining out"),
+      h("div", {}, "Pizza To Go: ", ...view.pizza.map((f) => tok(view, f))),
+      ...view.buffet.map((r, i) => h("div", {}, `Buffet row ${i + 1}: `, ...(r.length ? r.map((f) => tok(view, f)) : ["empty"])))) : null;
+    const recipes = h("div", { class: "ft-box" }, h("h4", {}, "Recipe book"), ...view.recipe_book.map((c) => card(view, c)));
+    const planner = h("div", { class: "ft-box" }, h("h4", {}, "Daily planner"), ...view.planner.map((c) => card(view, c)));
+    return h("div", { class: "ft" }, shop,
+      h("div", { class: "ft-row ft-cards" }, h("div", { class: "ft" }, market, dining), recipes, planner));
   }
 
   function playerBoard(view, p) {
@@ -125,8 +127,8 @@
       return h("div", { class: "ft-group" }, h("span", {}, (g.tile ? "\u26A0 " : "") + g.name),
         h("span", {}, ...g.tokens.map((f) => tok(view, f)), ` ${n}/${g.spaces.length} → ${vp > 0 ? "+" : ""}${vp}`));
     });
-    const kitchen = h("div", {}, "Kitchen: ", ...p.kitchen.map((col, i) =>
-      h("span", { title: "column " + (i + 1) }, "[", ...(col.length ? col.map((f) => tok(view, f)) : [" "]), "] ")));
+    const kitchen = h("div", {}, "Kitchen ", ...p.kitchen.map((col, i) =>
+      h("span", { title: "kitchen column " + (i + 1) }, ` ${i + 1}:`, ...(col.length ? col.map((f) => tok(view, f)) : ["–"]))));
     return h("div", { class: "ft-box ft-player" + (view.turn === p.seat ? " turn" : "") },
       h("h4", {}, `${p.name} — ${(view.players.find((x) => x.seat === p.seat) || {}).score} VP`),
       h("div", { class: "ft-why" }, (p.assistants.map((a) => a.name).join(", ") || "no assistant yet")
@@ -136,8 +138,9 @@
       p.trash.length ? h("div", { class: "ft-warn" }, `Trash: ${p.trash.length} (${p.trash.length * -2} VP)`) : null,
       p.freezer.length || p.thaw.length ? h("div", {}, "Freezer: ", ...p.freezer.map((f) => tok(view, f)),
         " Thaw: ", ...p.thaw.map((f) => tok(view, f))) : null,
-      ...p.recipes.map((r) => card(view, r, h("div", {}, "on it: ", ...r.tokens.map((f) => tok(view, f))))),
-      ...p.activities.map((a) => card(view, a, h("div", {}, "on it: ", ...a.tokens.map((t) => tok(view, t && t.join("+")))))),
+      h("div", { class: "ft-row" },
+        ...p.recipes.map((r) => card(view, r, h("div", {}, "on it: ", ...r.tokens.map((f) => tok(view, f))))),
+        ...p.activities.map((a) => card(view, a, h("div", {}, "on it: ", ...a.tokens.map((t) => tok(view, t && t.join("+"))))))),
       h("div", { class: "ft-why" }, `Done: ${p.recipes_done.length} recipe(s), ${p.activities_done.length} activit${p.activities_done.length === 1 ? "y" : "ies"}`
         + (p.activities_done.length ? " (" + p.activities_done.map((a) => a.icon).join(", ") + ")" : "")));
   }
@@ -177,7 +180,7 @@
       parts.push(h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p))));
     } else {
       parts.push(...tableNotes(view), h("div", { class: "ft-split" }, mainBoard(view),
-        h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p)))));
+        h("div", { class: "ft-row ft-players" }, ...view.seats.map((p) => playerBoard(view, p)))));
     }
     el.append(h("div", { class: "ft" }, ...parts));
   }
