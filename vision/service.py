@@ -47,6 +47,7 @@ class CameraService:
         self._thread: threading.Thread | None = None
         self._next_open = 0.0
         self.prepare = prepare          # run once in the camera thread before the first frame
+        self._previous = None
 
     # ----- one step ----------------------------------------------------------------------
     def step(self) -> list[dict]:
@@ -79,6 +80,9 @@ class CameraService:
             now = time.monotonic()
             self.frame_times.append(now)
             self.last_frame_at = time.time()
+            if frame is self._previous and all(w.tracker.state == "still" for w in self.pipeline.boards.values()):
+                return []       # the very same picture again (a synthetic table at rest): nothing to do
+            self._previous = frame
         with self.lock:
             commits = self.pipeline.process(frame)
         for inp in commits:
@@ -164,6 +168,8 @@ class CameraService:
         records = [{"name": "camera", **cam, "last_seen": self.last_frame_at,
                     "fps": None if fps is None else round(fps, 1),
                     "ms_per_frame": None if ms is None else round(ms, 2), "commits": self.commits}]
+        if cam["status"] not in ("ok", "simulated"):
+            return records          # without pictures there is nothing to say about the boards
         for name, b in status["boards"].items():
             if not b["located"]:
                 state, detail = "down", (f"board not in view: {len(b['markers_seen'])} of its markers "
