@@ -13,18 +13,11 @@ import secrets
 from pathlib import Path
 
 from .protocol import HARDWARE_KINDS
+from .refusal import Refusal
 
 
-class AccessError(PermissionError):
-    """The caller's token does not allow this; ``code`` and ``message`` say why."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message}
+class AccessError(Refusal):
+    """The caller's token does not allow this."""
 
 
 def load_host_token(data_dir: Path) -> str:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from .refusal import Refusal
+
 #: Largest accepted input, in bytes of JSON.
 MAX_INPUT_BYTES = 64 * 1024
 MAX_PLAYERS = 8
@@ -34,16 +36,8 @@ _SLOT = re.compile(r"^[a-z0-9][a-z0-9_\-.]{0,63}$")
 _MAX_DEPTH = 6
 
 
-class ProtocolError(ValueError):
-    """A malformed input: nothing was applied.  ``code`` is stable, ``message`` says what to fix."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message}
+class ProtocolError(Refusal):
+    """A malformed input: nothing was applied."""
 
 
 def _fail(message: str, code: str = "bad_input"):

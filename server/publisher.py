@@ -82,8 +82,7 @@ class Publisher:
                 emit("refused", error.as_dict("table"), to="table")
                 if error.seat:
                     emit("refused", error.as_dict(f"seat-{error.seat}"), to=f"seat-{error.seat}")
-            emit("refused", {**(error.as_dict("host") if is_rule else error.as_dict()), "input": inp},
-                 to="host")
+            emit("refused", {**error.as_dict("host"), "input": inp}, to="host")
             return
         if new_game:
             for seat in range(1, 9):

@@ -24,7 +24,8 @@ from typing import Callable
 from . import games
 from .games.base import Quiet, RuleError, input_kind
 from .journal import Journal, JournalError
-from .protocol import ProtocolError, check
+from .protocol import check
+from .refusal import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -41,14 +42,13 @@ class Outcome:
     accepted: bool
     seq: int | None = None
     events: list[dict] = field(default_factory=list)
-    error: RuleError | ProtocolError | None = None
+    error: Refusal | None = None
     quiet: bool = False
 
     def as_dict(self, audience: str = "host") -> dict:
         if self.accepted:
             return {"ok": True, "seq": self.seq, "quiet": self.quiet}
-        err = self.error.as_dict(audience) if isinstance(self.error, RuleError) else self.error.as_dict()
-        return {"ok": False, "error": err}
+        return {"ok": False, "error": self.error.as_dict(audience)}
 
 
 def _copy(state: dict) -> dict:
@@ -153,7 +153,7 @@ class Table:
                 outcome = Outcome(True, seq=row, events=events)
         except Quiet:
             outcome = Outcome(True, seq=self.seq, quiet=True)
-        except (RuleError, ProtocolError) as exc:
+        except Refusal as exc:
             self.state, self.game_seq, self.ended_note = before
             outcome = Outcome(False, error=exc)
             detail = getattr(exc, "detail", None)

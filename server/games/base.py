@@ -25,11 +25,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..refusal import Refusal
+
 #: How many public event texts a state keeps for ``last_events``.
 LOG_LENGTH = 8
 
 
-class RuleError(Exception):
+class RuleError(Refusal):
     """A refusal: the input is not allowed now, and nothing changed.
 
     ``code`` is stable snake_case for programs; ``message`` is one sentence a
@@ -41,9 +43,7 @@ class RuleError(Exception):
 
     def __init__(self, code: str, message: str, *, detail: str | None = None,
                  seat: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.detail = detail
         self.seat = seat
 
