@@ -212,12 +212,15 @@ def test_a_board_out_of_view_is_reported_and_never_committed():
     pipe = Pipeline(ls, {"diet-1": cal.boards["diet-1"].reference}, Settings(search_every=5))
     puts = []
     service = CameraService(_Frames([syn.render(syn.with_tokens(base, {}, 700 + i))[0] for i in range(12)]),
-                            pipe, puts.append)
+                            pipe, puts.append, expected={"diet-1", "diet-2"})
     for _ in range(12):
         service.step()
     assert [p["board"]["board"] for p in puts] == ["diet-1"]
     records = {r["name"]: r for r in service.health()}
     assert records["board diet-2"]["status"] == "down" and "not in view" in records["board diet-2"]["detail"]
+    assert records["board diet-1"]["status"] == "ok"
+    service.expected = None          # no boards list in the configuration: a missing board is no fault
+    assert {r["name"]: r for r in service.health()}["board diet-2"]["status"] == "off"
     assert pipe.status()["boards"]["diet-2"]["status"] == "not_found"
 
 

@@ -68,7 +68,8 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     put: Callable[[dict], None] = (lambda inp: ctx.table.put(inp, source="camera")) if commit else (lambda inp: None)
     # the simulated camera needs no 30 fps; a slower one leaves the CPU to the rest of the table
     fps = cfg.fps if "fps" in raw or not synthetic else SIMULATED_FPS
-    service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare)
+    service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare,
+                            expected=set(cfg.boards) if cfg.boards is not None else None)
     if synthetic:
         ctx.table.listeners.append(lambda outcome, inp: follow_game(source, ctx.table.state))
         follow_game(source, ctx.table.state)

@@ -30,7 +30,8 @@ class CameraService:
     """Runs one source through one pipeline and puts commits on the table's queue."""
 
     def __init__(self, source: FrameSource | None, pipeline: Pipeline, put: Callable[[dict], None],
-                 fps: float = 30.0, simulated: bool = False, prepare: Callable[[], None] | None = None):
+                 fps: float = 30.0, simulated: bool = False, prepare: Callable[[], None] | None = None,
+                 expected: set[str] | None = None):
         self.source = source
         self.pipeline = pipeline
         self.put = put
@@ -48,6 +49,7 @@ class CameraService:
         self._next_open = 0.0
         self.prepare = prepare          # run once in the camera thread before the first frame
         self._previous = None
+        self.expected = expected        # boards that must be in view (the [camera] boards list)
 
     # ----- one step ----------------------------------------------------------------------
     def step(self) -> list[dict]:
@@ -171,11 +173,13 @@ class CameraService:
         if cam["status"] not in ("ok", "simulated"):
             return records          # without pictures there is nothing to say about the boards
         for name, b in status["boards"].items():
+            # a board missing or uncalibrated is a fault only when the configuration names it
+            fault = "down" if self.expected is not None and name in self.expected else "off"
             if not b["located"]:
-                state, detail = "down", (f"board not in view: {len(b['markers_seen'])} of its markers "
-                                         f"{b['markers']} seen")
+                state, detail = fault, (f"board not in view: {len(b['markers_seen'])} of its markers "
+                                        f"{b['markers']} seen")
             elif not b["calibrated"]:
-                state, detail = "down", "not calibrated: capture the empty board and token colours on /calibrate"
+                state, detail = fault, "not calibrated: capture the empty board and token colours on /calibrate"
             else:
                 state = "ok"
                 detail = "; ".join(x for x in (
