@@ -79,10 +79,10 @@ def test_disk_full_refuses_inputs_says_so_on_tv_and_host_then_recovers(tmp_path)
             assert record["status"] == "error" and "could not be written" in record["detail"]
 
             # the TV says so, and keeps saying so (not a notice that fades)
-            tv.wait_for_selector("#journal-banner.show", timeout=10000)
-            assert "cannot save" in tv.locator("#journal-banner").inner_text()
+            tv.wait_for_selector("#problems.show", timeout=10000)
+            assert "cannot save" in tv.locator("#problems").inner_text()
             tv.reload()
-            tv.wait_for_selector("#journal-banner.show", timeout=10000)
+            tv.wait_for_selector("#problems.show", timeout=10000)
             screenshot(tv, "drill-disk-full-tv")
             # the host page's device table shows the journal's record
             host.wait_for_selector("#health td.status-error", timeout=10000)
@@ -93,7 +93,7 @@ def test_disk_full_refuses_inputs_says_so_on_tv_and_host_then_recovers(tmp_path)
             set_file_size_limit(srv.proc.pid, resource.RLIM_INFINITY)   # space freed
             assert srv.post(tap).status_code == 200
             accepted.append(tap)
-            tv.wait_for_selector("#journal-banner.show", state="hidden", timeout=10000)
+            tv.wait_for_selector("#problems.show", state="hidden", timeout=10000)
             assert journal_record(srv)["status"] == "ok"
             host.wait_for_selector("#health td.status-error", state="detached", timeout=10000)
     finally:

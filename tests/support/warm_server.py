@@ -19,6 +19,22 @@ import requests
 from tests.support.server import ROOT, Server
 
 
+def wait_serving(srv: Server, timeout: float) -> None:
+    """Collect ``srv.proc``'s output and wait until it answers /api/health (RuntimeError if not)."""
+    threading.Thread(target=srv._drain, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    while True:
+        if srv.proc.poll() is not None:
+            raise RuntimeError("server exited:\n" + "".join(srv.output))
+        try:
+            if requests.get(srv.url + "/api/health", timeout=1).ok:
+                return
+        except requests.RequestException:
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start:\n" + "".join(srv.output)) from None
+            time.sleep(0.01)
+
+
 class WarmServer(Server):
     """:class:`Server` with a standby process that has already imported everything."""
 
@@ -34,18 +50,7 @@ class WarmServer(Server):
         self.proc, self.standby = self.standby or self._spawn(), None
         self.proc.stdin.write("go\n")
         self.proc.stdin.flush()
-        threading.Thread(target=self._drain, daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited:\n" + "".join(self.output))
-            try:
-                if requests.get(self.url + "/api/health", timeout=1).ok:
-                    break
-            except requests.RequestException:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("server did not start:\n" + "".join(self.output)) from None
-                time.sleep(0.01)
+        wait_serving(self, timeout)
         self.standby = self._spawn()
         return self
 

@@ -1,0 +1,77 @@
+"""The real ``tofu-table serve`` on emulated MFRC522 readers, steered by the test (reader drills).
+
+The data folder's ``config.toml`` names the readers as on a Pi (driver ``mfrc522``, bus, device,
+reset pin); the server process wires an emulated chip (tests/support/mfrc522_emulator.py) to
+each, so the real ``mfrc522`` package, the driver and the reader hub run as on a Pi.  The test
+changes the hardware through the process's stdin, one JSON command per line:
+
+    {"place": "seat-2", "uid": "04A224C2B31190"}   lay a tag on seat-2's reader
+    {"remove": "seat-2"}                            take it away
+    {"unplug": "seat-2"} / {"plug": "seat-2"}       pull the reader's cable / push it back
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.support.server import ROOT, Server
+from tests.support.warm_server import wait_serving
+
+
+class EmulatedTable(Server):
+    """A :class:`Server` (not in simulation) whose readers are emulated chips."""
+
+    def start(self, timeout: float = 20.0) -> "EmulatedTable":
+        args = [sys.executable, "-m", "tests.support.emulated_table", "serve", "--port", str(self.port),
+                "--data", str(self.data_dir)]
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True,
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        wait_serving(self, timeout)
+        return self
+
+    def hardware(self, **command) -> None:
+        """Send one hardware command (see the module docstring)."""
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+
+
+def _steer(chips: dict) -> None:
+    from tests.support.mfrc522_emulator import EmulatedTag
+
+    on_reader: dict[str, EmulatedTag] = {}
+    for line in sys.stdin:
+        command = json.loads(line)
+        (action, reader), = ((k, v) for k, v in command.items() if k != "uid")
+        chip = chips[reader]
+        if action == "place":
+            on_reader[reader] = EmulatedTag(command["uid"])
+            chip.place(on_reader[reader])
+        elif action == "remove":
+            chip.remove(on_reader.pop(reader))
+        elif action == "unplug":
+            chip.unplug()
+        elif action == "plug":
+            chip.plug()
+
+
+if __name__ == "__main__":
+    import threading
+    from pathlib import Path
+
+    from hardware.config import FILE_NAME, load
+    from server import games
+    from server.cli import main
+    from tests.support import tiny_game
+    from tests.support.mfrc522_emulator import Emulator
+
+    games.register(tiny_game.GAME)
+    argv = sys.argv[1:]
+    config = load(Path(argv[argv.index("--data") + 1]) / FILE_NAME)
+    with Emulator() as emulator:
+        chips = {rc.name: emulator.add_reader(rc.bus, rc.device, rc.reset_pin)
+                 for rc in config.readers if rc.driver == "mfrc522"}
+        threading.Thread(target=_steer, args=(chips,), daemon=True).start()
+        sys.exit(main(argv))
