@@ -266,3 +266,19 @@ def test_too_few_markers_in_view_commits_nothing_until_they_are_back():
     assert pipe.boards[layout.board].fix.status == "covered"
     commits = _frames(pipe, scene, after, 20, 900)       # every token gone: a second look, then sent
     assert len(commits) == 1 and set(commits[0]["board"]["slots"].values()) == {None}
+
+
+def test_a_lamp_switched_after_calibration_is_reported_and_decides_nothing():
+    layout, scene, pipe = _board(14)
+    tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(14))}
+    _settle(pipe, scene, tokens)
+    dim = dataclasses.replace(scene.light, gain=tuple(g * 0.45 for g in scene.light.gain))
+    changed = {layout.board: {}}
+    frames = [syn.render(syn.with_tokens(scene, changed, 1000 + i, light=dim))[0] for i in range(20)]
+    puts = []
+    service = CameraService(_Frames(frames), pipe, puts.append)
+    for _ in range(20):
+        service.step()
+    assert puts == []
+    board = {r["name"]: r for r in service.health()}["board diet-1"]
+    assert "light changed since calibration" in board["detail"]

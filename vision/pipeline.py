@@ -23,6 +23,14 @@ from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
 DEAD_SPREAD = 4.0
+#: Light changed since calibration by more than this share (the grey patch says): warn; decide nothing.
+LIGHT_WARN = 0.25
+LIGHT_STOP = 0.5
+
+
+def light_change(gain: np.ndarray | None) -> float:
+    """How far the light is from calibration's, as a share (0 = the same; from the patch gain)."""
+    return 0.0 if gain is None else float(np.abs(np.log(gain)).max())
 
 
 @dataclass
@@ -157,8 +165,10 @@ class Pipeline:
         watch.means = zone_means(samples, watch.n_inner)
         if watch.patch_maps is not None:
             watch.patch = cv2.remap(frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
-        gain = patch_gain(watch.reference, watch.patch)
+        gain = watch.gain = patch_gain(watch.reference, watch.patch)
         watch.reading = classify(watch.reference, watch.means, gain, self.settings.min_confidence)
+        # a lamp switched or moved since calibration: the patch cannot make up for that much
+        busy = busy or light_change(gain) > LIGHT_STOP
         return watch.tracker.update(watch.reading.labels, busy)
 
     def _build_maps(self, watch: BoardWatch, homography: np.ndarray) -> None:
@@ -198,6 +208,7 @@ class Pipeline:
                 "unsure": list(w.tracker.unsure),
                 "clutter": w.motion.absorbed,
                 "motion": dict(w.motion.last),
+                "light_change": round(light_change(w.gain), 2),
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "boards": boards}
 

@@ -15,7 +15,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .pipeline import Pipeline
+from .pipeline import LIGHT_WARN, Pipeline
 from .sources import FrameSource, SourceError
 
 log = logging.getLogger(__name__)
@@ -187,7 +187,9 @@ class CameraService:
                     if b["status"] in ("covered", "partly_covered") else "",
                     "busy (hand over it)" if b["busy"] else "",
                     f"unsure: {', '.join(b['unsure'][:5])}" if b["unsure"] else "",
-                    "something lies still outside the slots" if b["clutter"] else "") if x)
+                    "something lies still outside the slots" if b["clutter"] else "",
+                    f"the light changed since calibration ({b['light_change']:.0%}): capture again on /calibrate"
+                    if b["light_change"] > LIGHT_WARN else "") if x)
             records.append({"name": f"board {name}", "status": state, "detail": detail,
                             "last_seen": self.last_frame_at, "tracker": b["tracker"]})
         return records
