@@ -54,10 +54,6 @@ class BoardLocator:
         self.templates: dict[int, tuple[int, int, np.ndarray]] = {}
         self._frame = 0
 
-    def reset(self) -> None:
-        """Forget where the board was (the next frame searches afresh)."""
-        self.homography, self.corners, self.templates = None, {}, {}
-
     def _window(self, corners: np.ndarray, margin: float, shape) -> tuple[int, int, int, int]:
         x0, y0 = corners.min(0)
         x1, y1 = corners.max(0)

@@ -191,12 +191,6 @@ class SyntheticSource(FrameSource):
                             place.tokens.pop(slot, None)
             self._version += 1
 
-    def set_hands(self, hands: list) -> None:
-        """Show these hands (vision.synthetic.Hand) from the next frame on."""
-        with self._lock:
-            self.scene.hands = list(hands)
-            self._version += 1
-
     def read(self) -> np.ndarray | None:
         with self._lock:
             if self._frame is not None and self._frame[0] == self._version:
