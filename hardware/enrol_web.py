@@ -13,6 +13,8 @@ import threading
 
 from flask import Blueprint, Response, jsonify, request, send_from_directory
 
+from server.web_access import json_error, refuse_unless_host
+
 from .enrolment import Enrolment, card_sets
 from .registry import RegistryError
 from .station import registry_for, station_for
@@ -20,10 +22,6 @@ from .station import registry_for, station_for
 #: The open sitting per running table (keyed by id of its context).
 _sittings: dict[int, Enrolment] = {}
 _lock = threading.Lock()
-
-
-def _error(status: int, code: str, message: str):
-    return jsonify({"error": {"code": code, "message": message}}), status
 
 
 def register(app, socketio, ctx) -> None:
@@ -36,12 +34,7 @@ def register(app, socketio, ctx) -> None:
     def host_only():
         if request.path == "/enrol":
             return None
-        auth = request.headers.get("Authorization", "")
-        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
-        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
-            return _error(403, "host_token_needed", "Enrolling tags needs the host token: open "
-                          "/enrol from the host page.")
-        return None
+        return refuse_unless_host(ctx, "Enrolling tags")
 
     def sitting() -> Enrolment | None:
         return _sittings.get(id(ctx))
@@ -87,7 +80,7 @@ def register(app, socketio, ctx) -> None:
         try:
             new = Enrolment(registry_for(ctx), str(json_body().get("set", "")))
         except RegistryError as exc:
-            return _error(400, exc.code, exc.message)
+            return json_error(400, exc.code, exc.message)
         with _lock:
             _sittings[id(ctx)] = new
         station = station_for(ctx)
@@ -99,7 +92,7 @@ def register(app, socketio, ctx) -> None:
     def tap():
         current = sitting()
         if current is None:
-            return _error(409, "no_sitting", "Choose a card set first.")
+            return json_error(409, "no_sitting", "Choose a card set first.")
         uid = json_body().get("uid")
         return state(current.tap(uid if isinstance(uid, str) else ""))
 
@@ -108,7 +101,7 @@ def register(app, socketio, ctx) -> None:
         current = sitting()
         move = json_body().get("move")
         if current is None or not isinstance(move, bool):
-            return _error(400, "bad_answer", "Answer with {\"move\": true} or {\"move\": false} "
+            return json_error(400, "bad_answer", "Answer with {\"move\": true} or {\"move\": false} "
                           "while a question is open.")
         return state(current.answer(move))
 
@@ -116,7 +109,7 @@ def register(app, socketio, ctx) -> None:
     def skip():
         current = sitting()
         if current is None:
-            return _error(409, "no_sitting", "Choose a card set first.")
+            return json_error(409, "no_sitting", "Choose a card set first.")
         current.skip()
         return state()
 
@@ -140,7 +133,7 @@ def register(app, socketio, ctx) -> None:
         try:
             count = registry_for(ctx).import_(request.get_data(as_text=True))
         except RegistryError as exc:
-            return _error(400, exc.code, exc.message)
+            return json_error(400, exc.code, exc.message)
         return jsonify({"imported": count})
 
     app.register_blueprint(bp)

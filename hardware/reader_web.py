@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
+from server.web_access import json_error, refuse_unless_host
+
 from .registry import RegistryError, normalise_uid, virtual_uid
 from .simulated import SimulatedReader
 from .station import station_for
-
-
-def _error(status: int, code: str, message: str):
-    return jsonify({"error": {"code": code, "message": message}}), status
 
 
 def register(app, socketio, ctx) -> None:
@@ -31,11 +29,7 @@ def register(app, socketio, ctx) -> None:
     def allowed():
         if ctx.simulate:
             return None
-        auth = request.headers.get("Authorization", "")
-        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
-        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
-            return _error(403, "host_token_needed", "Simulated readers need the host token outside simulation.")
-        return None
+        return refuse_unless_host(ctx, "A simulated reader outside simulation")
 
     def reader(name: str) -> SimulatedReader | None:
         station = station_for(ctx)
@@ -59,13 +53,13 @@ def register(app, socketio, ctx) -> None:
     def change(name: str, action: str):
         target = reader(name)
         if target is None:
-            return _error(404, "no_simulated_reader", f"There is no simulated reader {name[:20]!r}.")
+            return json_error(404, "no_simulated_reader", f"There is no simulated reader {name[:20]!r}.")
         if action not in ("place", "remove"):
-            return _error(404, "not_found", "Use /place or /remove.")
+            return json_error(404, "not_found", "Use /place or /remove.")
         try:
             uid = uid_from_body(required=action == "place")
         except RegistryError as exc:
-            return _error(400, exc.code, exc.message)
+            return json_error(400, exc.code, exc.message)
         if action == "place":
             target.place(uid)
         else:

@@ -21,9 +21,9 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from . import games
 from .access import AccessError
 from .context import TableContext
-from .games.base import RuleError
 from .protocol import MAX_INPUT_BYTES, ProtocolError, check
 from .publisher import Publisher
+from .web_access import json_error, request_role
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -31,10 +31,6 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 EXTENSIONS: list[str] = ["hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web"]
 
 _STATUS = {"busy": 503, "journal_failed": 503}
-
-
-def _error(status: int, code: str, message: str):
-    return jsonify({"error": {"code": code, "message": message}}), status
 
 
 def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
@@ -47,14 +43,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     roles: dict[str, str] = {}   # Socket.IO sid -> role (host, seat-N, table)
 
     def role_of(token: str | None) -> str:
-        table = ctx.table
-        return ctx.access.role(token, table.game_seq, table.seats())
-
-    def token_from_request() -> str | None:
-        auth = request.headers.get("Authorization", "")
-        if auth.startswith("Bearer "):
-            return auth[7:].strip()
-        return request.headers.get("X-Tofu-Token") or request.args.get("token")
+        return ctx.access.role(token, ctx.table.game_seq, ctx.table.seats())
 
     def process(raw, role: str, source: str) -> tuple[dict, int]:
         """Check, authorise and apply one input; the answer and its HTTP status."""
@@ -79,9 +68,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     @app.get("/api/state")
     def api_state():
         try:
-            audience = ctx.access.audience(request.args.get("view", "table"), role_of(token_from_request()))
+            audience = ctx.access.audience(request.args.get("view", "table"), request_role(ctx))
         except AccessError as exc:
-            return _error(403, exc.code, exc.message)
+            return json_error(403, exc.code, exc.message)
         return jsonify(publisher.view(audience))
 
     @app.post("/api/input")
@@ -93,12 +82,12 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
-            return _error(400, "bad_json", f"The body is not valid JSON ({exc}); send one protocol "
+            return json_error(400, "bad_json", f"The body is not valid JSON ({exc}); send one protocol "
                           "object such as {\"button\": {\"name\": \"advance\"}}.")
         except RecursionError:
-            return _error(400, "bad_json", "The body is nested too deeply to be an input; send one "
+            return json_error(400, "bad_json", "The body is nested too deeply to be an input; send one "
                           "protocol object such as {\"button\": {\"name\": \"advance\"}}.")
-        answer, status = process(body, role_of(token_from_request()), "http")
+        answer, status = process(body, request_role(ctx), "http")
         if answer["ok"]:
             return jsonify(answer), status
         return jsonify({"error": answer["error"]}), status
@@ -109,18 +98,18 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
 
     @app.get("/api/journal")
     def api_journal():
-        if role_of(token_from_request()) != "host":
-            return _error(403, "host_token_needed", "The journal is for the host: add the host token.")
+        if request_role(ctx) != "host":
+            return json_error(403, "host_token_needed", "The journal is for the host: add the host token.")
         limit = request.args.get("limit", "50")
         if not (limit.isascii() and limit.isdigit() and len(limit) <= 4 and 1 <= int(limit) <= 1000):
-            return _error(400, "bad_limit", "limit must be a whole number from 1 to 1000.")
+            return json_error(400, "bad_limit", "limit must be a whole number from 1 to 1000.")
         return jsonify(ctx.table.journal.recent(int(limit)))
 
     @app.get("/qr/seat/<int:seat>.svg")
     def seat_qr(seat: int):
         token = ctx.access.seat_token(ctx.table.game_seq, seat)
         if token is None or seat not in ctx.table.seats():
-            return _error(404, "no_such_seat", f"Seat {seat} is not in the current game.")
+            return json_error(404, "no_such_seat", f"Seat {seat} is not in the current game.")
         base = (ctx.public_url or request.host_url).rstrip("/")
         out = io.BytesIO()
         segno.make(f"{base}/seat/{seat}?token={token}", error="m").save(out, kind="svg", scale=6, border=2)
@@ -151,7 +140,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
             code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.code, "http_error")
             message = {413: f"The request is larger than {MAX_INPUT_BYTES} bytes; send one input at a time."
                        }.get(exc.code, exc.description)
-            return _error(exc.code, code, message)
+            return json_error(exc.code, code, message)
         return exc
 
     # ----- Socket.IO ----------------------------------------------------------
