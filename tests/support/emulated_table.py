@@ -1,13 +1,16 @@
-"""The real ``tofu-table serve`` on emulated MFRC522 readers, steered by the test (reader drills).
+"""The real ``tofu-table serve`` on emulated hardware, steered by the test (reader and camera drills).
 
 The data folder's ``config.toml`` names the readers as on a Pi (driver ``mfrc522``, bus, device,
 reset pin); the server process wires an emulated chip (tests/support/mfrc522_emulator.py) to
-each, so the real ``mfrc522`` package, the driver and the reader hub run as on a Pi.  The test
-changes the hardware through the process's stdin, one JSON command per line:
+each, so the real ``mfrc522`` package, the driver and the reader hub run as on a Pi.  The
+camera is the one ``[camera]`` configures, made unpluggable: while it is gone, opening it fails
+and it gives no frames, as a camera whose ribbon came loose.  The test changes the hardware
+through the process's stdin, one JSON command per line:
 
     {"place": "seat-2", "uid": "04A224C2B31190"}   lay a tag on seat-2's reader
     {"remove": "seat-2"}                            take it away
     {"unplug": "seat-2"} / {"plug": "seat-2"}       pull the reader's cable / push it back
+    {"camera": "gone"} / {"camera": "back"}         the camera disappears / comes back
 """
 from __future__ import annotations
 
@@ -38,6 +41,31 @@ class EmulatedTable(Server):
         self.proc.stdin.flush()
 
 
+#: Whether the camera is gone (changed by the test's commands).
+CAMERA = {"gone": False}
+
+
+def _unpluggable(source):
+    """``source`` (a vision FrameSource), turned into one that fails while ``CAMERA["gone"]``."""
+    from vision.sources import SourceError
+
+    if source is None:          # [camera] source = "off"
+        return None
+    base = type(source)
+
+    class Unpluggable(base):
+        def open(self):
+            if CAMERA["gone"]:
+                raise SourceError(f"no {self.name} camera found")
+            return base.open(self)
+
+        def read(self):
+            return None if CAMERA["gone"] else base.read(self)
+
+    source.__class__ = Unpluggable
+    return source
+
+
 def _steer(chips: dict) -> None:
     from tests.support.mfrc522_emulator import EmulatedTag
 
@@ -45,6 +73,9 @@ def _steer(chips: dict) -> None:
     for line in sys.stdin:
         command = json.loads(line)
         (action, reader), = ((k, v) for k, v in command.items() if k != "uid")
+        if action == "camera":
+            CAMERA["gone"] = reader == "gone"
+            continue
         chip = chips[reader]
         if action == "place":
             on_reader[reader] = EmulatedTag(command["uid"])
@@ -66,7 +97,10 @@ if __name__ == "__main__":
     from server.cli import main
     from tests.support import tiny_game
     from tests.support.mfrc522_emulator import Emulator
+    from vision import camera
 
+    real_make_source = camera.make_source
+    camera.make_source = lambda *args: _unpluggable(real_make_source(*args))
     games.register(tiny_game.GAME)
     argv = sys.argv[1:]
     config = load(Path(argv[argv.index("--data") + 1]) / FILE_NAME)

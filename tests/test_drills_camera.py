@@ -1,0 +1,84 @@
+"""Drill: the camera gone in the middle of a Food for Thought game, and back (issue 8).
+
+The real server runs outside simulation with a camera configured (the synthetic frame source
+stands in for the Pi camera; tests/support/emulated_table.py makes it disappear: opening fails
+and no frames come, as when the ribbon comes loose).  While it is gone the table must say so on
+the host page and the TV, and the boards must follow the recorded actions: play goes on from the
+seat and host pages and every board in the views is what those inputs make it.  When the camera
+is back the table finds it again by itself.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import requests
+
+from server.journal import Journal
+from server.table import Table
+from tests.support.browser import browser, screenshot
+from tests.support.emulated_table import EmulatedTable
+from tests.support.server import ROOT
+
+pytestmark = pytest.mark.browser
+
+
+def script_inputs() -> list[dict]:
+    lines = (ROOT / "tests/scripts/food-for-thought-2p-basic.jsonl").read_text().splitlines()
+    return [json.loads(l) for l in lines if l.strip() and not l.lstrip().startswith("#")]
+
+
+def camera(srv) -> dict:
+    records = requests.get(srv.url + "/api/health", timeout=5).json()["camera"]
+    return next(r for r in records if r["name"] == "camera")
+
+
+def wait_until(check, timeout: float = 20.0, what: str = ""):
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+    return value
+
+
+def test_camera_gone_boards_follow_recorded_actions_and_it_comes_back(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[camera]\nsource = "synthetic"\nfps = 10\n')
+    inputs = script_inputs()
+    srv = EmulatedTable(data, simulate=False).start(timeout=60)
+    try:
+        for inp in inputs[:12]:
+            assert srv.post(inp).status_code == 200, inp
+        wait_until(lambda: camera(srv)["status"] in ("ok", "simulated"), what="the camera to start")
+        with browser() as b:
+            tv = b.new_page(viewport={"width": 1920, "height": 1080})
+            tv.goto(srv.url + "/")
+            host = b.new_page(viewport={"width": 1400, "height": 1000})
+            host.goto(f"{srv.url}/host?token={srv.host_token}")
+
+            srv.hardware(camera="gone")
+            wait_until(lambda: camera(srv)["status"] == "down", what="the camera to be reported down")
+            tv.wait_for_selector("#problems.show", timeout=10000)
+            assert "the boards follow the recorded actions" in tv.locator("#problems").inner_text()
+            host.locator("#health tr", has_text="camera").first.locator("td.status-down").wait_for(timeout=10000)
+
+            # play goes on from the seat and host pages; the boards are what those inputs make them
+            for inp in inputs[12:30]:
+                assert srv.post(inp).status_code == 200, inp
+            replay = Table(Journal(":memory:"))
+            for inp in inputs[:30]:
+                assert replay.handle(inp).accepted
+            assert srv.state("table") == json.loads(json.dumps(replay.view("table")))
+            screenshot(tv, "drill-camera-gone-tv")
+
+            srv.hardware(camera="back")          # the table reopens it by itself
+            wait_until(lambda: camera(srv)["status"] in ("ok", "simulated"), what="the camera back")
+            tv.wait_for_selector("#problems.show", state="hidden", timeout=10000)
+        rows = requests.get(srv.url + "/api/journal", params={"limit": 100}, timeout=5,
+                            headers={"Authorization": f"Bearer {srv.host_token}"}).json()["inputs"]
+        assert len(rows) == 30 and not any(r["source"] == "camera" for r in rows)
+    finally:
+        srv.stop()
