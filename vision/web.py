@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 from flask import Blueprint, Response, jsonify, request, send_from_directory
 
+from server.web_access import json_error, refuse_unless_host
+
 from .calibration import add_token_colours, confusable, empty_reference, reference_dir, token_plan
 from .camera import service_for
 from .layout import Layout, LayoutError, load_layouts
@@ -34,10 +36,6 @@ RECTIFIED_PX_PER_MM = 2.0
 STREAM_FPS = 8
 
 
-def _error(status: int, code: str, message: str):
-    return jsonify({"error": {"code": code, "message": message}}), status
-
-
 def register(app, socketio, ctx) -> None:
     """Add the /calibrate page and the /api/camera routes to ``app``."""
     from server.app import WEB_DIR
@@ -48,23 +46,21 @@ def register(app, socketio, ctx) -> None:
     def host_only():
         if request.path == "/calibrate":
             return None
-        auth = request.headers.get("Authorization", "")
-        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
         # in simulation the pictures of the synthetic table are for everyone (the simulator page)
         public = ctx.simulate and request.path in ("/api/camera/frame.jpg", "/api/camera/stream.mjpg")
-        if not public and ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
-            return _error(403, "host_token_needed", "Calibrating the camera needs the host token: open "
-                          "/calibrate from the host page.")
+        refusal = None if public else refuse_unless_host(ctx, "Calibrating the camera")
+        if refusal:
+            return refusal
         service = service_for(ctx)
         if service is None:
-            return _error(503, "camera_off", "The camera is not running: see the camera line in the host "
+            return json_error(503, "camera_off", "The camera is not running: see the camera line in the host "
                           "page's health table, and [camera] in config.toml.")
         return None
 
     def watch_of(board: str):
         watch = service_for(ctx).pipeline.boards.get(board)
         if watch is None:
-            return None, _error(404, "unknown_board", f"There is no board {board!r} watched by the camera.")
+            return None, json_error(404, "unknown_board", f"There is no board {board!r} watched by the camera.")
         return watch, None
 
     @bp.get("/calibrate")
@@ -118,7 +114,7 @@ def register(app, socketio, ctx) -> None:
             frame = service.pipeline.last_frame
             h = watch.fix.homography if watch.fix else None
         if frame is None or h is None:
-            return _error(409, "board_not_found", f"Board {board} is not in view: check that its markers "
+            return json_error(409, "board_not_found", f"Board {board} is not in view: check that its markers "
                           "are visible and not covered.")
         s = RECTIFIED_PX_PER_MM
         w, ht = (int(v * s) for v in watch.layout.size_mm)
@@ -139,7 +135,7 @@ def register(app, socketio, ctx) -> None:
             return err
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            return _error(400, "bad_layout", "Send the layout as a JSON object.")
+            return json_error(400, "bad_layout", "Send the layout as a JSON object.")
         body = {**watch.layout.to_dict(), **{k: v for k, v in body.items() if k in ("regions", "token_mm", "patch")},
                 "board": board, "sample": False}
         try:
@@ -159,7 +155,7 @@ def register(app, socketio, ctx) -> None:
                     path.write_text(old)
                 raise
         except LayoutError as exc:
-            return _error(400, "bad_layout", str(exc))
+            return json_error(400, "bad_layout", str(exc))
         service = service_for(ctx)
         with service.lock:
             service.pipeline.set_layout(layout)
@@ -180,7 +176,7 @@ def register(app, socketio, ctx) -> None:
         try:
             markers = measure_markers(watch.layout, found)
         except LookupError as exc:
-            return _error(409, "markers_not_found", str(exc))
+            return json_error(409, "markers_not_found", str(exc))
         xs = [x + s for x, _, s in markers.values()]
         ys = [y + s for _, y, s in markers.values()]
         data = {**watch.layout.to_dict(), "sample": False,
@@ -199,7 +195,7 @@ def register(app, socketio, ctx) -> None:
         if err:
             return err
         if step not in ("empty", "tokens"):
-            return _error(404, "unknown_step", "The calibration steps are empty and tokens.")
+            return json_error(404, "unknown_step", "The calibration steps are empty and tokens.")
         service = service_for(ctx)
         try:
             samples = service.collect(board)
@@ -207,10 +203,10 @@ def register(app, socketio, ctx) -> None:
                 ref = empty_reference(watch.layout, samples)
             else:
                 if watch.reference is None:
-                    return _error(409, "empty_first", f"Capture the empty {board} board first.")
+                    return json_error(409, "empty_first", f"Capture the empty {board} board first.")
                 ref = add_token_colours(watch.reference, watch.layout, samples, token_plan(watch.layout))
         except LookupError as exc:
-            return _error(409, "capture_failed", str(exc))
+            return json_error(409, "capture_failed", str(exc))
         ref.save(reference_dir(ctx.data_dir))
         with service.lock:
             service.pipeline.set_reference(board, ref)
