@@ -71,3 +71,27 @@ def test_synthetic_source_shows_the_tokens_it_is_given():
     assert changed is not blank and cv2.absdiff(changed, blank).max() > 100
     src.set_slots("diet-1", {"kitchen.1.1": None, "body.water.1": None})
     assert cv2.absdiff(src.read(), blank).max() < 30       # only noise differs
+
+
+def test_the_renderer_is_deterministic_and_its_truth_matches_the_picture():
+    from vision import synthetic as syn
+    from vision.markers import detect, make_detector
+    ls = layouts("shop", "diet-1")
+    scene = syn.table_scene(ls, 5)
+    hands = [syn.Hand(tip=(900, 600), origin=(900, 1300))]
+    scene = syn.with_tokens(scene, {"diet-1": {"kitchen.1.1": "water"}}, 9, hands)
+    a, truth = syn.render(scene)
+    b, _ = syn.render(scene)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, syn.render(syn.with_tokens(scene, {"diet-1": {"kitchen.1.1": "water"}}, 10,
+                                                              hands))[0])
+    assert truth["boards"]["diet-1"]["slots"]["kitchen.1.1"] == "water"
+    assert truth["boards"]["diet-1"]["slots"]["kitchen.1.2"] is None
+    found = detect(make_detector(), cv2.cvtColor(a, cv2.COLOR_BGR2GRAY))
+    for board, layout in ls.items():
+        h = np.array(truth["boards"][board]["homography"])
+        for mid in layout.markers:
+            if mid in found:
+                there = cv2.perspectiveTransform(layout.marker_corners(mid)[None].astype(np.float64), h)[0]
+                assert np.abs(there - found[mid]).max() < 1.0
+    assert len([m for m in found if m in ls["shop"].markers]) == 6
