@@ -124,7 +124,8 @@ if put "$SRC/systemd/tofu-table.sysusers" /etc/sysusers.d/tofu-table.conf 644 \
 fi
 
 # ---- the program: source in /opt/tofu-table/src, a venv that sees apt's picamera2 ---------------
-# Only what the table runs (web/ is served from the source folder, so the install is editable).
+# Only what the table runs (web/ is served from the source folder, so the install is editable);
+# files gone from those folders are removed, anything else there (pip's egg-info) is left alone.
 wanted=$(cd "$SRC" && { printf '%s\n' pyproject.toml README.md
   find server hardware vision web docs pi systemd -type f ! -path '*/__pycache__/*' ! -name '*.pyc'; } | sort)
 while IFS= read -r f; do
@@ -137,8 +138,8 @@ if [ -d "$ROOT$APP/src" ]; then
     if [ "$WRITE" = 1 ]; then rm -f "$ROOT$APP/src/$f"; fi
     log "removed $APP/src/$f (no longer in the source)"
     app_changed=1
-  done < <(comm -13 <(printf '%s\n' "$wanted") <(cd "$ROOT$APP/src" && find . -type f \
-             ! -path '*/__pycache__/*' ! -name '*.pyc' ! -path './*.egg-info/*' | sed 's#^\./##' | sort))
+  done < <(comm -13 <(printf '%s\n' "$wanted") <(cd "$ROOT$APP/src" && find server hardware vision web \
+             docs pi systemd -type f ! -path '*/__pycache__/*' ! -name '*.pyc' 2>/dev/null | sort))
 fi
 [ "$app_changed" = 1 ] && log "updated the program in $APP/src"
 put "$SRC/pi/tofu-table-kiosk" "$APP/bin/tofu-table-kiosk" 755 && app_changed=1

@@ -132,12 +132,16 @@ def test_a_changed_source_file_is_copied_and_restarts_the_server(src, tmp_path):
     root = make_root(tmp_path / "root", "trixie")
     _mark_installed(root, src)
     run_installer(src, root)
+    egg_info = root / "opt/tofu-table/src/tofu_table.egg-info/PKG-INFO"   # made by pip on the Pi
+    egg_info.parent.mkdir()
+    egg_info.write_text("Name: tofu-table\n")
+    assert commands(run_installer(src, root).stdout) == []
     stale = root / "opt/tofu-table/src/server/old_module.py"
     stale.write_text("# from an older version\n")
     (root / "opt/tofu-table/src/web/tv.html").write_text("old page")
     out = run_installer(src, root).stdout
     assert commands(out) == ["systemctl restart tofu-table.service"]
-    assert not stale.exists()
+    assert not stale.exists() and egg_info.exists()
     assert (root / "opt/tofu-table/src/web/tv.html").read_bytes() == (src / "web/tv.html").read_bytes()
 
 
