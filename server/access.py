@@ -51,6 +51,8 @@ class Access:
 
     def role(self, token: str | None, game_seq: int | None, seats: list[int]) -> str:
         """``host``, ``seat-N`` or ``table`` (no or unknown token) for ``token``."""
+        if token and not token.isascii():   # never one of ours; compare_digest would raise
+            return "table"
         if token and hmac.compare_digest(token, self.host_token):
             return "host"
         if token:
