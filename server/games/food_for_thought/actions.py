@@ -240,7 +240,7 @@ def snack(state, seat, p, body):
 
 def visible_recipes(state: dict) -> list[str]:
     """The four face-up recipes: the top card of each pile and the card in the space below it."""
-    return [r for pile in state["recipe_piles"] for r in pile[:2]]
+    return [r for pile in state["recipe_piles"] for r in pile[:rules.RECIPES_SHOWN_PER_PILE]]
 
 
 def _fits(need: str, food: str) -> bool:

@@ -191,7 +191,8 @@ def end_round(state: dict) -> list[dict]:
     refill_dining_out(state)
     state["market_cards"] = [m for m in state["market_cards"] if m not in state["market_up"]]
     state["market_up"] = []
-    state["recipe_piles"] = [pile[2:] + pile[:2] for pile in state["recipe_piles"]]
+    shown = rules.RECIPES_SHOWN_PER_PILE
+    state["recipe_piles"] = [pile[shown:] + pile[:shown] for pile in state["recipe_piles"]]
     state["activity_deck"] = state["activity_deck"] + state["planner"]
     state["planner"], state["activity_deck"] = (state["activity_deck"][:rules.DAILY_PLANNER_SIZE],
                                                 state["activity_deck"][rules.DAILY_PLANNER_SIZE:])

@@ -39,7 +39,8 @@ ACTIVITIES_PER_TAKE = 2
 TOKENS_PER_WORKOUT = 3
 
 #: Face-up cards on the main board.
-RECIPE_BOOK_SIZE = 4      # two face-up recipe piles, each with one card in the space below it
+RECIPE_BOOK_SIZE = 4      # the deck in two face-up halves: each top card and the card below it
+RECIPES_SHOWN_PER_PILE = RECIPE_BOOK_SIZE // 2
 DAILY_PLANNER_SIZE = 3
 
 #: End of game: -2 VP per trash token; activity set bonus by set size.

@@ -94,7 +94,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
             r.shuffle(recipes)
     ids = [c["id"] for c in recipes]
     half = (len(ids) + 1) // 2
-    state["recipe_piles"] = [ids[:half], ids[half:]]
+    state["recipe_piles"] = [ids[:half], ids[half:]]     # the deck split in two halves
     activities = sorted(cards["activities"])
     r.shuffle(activities)
     state["planner"], state["activity_deck"] = activities[:rules.DAILY_PLANNER_SIZE], activities[rules.DAILY_PLANNER_SIZE:]
