@@ -282,3 +282,15 @@ def test_a_lamp_switched_after_calibration_is_reported_and_decides_nothing():
     assert puts == []
     board = {r["name"]: r for r in service.health()}["board diet-1"]
     assert "light changed since calibration" in board["detail"]
+
+
+def test_markers_are_searched_near_where_they_were_not_in_the_whole_frame(monkeypatch):
+    import vision.pipeline as pipeline_module
+    layout, scene, pipe = _board(15)
+    tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(15))}
+    whole = []
+    real = pipeline_module.detect
+    monkeypatch.setattr(pipeline_module, "detect", lambda det, grey, *a: whole.append(grey.shape) or real(det, grey, *a))
+    _frames(pipe, scene, tokens, 40, 1100)
+    assert len(whole) == 1                 # the first frame only: afterwards each board is followed locally
+    assert pipe.boards[layout.board].fix.status == "ok"
