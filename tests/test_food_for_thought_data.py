@@ -166,3 +166,13 @@ def test_append_record_keeps_one_main_board_line_and_one_entry_per_shopping_spac
     cat = data.load(tmp_path)
     assert cat.records["main_board"] == [board]
     assert any("2 rows x 2 columns need 4 lines, found 2" in p for p in cat.problems)   # holes: no game yet
+
+
+def test_sample_diet_boards_share_one_layout():
+    """The sample camera layouts (vision/data/layouts/diet-N.json) are drawn for one board shape, so
+    every sample diet board has the same groups with the same number of spaces: a snapshot of a
+    solo Cleanse board uses the same slot ids as a Standard one."""
+    boards = data.load(sample_only=True).records["boards"]
+    shapes = {b["id"]: [(g["id"], len(g["spaces"])) for g in b["groups"]] for b in boards}
+    assert len({tuple(s) for s in shapes.values()}) == 1, shapes
+    assert len({b["kitchen"]["columns"] for b in boards}) == 1
