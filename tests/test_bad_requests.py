@@ -30,7 +30,7 @@ def table(tmp_path_factory):
         assert srv.post(GAME).status_code == 200
         assert srv.post({"tap": {"reader": "seat-1", "card": "test/red"}}).status_code == 200
         srv.tokens = {"none": None, "host": srv.host_token, "seat-1": srv.seat_token(1),
-                      "junk": "x" * 300}
+                      "junk": "x" * 300, "latin-1": "jeton-\xe9"}
         srv.views = views(srv)
         yield srv
 
@@ -135,7 +135,7 @@ def assert_refused(r: requests.Response) -> dict:
     return error
 
 
-tokens = st.sampled_from(["none", "host", "seat-1", "junk"])
+tokens = st.sampled_from(["none", "host", "seat-1", "junk", "latin-1"])
 content_types = st.sampled_from(CONTENT_TYPES)
 
 

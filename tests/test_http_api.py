@@ -84,7 +84,7 @@ def test_the_host_view_opens_with_the_host_token_however_it_is_sent(srv, how):
     assert "journal" in view["health"]
 
 
-@pytest.mark.parametrize("token", [None, "", "wrong-token"])
+@pytest.mark.parametrize("token", [None, "", "wrong-token", "jeton-é", "令牌"])
 def test_the_host_view_without_the_host_token_is_refused_saying_what_is_needed(srv, token):
     message = error_of(get(srv, "/api/state", params={"view": "host", "token": token}), 403,
                        "host_token_needed")
@@ -164,6 +164,8 @@ def test_the_journal_is_for_the_host_only(srv):
     message = error_of(get(srv, "/api/journal"), 403, "host_token_needed")
     assert "host token" in message
     error_of(get(srv, "/api/journal", params={"token": srv.seat_token(1)}), 403, "host_token_needed")
+    error_of(get(srv, "/api/journal", headers={"Authorization": "Bearer jeton-\xe9"}), 403,
+             "host_token_needed")
 
 
 def test_the_journal_shows_inputs_newest_first_and_refusals_with_why(srv):

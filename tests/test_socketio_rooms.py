@@ -137,6 +137,7 @@ def test_a_seat_token_opens_only_its_own_seat(srv):
     assert refused_connection(srv.url, "host", seat_1)["code"] == "host_token_needed"
     assert refused_connection(srv.url, "seat-1", None)["code"] == "seat_token_needed"
     assert refused_connection(srv.url, "host", "not-the-token")["code"] == "host_token_needed"
+    assert refused_connection(srv.url, "host", "jeton-é")["code"] == "host_token_needed"
 
 
 def test_a_seat_may_act_only_for_itself(srv, clients):
