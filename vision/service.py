@@ -49,6 +49,7 @@ class CameraService:
         self._next_open = 0.0
         self.prepare = prepare          # run once in the camera thread before the first frame
         self._previous = None
+        self.collecting = False         # a calibration capture wants every frame measured
         self.expected = expected        # boards that must be in view (the [camera] boards list)
 
     # ----- one step ----------------------------------------------------------------------
@@ -82,7 +83,8 @@ class CameraService:
             now = time.monotonic()
             self.frame_times.append(now)
             self.last_frame_at = time.time()
-            if frame is self._previous and all(w.tracker.state == "still" for w in self.pipeline.boards.values()):
+            if frame is self._previous and not self.collecting and all(
+                    w.tracker.state == "still" for w in self.pipeline.boards.values()):
                 return []       # the very same picture again (a synthetic table at rest): nothing to do
             self._previous = frame
         with self.lock:
@@ -130,15 +132,19 @@ class CameraService:
         """Measurements of ``board`` (zone means, patch) from the next ``count`` frames, for calibration."""
         samples, last, problem = [], None, None
         end = time.monotonic() + timeout
-        while len(samples) < count and time.monotonic() < end:
-            with self.lock:
-                if self.pipeline.frame_no != last:
-                    last = self.pipeline.frame_no
-                    try:
-                        samples.append(self.pipeline.measure(board))
-                    except LookupError as exc:
-                        problem = exc
-            time.sleep(0.01)
+        self.collecting = True
+        try:
+            while len(samples) < count and time.monotonic() < end:
+                with self.lock:
+                    if self.pipeline.frame_no != last:
+                        last = self.pipeline.frame_no
+                        try:
+                            samples.append(self.pipeline.measure(board))
+                        except LookupError as exc:
+                            problem = exc
+                time.sleep(0.01)
+        finally:
+            self.collecting = False
         if not samples:
             raise problem or LookupError("The camera gave no frames: check it on the host page.")
         return samples
