@@ -207,6 +207,23 @@ def test_a_chunked_body_over_64_kib_is_refused_not_cut_short(table, head, filler
     unchanged(table)
 
 
+@settings(max_examples=60, deadline=None)
+@given(view=st.text(max_size=40) | st.sampled_from(["host", "seat-1", "seat-9", "seat-", "table"]),
+       token=st.text(max_size=40) | st.sampled_from(["host", "seat-1"]), limit=st.text(max_size=8))
+def test_odd_view_token_and_limit_parameters_get_a_view_or_a_403_or_a_400(table, view, token, limit):
+    token = table.tokens.get(token, token)
+    r = requests.get(table.url + "/api/state", params={"view": view, "token": token}, timeout=10)
+    if r.status_code == 200:
+        assert r.json()["audience"] in (view or "table", "table")
+    else:
+        assert assert_refused(r)["code"] in ("host_token_needed", "seat_token_needed")
+    r = requests.get(table.url + "/api/journal", params={"token": token, "limit": limit}, timeout=10)
+    assert r.status_code in (200, 400, 403), r.text
+    if r.status_code != 200:
+        assert_refused(r)
+    unchanged(table)
+
+
 # ----- Socket.IO -------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
