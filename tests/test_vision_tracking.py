@@ -294,3 +294,13 @@ def test_markers_are_searched_near_where_they_were_not_in_the_whole_frame(monkey
     _frames(pipe, scene, tokens, 40, 1100)
     assert len(whole) == 1                 # the first frame only: afterwards each board is followed locally
     assert pipe.boards[layout.board].fix.status == "ok"
+
+
+@pytest.mark.parametrize("frame, status", [
+    (None, "no_frame"), (np.zeros((48, 64), np.uint8), "no_frame"), ("not a picture", "no_frame"),
+    (np.zeros((0, 0, 3), np.uint8), "no_frame"), (np.full((48, 64, 3), 200, np.uint8), "dead_frame"),
+    (np.zeros((48, 64, 4), np.uint8), "dead_frame")])
+def test_odd_frames_are_named_not_crashed_on(frame, status):
+    pipe = Pipeline(layouts("shop"))
+    assert pipe.process(frame) == []
+    assert pipe.frame_status == status

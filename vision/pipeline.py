@@ -112,7 +112,9 @@ class Pipeline:
         self.frame_no += 1
         commits = []
         grey = None
-        if frame is None or not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.size == 0:
+        if isinstance(frame, np.ndarray) and frame.ndim == 3 and frame.shape[2] == 4:
+            frame = np.ascontiguousarray(frame[..., :3])      # XBGR from some cameras: drop the padding
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
             self.frame_status = "no_frame"
         else:
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
