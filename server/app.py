@@ -40,7 +40,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_INPUT_BYTES)
     publisher = Publisher(ctx, socketio)
     app.extensions["tofu"] = ctx
-    roles: dict[str, str] = {}   # Socket.IO sid -> role (host, seat-N, table)
+    tokens: dict[str, str | None] = {}   # Socket.IO sid -> the token it connected with
 
     def role_of(token: str | None) -> str:
         return ctx.access.role(token, ctx.table.game_seq, ctx.table.seats())
@@ -148,26 +148,28 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     def on_connect(auth=None):
         auth = auth if isinstance(auth, dict) else {}
         token = auth.get("token") or request.args.get("token")
+        token = token if isinstance(token, str) else None
         wanted = auth.get("view") or request.args.get("view") or "table"
-        role = role_of(token if isinstance(token, str) else None)
+        role = role_of(token)
         try:
             audience = ctx.access.audience(wanted if isinstance(wanted, str) else "?", role)
         except AccessError as exc:
             raise ConnectionRefusedError(exc.message, exc.as_dict()) from None
-        roles[request.sid] = role
+        tokens[request.sid] = token
         join_room(audience)
         socketio.emit("state", publisher.view(audience), to=request.sid)
 
     @socketio.on("disconnect")
     def on_disconnect(*_):
-        roles.pop(request.sid, None)
+        tokens.pop(request.sid, None)
 
     @socketio.on("input")
     def on_input(data=None, *extra):
         if extra:
             return {"ok": False, "error": {"code": "bad_input", "message": "Send one input object "
                                            "per message, with nothing after it."}}
-        answer, _status = process(data, roles.get(request.sid, "table"), "socket")
+        # the role now, not at connect: a seat token stops counting once its game is over
+        answer, _status = process(data, role_of(tokens.get(request.sid)), "socket")
         return answer
 
     for name in EXTENSIONS:
