@@ -194,6 +194,8 @@ def test_a_new_game_asks_the_phones_to_scan_again(srv, clients):
     post_ok(srv, tap(1, "red"))
     assert not any(name == "state" and data["seq"] >= seq for name, data in clients["seat-1"].log)
     assert refused_connection(srv.url, "seat-1", old_token)["code"] == "seat_token_needed"
+    answer = clients["seat-1"].send({"seat": {"seat": 1, "action": "ask"}})   # the old phone, still connected
+    assert answer["error"]["code"] == "seat_token_needed"
     assert srv.client("seat-1", srv.seat_token(1)).wait_for("state")["my_colour"] == "red"
 
 
