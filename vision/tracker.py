@@ -5,7 +5,7 @@ been still for ``still_frames`` frames, each slot's majority label over those
 frames is the candidate; a slot without a clear majority, or whose majority is
 ``unknown``, keeps its committed value and is reported as unsure.  A candidate
 that changes more than ``max_changes`` slots at once is held for a second look:
-it is committed only if the next ``still_frames`` still frames give the same
+it is committed only if the next ``still_frames // 2`` still frames give the same
 changes.  When something changed, the committed input carries every slot the camera is sure
 of (not only the changed ones), so the game always has the camera's whole view; a reading that
 changes nothing is never sent.
@@ -43,7 +43,8 @@ class SnapshotTracker:
             self.state = "busy"
             return None
         self.votes.append(labels)
-        if len(self.votes) < self.still_frames:
+        needed = self.still_frames if self.held is None else max(1, self.still_frames // 2)
+        if len(self.votes) < needed:
             if self.state not in ("still", "held"):
                 self.state = "settling"
             return None
