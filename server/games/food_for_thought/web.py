@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
+from server.web_access import refuse_unless_host
+
 from . import data
 
 
@@ -43,12 +45,7 @@ def register(app, socketio, ctx) -> None:
 
     @bp.before_request
     def host_only():
-        auth = request.headers.get("Authorization", "")
-        token = auth[7:].strip() if auth.startswith("Bearer ") else request.args.get("token")
-        if ctx.access.role(token, ctx.table.game_seq, ctx.table.seats()) != "host":
-            return _error(403, "host_token_needed", "Entering Food for Thought cards needs the host token: "
-                          "use the host page.")
-        return None
+        return refuse_unless_host(ctx, "Entering Food for Thought cards")
 
     @bp.get("/api/food-for-thought/data")
     def get_data():
