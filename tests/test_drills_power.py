@@ -11,8 +11,9 @@ commit but before the answer.  After every cut:
 - the restarted server shows exactly the state an independent replay of those inputs gives,
   so the game carries on from the last acknowledged input;
 - the sender then carries on with the next input of the script (re-sending the cut-off one
-  only when the journal does not have it), and every script still ends with the result its
-  rulebook arithmetic expects (the same final view as a replay of the whole script).
+  only when the journal does not have it), and every play-through still ends exactly as an
+  uncut replay of the script does (whose scores the games' own tests check against the
+  rulebook).
 
 Restarts are shared and cheap: one server life covers the check of one cut and the run-up to the
 next; the next server process is started ahead with its imports done and waits for the cut
