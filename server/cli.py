@@ -11,6 +11,7 @@ import importlib
 import json
 import logging
 import socket
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -46,8 +47,13 @@ def serve(args) -> int:
     if args.host in ("0.0.0.0", "::"):
         display_host = _lan_address() or "127.0.0.1"
     base = args.public_url or f"http://{display_host}:{args.port}"
-    ctx = TableContext.open(Path(args.data), simulate, public_url=args.public_url or
-                            (base if args.host in ("0.0.0.0", "::") else None))
+    try:
+        ctx = TableContext.open(Path(args.data), simulate, public_url=args.public_url or
+                                (base if args.host in ("0.0.0.0", "::") else None))
+    except (OSError, sqlite3.Error) as exc:
+        print(f"Cannot use the data folder {args.data}: {exc}. Make it writable by this user, "
+              "or choose another with --data.", file=sys.stderr)
+        return 2
     app, socketio = create_app(ctx)
     stops = [importlib.import_module(name).start(ctx) for name in DEVICES]
     ctx.table.start()
