@@ -7,8 +7,6 @@ when the table accepted it, three flashes or a long buzz when it refused it.
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ButtonPanel
 from hardware.feedback import Feedback
@@ -17,15 +15,6 @@ from server.table import Table
 from tests.support.hardware_helpers import Recorder, wait_for
 
 ADVANCE, UNDO, LED_PIN, BUZZER_PIN = 5, 6, 12, 26
-
-
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 @pytest.fixture

@@ -6,9 +6,7 @@ from configured readers on the table and show every device in the health list.
 import io
 from argparse import Namespace
 
-import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from hardware import doctor, station
 from hardware.registry import TagRegistry
@@ -32,15 +30,6 @@ advance = 5
 [leds]
 seat-1 = 12
 """
-
-
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 def run_doctor(data, **kw) -> tuple[int, str]:

@@ -12,8 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ButtonPanel
 from hardware.hub import ReaderHub
@@ -35,15 +33,6 @@ ADVANCE_PIN = 5
 def script_lines() -> list[dict]:
     return [json.loads(line) for line in SCRIPT.read_text().splitlines()
             if line.strip() and not line.startswith("#")]
-
-
-@pytest.fixture
-def pins():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 @pytest.mark.parametrize("noisy", [False, True], ids=["clean", "noisy"])
