@@ -7,8 +7,7 @@ view) plus the active player's own answers, which it picks itself.
 from __future__ import annotations
 
 from server.games import tofu_god
-from server.journal import Journal
-from server.table import Table
+from tests.support.tables import accept, host, table  # noqa: F401 (the tests import them from here)
 
 ADVANCE = {"button": {"name": "advance"}}
 
@@ -19,22 +18,6 @@ def tap(set_number: int, silhouette: str, reader: str = "table") -> dict:
 
 def new_game(players: list[str], seed: int = 1, **options) -> dict:
     return {"new_game": {"game": "tofu-god", "players": players, "seed": seed, "options": options}}
-
-
-def host(action: str, **fields) -> dict:
-    return {"host": {"action": action, **fields}}
-
-
-def table(tmp_path=None) -> Table:
-    """A Table over a journal in ``tmp_path`` (or in memory)."""
-    return Table(Journal(tmp_path / "journal.sqlite" if tmp_path else ":memory:"))
-
-
-def accept(t: Table, inp: dict):
-    """Apply ``inp`` and fail loudly if the table refused it."""
-    outcome = t.handle(inp)
-    assert outcome.accepted, (inp, outcome.as_dict())
-    return outcome
 
 
 def set_of(view: dict, seat: int) -> int:
