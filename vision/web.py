@@ -36,6 +36,11 @@ RECTIFIED_PX_PER_MM = 2.0
 STREAM_FPS = 8
 
 
+def look_alike_warnings(ref) -> list[str]:
+    """One sentence for each pair of token colours (or a colour and the empty slot) the camera may confuse."""
+    return [f"{a or 'empty'} and {c or 'empty'} look alike here ({d} spreads apart)" for a, c, d in confusable(ref)]
+
+
 def register(app, socketio, ctx) -> None:
     """Add the /calibrate page and the /api/camera routes to ``app``."""
     from server.app import WEB_DIR
@@ -78,8 +83,7 @@ def register(app, socketio, ctx) -> None:
             b = st["boards"][name]
             b.update(title=layout.title, sample=layout.sample, target=layout.target,
                      types=list(layout.token_types()), plan=token_plan(layout),
-                     warnings=[f"{a or 'empty'} and {c or 'empty'} look alike here ({d} spreads apart)"
-                               for a, c, d in confusable(refs[name])] if refs[name] else [])
+                     warnings=look_alike_warnings(refs[name]) if refs[name] else [])
         return jsonify({**st, "health": service.health(), "simulate": ctx.simulate})
 
     @bp.get("/api/camera/frame.jpg")
@@ -211,7 +215,6 @@ def register(app, socketio, ctx) -> None:
         with service.lock:
             service.pipeline.set_reference(board, ref)
         return jsonify({"ok": True, "missing_types": ref.missing_types(watch.layout.token_types()),
-                        "warnings": [f"{a or 'empty'} and {c or 'empty'} look alike here ({d} spreads apart)"
-                                     for a, c, d in confusable(ref)]})
+                        "warnings": look_alike_warnings(ref)})
 
     app.register_blueprint(bp)
