@@ -23,7 +23,6 @@ import sqlite3
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -31,43 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
-import socketio  # noqa: E402
 
+from bench.watchers import Watcher, percentile  # noqa: E402
 from tests.support.server import Server  # noqa: E402
 
 SEATS = 4
 COLOURS = ("red", "blue")
-
-
-class TV:
-    """One table-room client that notes when each state (by seq) first arrives."""
-
-    def __init__(self, url: str):
-        self.latest = 0
-        self.arrived: dict[int, float] = {}
-        self.changed = threading.Condition()
-        self.sio = socketio.Client(reconnection=False)
-        self.sio.on("state", self._state)
-        self.sio.connect(url, auth={"view": "table"}, transports=["websocket"], wait_timeout=10)
-
-    def _state(self, view: dict) -> None:
-        now = time.perf_counter()
-        with self.changed:
-            self.arrived.setdefault(view["seq"], now)
-            self.latest = max(self.latest, view["seq"])
-            self.changed.notify_all()
-
-    def arrival(self, seq: int, timeout: float = 10.0) -> float:
-        """When the state with ``seq`` (or a later one) got here."""
-        with self.changed:
-            if not self.changed.wait_for(lambda: self.latest >= seq, timeout):
-                raise TimeoutError(f"state {seq} did not arrive within {timeout} s")
-            return min(t for s, t in self.arrived.items() if s >= seq)
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def one_run(inputs: int, clients: int, data_dir: Path) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
@@ -81,9 +49,9 @@ def one_run(inputs: int, clients: int, data_dir: Path) -> tuple[dict[str, list[f
                                             "options": {"rounds": 99}}},
                          headers={"Authorization": f"Bearer {srv.host_token}"})
         seq = r.json()["seq"]
-        tvs = [TV(srv.url) for _ in range(clients)]
+        tvs = [Watcher(srv.url) for _ in range(clients)]
         for tv in tvs:
-            tv.arrival(seq)
+            tv.reached(seq)
         latency: dict[str, list[float]] = {"http": [], "reader": []}
         sent: dict[str, list[tuple[int, float]]] = {"http": [], "reader": []}   # (seq, wall clock)
 
@@ -92,7 +60,7 @@ def one_run(inputs: int, clients: int, data_dir: Path) -> tuple[dict[str, list[f
             wall, start = time.time(), time.perf_counter()
             answer = session.post(srv.url + "/api/input", json=tap, timeout=10).json()
             seq = answer["seq"]
-            latency["http"].append(max(tv.arrival(seq) for tv in tvs) - start)
+            latency["http"].append(max(tv.reached(seq) for tv in tvs) - start)
             sent["http"].append((seq, wall))
 
         on_reader: dict[str, bool] = {}
@@ -104,7 +72,7 @@ def one_run(inputs: int, clients: int, data_dir: Path) -> tuple[dict[str, list[f
             session.post(f"{srv.url}/api/readers/{reader}/place", json={"card": card}, timeout=10)
             seq += 2 if on_reader.get(reader) else 1   # the old card's lift, then the tap
             on_reader[reader] = True
-            latency["reader"].append(max(tv.arrival(seq) for tv in tvs) - start)
+            latency["reader"].append(max(tv.reached(seq) for tv in tvs) - start)
             sent["reader"].append((seq, wall))
     finally:
         srv.stop()   # which also ends the clients' connections

@@ -35,41 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
-import socketio  # noqa: E402
 
+from bench.watchers import Watcher, percentile  # noqa: E402
 from tests.support.server import Server  # noqa: E402
 
 SEATS = 8
 COLOURS = ("red", "blue")
-
-
-class Watcher:
-    """One Socket.IO client in ``view``'s room; notes when each state (by seq) first arrives."""
-
-    def __init__(self, url: str, view: str, token: str | None):
-        self.view = view
-        self.arrived: dict[int, float] = {}
-        self.latest = 0
-        self.changed = threading.Condition()
-        self.sio = socketio.Client(reconnection=False)
-        self.sio.on("state", self._state)
-        self.sio.connect(url, auth={"view": view, "token": token}, transports=["websocket"], wait_timeout=10)
-
-    def _state(self, view: dict) -> None:
-        now = time.perf_counter()
-        with self.changed:
-            self.arrived.setdefault(view["seq"], now)
-            self.latest = max(self.latest, view["seq"])
-            self.changed.notify_all()
-
-    def arrival(self, seq: int, timeout: float) -> float | None:
-        """When the state with exactly ``seq`` arrived (None if it never did)."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.latest >= seq, timeout)
-            return self.arrived.get(seq)
-
-    def close(self) -> None:
-        self.sio.disconnect()
 
 
 def rss_kib(pid: int) -> int:
@@ -77,11 +48,6 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError("no VmRSS")
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def run(seconds: float, rate: float = 20.0, tvs: int = 12, warmup: float = 2.0, progress=None) -> dict:

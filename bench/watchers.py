@@ -1,0 +1,49 @@
+"""What the socket benches share: a client that notes when each state arrives, and percentiles."""
+from __future__ import annotations
+
+import threading
+import time
+
+import socketio
+
+
+class Watcher:
+    """One Socket.IO client in ``view``'s room; notes when each state (by seq) first arrives."""
+
+    def __init__(self, url: str, view: str = "table", token: str | None = None):
+        self.view = view
+        self.arrived: dict[int, float] = {}
+        self.latest = 0
+        self.changed = threading.Condition()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("state", self._state)
+        self.sio.connect(url, auth={"view": view, "token": token}, transports=["websocket"], wait_timeout=10)
+
+    def _state(self, view: dict) -> None:
+        now = time.perf_counter()
+        with self.changed:
+            self.arrived.setdefault(view["seq"], now)
+            self.latest = max(self.latest, view["seq"])
+            self.changed.notify_all()
+
+    def arrival(self, seq: int, timeout: float) -> float | None:
+        """When the state with exactly ``seq`` arrived (None if it never did)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.latest >= seq, timeout)
+            return self.arrived.get(seq)
+
+    def reached(self, seq: int, timeout: float = 10.0) -> float:
+        """When the state with ``seq`` (or a later one) got here; TimeoutError if none did in time."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: self.latest >= seq, timeout):
+                raise TimeoutError(f"state {seq} did not arrive within {timeout} s")
+            return min(t for s, t in self.arrived.items() if s >= seq)
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of ``values``: the sorted value nearest that rank, not interpolated."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
