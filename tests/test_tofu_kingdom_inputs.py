@@ -18,6 +18,20 @@ def game(count=4, deal=None, **options):
     return t
 
 
+def play_three_maid_rounds(t):
+    """A 3-player game with times_prince=1 played to its end: in each of the three rounds the
+    Prince flips the Maid in the centre, which scores nobody, and advance passes the Prince on."""
+    deals = [{"seat-2": "princess", "seat-3": "queen", "center": "maid"},
+             {"seat-3": "princess", "seat-1": "queen", "center": "maid"},
+             {"seat-1": "princess", "seat-2": "queen", "center": "maid"}]
+    for i, deal in enumerate(deals):
+        for position, role in deal.items():
+            accept(t, tap(position, role))
+        accept(t, lift("center", "maid"))
+        if i < 2:
+            accept(t, ADVANCE)
+
+
 # ----- the deal --------------------------------------------------------------------
 
 def test_a_coaster_not_in_play_is_refused():
@@ -191,15 +205,7 @@ def test_undo_of_the_flip_takes_the_soybeans_back():
 
 def test_the_game_is_over_after_the_last_flip():
     t = game(3, times_prince=1)
-    deals = [{"seat-2": "princess", "seat-3": "queen", "center": "maid"},
-             {"seat-3": "princess", "seat-1": "queen", "center": "maid"},
-             {"seat-1": "princess", "seat-2": "queen", "center": "maid"}]
-    for i, deal in enumerate(deals):
-        for position, role in deal.items():
-            accept(t, tap(position, role))
-        accept(t, lift("center", "maid"))
-        if i < 2:
-            accept(t, ADVANCE)
+    play_three_maid_rounds(t)
     refuse(t, ADVANCE, "game_over")
     refuse(t, tap("seat-2", "maid"), "game_over")
     assert t.handle(lift("seat-2", "queen")).quiet
@@ -308,15 +314,7 @@ def test_host_adjusts_soybeans_and_the_winners_follow():
     refuse(t, host("adjust_soybeans", seat=2, delta=-1), "below_zero")
     refuse(t, host("adjust_soybeans", seat=2, delta=0), "bad_delta")
     refuse(t, host("adjust_soybeans", seat=2, delta=True), "bad_delta")
-    deals = [{"seat-2": "princess", "seat-3": "queen", "center": "maid"},
-             {"seat-3": "princess", "seat-1": "queen", "center": "maid"},
-             {"seat-1": "princess", "seat-2": "queen", "center": "maid"}]
-    for i, deal in enumerate(deals):
-        for position, role in deal.items():
-            accept(t, tap(position, role))
-        accept(t, lift("center", "maid"))
-        if i < 2:
-            accept(t, ADVANCE)
+    play_three_maid_rounds(t)
     assert t.view("table")["winners"] == ["Ann", "Ben", "Cat"]
     accept(t, host("adjust_soybeans", seat=3, delta=2))
     view = t.view("table")
