@@ -63,6 +63,18 @@ def register(app, socketio, ctx) -> None:
         if station is not None:
             (station.feedback.accepted if step.accepted else station.feedback.refused)(body["reader"])
 
+    def set_sitting(new: Enrolment | None) -> None:
+        """Open ``new`` and divert the readers' taps to it; with None, close the sitting and
+        give the taps back to the game."""
+        with _lock:
+            if new is None:
+                _sittings.pop(id(ctx), None)
+            else:
+                _sittings[id(ctx)] = new
+        station = station_for(ctx)
+        if station is not None:
+            station.hub.divert(reader_tap if new is not None else None)
+
     def json_body() -> dict:
         body = request.get_json(silent=True)
         return body if isinstance(body, dict) else {}
@@ -81,11 +93,7 @@ def register(app, socketio, ctx) -> None:
             new = Enrolment(registry_for(ctx), str(json_body().get("set", "")))
         except RegistryError as exc:
             return json_error(400, exc.code, exc.message)
-        with _lock:
-            _sittings[id(ctx)] = new
-        station = station_for(ctx)
-        if station is not None:
-            station.hub.divert(reader_tap)
+        set_sitting(new)
         return state()
 
     @bp.post("/api/enrol/tap")
@@ -115,11 +123,7 @@ def register(app, socketio, ctx) -> None:
 
     @bp.post("/api/enrol/stop")
     def stop():
-        with _lock:
-            _sittings.pop(id(ctx), None)
-        station = station_for(ctx)
-        if station is not None:
-            station.hub.divert(None)
+        set_sitting(None)
         return state()
 
     @bp.get("/api/enrol/export")
