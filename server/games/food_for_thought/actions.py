@@ -247,6 +247,17 @@ def _fits(need: str, food: str) -> bool:
     return need == WILD or food in need.split("|")
 
 
+def _placement(state, p, item, kind: str, kinds: str) -> tuple[str, str]:
+    """The card id and food of one placement ``{kind: id, "food": food}`` on one of ``p``'s
+    incomplete ``kinds`` (recipes or activities); a refusal if it is not that."""
+    if not isinstance(item, dict):
+        raise RuleError("bad_input", f"Each placement is {{\"{kind}\": id, \"food\": food}}.")
+    card_id, food = item.get(kind), check_food(state, item.get("food"), kind)
+    if card_id not in p[kinds]:
+        raise RuleError(f"not_your_{kind}", f"{card_id!r} is not one of your incomplete {kinds}.")
+    return card_id, food
+
+
 def cook(state, seat, p, body):
     take = _list(body, "take", rules.RECIPES_PER_TAKE, "recipes taken", str)
     place = _list(body, "place", rules.TOKENS_PER_COOK, "tokens moved onto recipes")
@@ -280,11 +291,7 @@ def cook(state, seat, p, body):
         p["freezer"].remove(food)
         p["thaw"].append(food)
     for item in place:
-        if not isinstance(item, dict):
-            raise RuleError("bad_input", "Each placement is {\"recipe\": id, \"food\": food}.")
-        rid, food = item.get("recipe"), check_food(state, item.get("food"), "recipe")
-        if rid not in p["recipes"]:
-            raise RuleError("not_your_recipe", f"{rid!r} is not one of your incomplete recipes.")
+        rid, food = _placement(state, p, item, "recipe", "recipes")
         needs, got = state["cards"]["recipes"][rid]["needs"], p["recipe_tokens"][rid]
         space = item.get("space")
         if space is None:
@@ -344,11 +351,7 @@ def workout(state, seat, p, body):
                             + ", ".join(state["cards"]["activities"][a]["name"] for a in take) + "."))
     used = 0
     for item in place:
-        if not isinstance(item, dict):
-            raise RuleError("bad_input", "Each placement is {\"activity\": id, \"food\": food}.")
-        aid, food = item.get("activity"), check_food(state, item.get("food"), "activity")
-        if aid not in p["activities"]:
-            raise RuleError("not_your_activity", f"{aid!r} is not one of your incomplete activities.")
+        aid, food = _placement(state, p, item, "activity", "activities")
         card = state["cards"]["activities"][aid]
         needs, got = card["needs"], p["activity_tokens"][aid]
         count = item.get("count")
