@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -57,6 +58,17 @@ class NotifySocket:
         self.sock.close()
 
 
+@contextmanager
+def watchdog_notifier(table: Table, notify_socket: NotifySocket):
+    """A started Notifier for ``table``, serving at once, with a 0.2 s watchdog; stopped after."""
+    env = {"NOTIFY_SOCKET": notify_socket.address, "WATCHDOG_USEC": "200000"}
+    notifier = systemd_notify.Notifier(table.ping, env=env, serving=lambda: True).start()
+    try:
+        yield notifier
+    finally:
+        notifier.stop()
+
+
 @pytest.fixture
 def notify_socket(tmp_path):
     s = NotifySocket(str(tmp_path / "notify"))
@@ -73,12 +85,8 @@ def table(tmp_path):
 
 
 def test_ready_then_watchdog_pings_while_the_table_answers(notify_socket, table):
-    env = {"NOTIFY_SOCKET": notify_socket.address, "WATCHDOG_USEC": "200000"}
-    notifier = systemd_notify.Notifier(table.ping, env=env, serving=lambda: True).start()
-    try:
+    with watchdog_notifier(table, notify_socket):
         got = [m for _, m in notify_socket.receive(0.75)]
-    finally:
-        notifier.stop()
     assert got[0].split("\n")[0] == "READY=1"
     # a ping every half period (0.1 s): about 7 in 0.75 s
     assert 4 <= got.count("WATCHDOG=1") <= 9, got
@@ -106,31 +114,25 @@ def test_no_watchdog_pings_while_the_applying_thread_is_stuck(notify_socket, tab
         release.wait(10)
 
     table.listeners.append(stuck_listener)
-    env = {"NOTIFY_SOCKET": notify_socket.address, "WATCHDOG_USEC": "200000"}
-    notifier = systemd_notify.Notifier(table.ping, env=env, serving=lambda: True).start()
-    try:
-        notify_socket.wait_for("WATCHDOG=1", 1)
-        table.put({"button": {"name": "advance"}})   # refused (no game): the listener hangs the thread
-        assert entered.wait(2)
-        time.sleep(0.15)   # a ping already answered before the hang may still be in flight
-        stuck = [m for _, m in notify_socket.receive(0.8)]
-        assert "WATCHDOG=1" not in stuck, stuck
-        assert "STATUS=The table is not answering" in stuck
-        release.set()
-        notify_socket.wait_for("WATCHDOG=1", 1)
-    finally:
-        release.set()
-        notifier.stop()
+    with watchdog_notifier(table, notify_socket):
+        try:
+            notify_socket.wait_for("WATCHDOG=1", 1)
+            table.put({"button": {"name": "advance"}})   # refused (no game): the listener hangs the thread
+            assert entered.wait(2)
+            time.sleep(0.15)   # a ping already answered before the hang may still be in flight
+            stuck = [m for _, m in notify_socket.receive(0.8)]
+            assert "WATCHDOG=1" not in stuck, stuck
+            assert "STATUS=The table is not answering" in stuck
+            release.set()
+            notify_socket.wait_for("WATCHDOG=1", 1)
+        finally:
+            release.set()
 
 
 def test_no_watchdog_pings_when_the_applying_thread_is_dead(notify_socket, tmp_path):
     table = Table(Journal(tmp_path / "j.sqlite"))   # never started
-    env = {"NOTIFY_SOCKET": notify_socket.address, "WATCHDOG_USEC": "200000"}
-    notifier = systemd_notify.Notifier(table.ping, env=env, serving=lambda: True).start()
-    try:
+    with watchdog_notifier(table, notify_socket):
         got = [m for _, m in notify_socket.receive(0.6)]
-    finally:
-        notifier.stop()
     assert got and got[0].startswith("READY=1")
     assert "WATCHDOG=1" not in got
 
