@@ -156,13 +156,19 @@ def test_buffet_takes_a_whole_row_into_the_body():
     refused(table, {"seat": {"seat": 2, "action": "buffet", "row": 2}}, "row_empty")
 
 
-def test_pizza_to_go_gives_an_extra_action_at_the_end_of_the_round():
-    """rulebook: the Pizza To Go player moves that marker to another open space at round end and acts."""
+def _table_at_pizza_extra():
+    """Two players; Ann takes Pizza To Go, then both cook until the round's actions are over."""
     table = new_table(["Ann", "Ben"])
     pick_assistants(table)
     seat(table, 1, "pizza")
     while table.state["phase"] == "actions":
         seat(table, table.state["turn"], "cook")
+    return table
+
+
+def test_pizza_to_go_gives_an_extra_action_at_the_end_of_the_round():
+    """rulebook: the Pizza To Go player moves that marker to another open space at round end and acts."""
+    table = _table_at_pizza_extra()
     assert table.state["phase"] == "pizza_extra" and table.state["turn"] == 1
     refused(table, {"seat": {"seat": 2, "action": "cook"}}, "not_your_turn")
     refused(table, {"seat": {"seat": 1, "action": "pizza"}}, "space_taken")
@@ -486,11 +492,7 @@ def test_public_views_hide_deck_and_bag_order():
 
 
 def test_pizza_extra_action_can_be_shopping():
-    table = new_table(["Ann", "Ben"])
-    pick_assistants(table)
-    seat(table, 1, "pizza")
-    while table.state["phase"] == "actions":
-        seat(table, table.state["turn"], "cook")
+    table = _table_at_pizza_extra()
     assert table.state["phase"] == "pizza_extra"
     table.state["covered"] = {}
     seat(table, 1, "shop", dice=[1, 1])
