@@ -42,6 +42,8 @@ def serve(args) -> int:
     from .app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # werkzeug's start-up warnings and request lines drown the addresses a newcomer needs
+    logging.getLogger("werkzeug").setLevel(logging.INFO if args.verbose else logging.ERROR)
     simulate = args.simulate or not (Path(args.data) / "config.toml").exists()
     display_host = args.host
     if args.host in ("0.0.0.0", "::"):
