@@ -19,14 +19,9 @@ from server.journal import Journal
 from server.table import Table
 from tests.support.browser import browser, screenshot
 from tests.support.emulated_table import EmulatedTable
-from tests.support.server import ROOT
+from tests.support.scripts import script_inputs
 
 pytestmark = pytest.mark.browser
-
-
-def script_inputs() -> list[dict]:
-    lines = (ROOT / "tests/scripts/food-for-thought-2p-basic.jsonl").read_text().splitlines()
-    return [json.loads(l) for l in lines if l.strip() and not l.lstrip().startswith("#")]
 
 
 def camera(srv) -> dict:
@@ -47,7 +42,7 @@ def test_camera_gone_boards_follow_recorded_actions_and_it_comes_back(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "config.toml").write_text('[camera]\nsource = "synthetic"\nfps = 10\n')
-    inputs = script_inputs()
+    inputs = script_inputs("food-for-thought-2p-basic.jsonl")
     srv = EmulatedTable(data, simulate=False).start(timeout=60)
     try:
         for inp in inputs[:12]:

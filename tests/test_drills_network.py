@@ -10,20 +10,15 @@ phone its own seat view (prompt, score, the game's private part for that seat).
 """
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
 from tests.support.browser import browser, screenshot
-from tests.support.server import ROOT, Server
+from tests.support.scripts import script_inputs
+from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
-
-
-def script_inputs() -> list[dict]:
-    lines = (ROOT / "tests/scripts/tofu-god-2p.jsonl").read_text().splitlines()
-    return [json.loads(l) for l in lines if l.strip() and not l.lstrip().startswith("#")]
 
 
 def wait_until(check, timeout: float = 15.0, what: str = "") -> None:
@@ -51,7 +46,7 @@ def seat_matches(page, srv, seat: int) -> bool:
 
 
 def test_tv_and_seat_pages_reconnect_after_restarts_and_show_the_current_state(tmp_path):
-    inputs = script_inputs()
+    inputs = script_inputs("tofu-god-2p.jsonl")
     srv = Server(tmp_path / "data").start()
     played = 0
 

@@ -34,7 +34,8 @@ import requests
 
 from server.journal import Journal
 from server.table import Table
-from tests.support.server import ROOT, Server
+from tests.support.scripts import script_inputs
+from tests.support.server import Server
 from tests.support.warm_server import WarmServer
 
 SCRIPTS = {"tofu-god": "tofu-god-4p.jsonl", "tofu-kingdom": "tofu-kingdom-5p-seats.jsonl",
@@ -44,11 +45,6 @@ CUTS_PER_TITLE = 17          # 51 SIGKILLs in all
 # off: the simulated camera calibrates itself at every start, which costs seconds and is not what
 # this drill is about. Inputs arrive over HTTP with the host token, as from the host page.
 APPLIANCE_CONFIG = '[camera]\nsource = "off"\n'
-
-
-def script(name: str) -> list[dict]:
-    lines = (ROOT / "tests" / "scripts" / name).read_text().splitlines()
-    return [json.loads(l) for l in lines if l.strip() and not l.lstrip().startswith("#")]
 
 
 class Sender:
@@ -124,7 +120,7 @@ def drill(title: str, data, scratch, rng: random.Random) -> tuple[int, int, int]
 
     Returns (cuts, in-flight inputs found committed, in-flight inputs found absent).
     """
-    inputs, position = script(SCRIPTS[title]), 0
+    inputs, position = script_inputs(SCRIPTS[title]), 0
     data.mkdir(parents=True)
     (data / "config.toml").write_text(APPLIANCE_CONFIG)
     srv = WarmServer(data, simulate=False).start()

@@ -6,14 +6,10 @@ import json
 import pytest
 
 from tests.support.browser import browser, screenshot
-from tests.support.food_for_thought import SCRIPTS
+from tests.support.scripts import script_inputs
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
-
-
-def _script(name):
-    return [json.loads(l) for l in (SCRIPTS / name).read_text().splitlines() if l and not l.startswith("#")]
 
 
 def _finish(srv):
@@ -33,7 +29,7 @@ def _finish(srv):
 
 
 def test_tv_action_round_and_final_receipts(tmp_path):
-    lines = _script("food-for-thought-2p-modules.jsonl")
+    lines = script_inputs("food-for-thought-2p-modules.jsonl")
     srv = Server(tmp_path / "data").start()
     try:
         for inp in lines[:8]:            # round 1, in the middle of the actions

@@ -20,6 +20,7 @@ import sys
 import pytest
 
 from tests.support.food_for_thought import SCRIPTS, replay
+from tests.support.scripts import script_inputs
 
 
 def _sections(receipt):
@@ -132,7 +133,7 @@ def test_undo_at_every_step_refolds_to_the_same_state(name):
     """The journal is the truth: undoing the last input and applying it again gives the same state."""
     from server.journal import Journal
     from server.table import Table
-    lines = [json.loads(l) for l in (SCRIPTS / name).read_text().splitlines() if l and not l.startswith("#")]
+    lines = script_inputs(name)
     table = Table(Journal(":memory:"))
     for inp in lines[:40]:
         assert table.handle(inp).accepted

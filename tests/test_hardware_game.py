@@ -8,9 +8,6 @@ a ``lift`` line takes it off, ``advance`` is a press of the GPIO button, and
 the players' phone actions go to the table directly.  The real mfrc522 package,
 our driver, the reader hub, the registry and the table do the rest.
 """
-import json
-from pathlib import Path
-
 import pytest
 
 from hardware.buttons import ButtonPanel
@@ -21,8 +18,9 @@ from server.journal import Journal
 from server.table import Table
 from tests.support.hardware_helpers import wait_for
 from tests.support.mfrc522_emulator import EmulatedTag, Emulator
+from tests.support.scripts import script_inputs
 
-SCRIPT = Path(__file__).parent / "scripts" / "tofu-kingdom-3p-seats.jsonl"
+SCRIPT = "tofu-kingdom-3p-seats.jsonl"
 WIRING = {"seat-1": (0, 0), "seat-2": (0, 1), "seat-3": (1, 0), "center": (1, 1)}
 UIDS = {"prince": "A1B2C3D4", "princess": "04A224C2B31190", "queen": "04112233445566778899",
         "maid": "04C3D4E5F60718", "guard": "B5C6D7E8", "chef": "04D1E2F3A4B5C6",
@@ -30,17 +28,12 @@ UIDS = {"prince": "A1B2C3D4", "princess": "04A224C2B31190", "queen": "0411223344
 ADVANCE_PIN = 5
 
 
-def script_lines() -> list[dict]:
-    return [json.loads(line) for line in SCRIPT.read_text().splitlines()
-            if line.strip() and not line.startswith("#")]
-
-
 @pytest.mark.parametrize("noisy", [False, True], ids=["clean", "noisy"])
 def test_a_whole_tofu_kingdom_game_through_emulated_readers_ends_with_the_rulebook_scores(tmp_path, pins, noisy):
     """Noisy: every answer of every tag may be garbled (BCC, CRC, parity) or lost, 3 % each,
     and the centre reader drops off the bus for a moment mid-game: the game is the same."""
     expected = Table(Journal(":memory:"))
-    expected_accepted = [expected.handle(inp).accepted for inp in script_lines()]
+    expected_accepted = [expected.handle(inp).accepted for inp in script_inputs(SCRIPT)]
 
     registry = TagRegistry.in_data_dir(tmp_path)
     for role, uid in UIDS.items():
@@ -64,7 +57,7 @@ def test_a_whole_tofu_kingdom_game_through_emulated_readers_ends_with_the_rulebo
             for seed, tag in enumerate(tags.values()):
                 tag.noisy(0.03, seed)
         try:
-            for number, inp in enumerate(script_lines()):
+            for number, inp in enumerate(script_inputs(SCRIPT)):
                 (kind, body), = inp.items()
                 before = len(outcomes)
                 if noisy and number == 20:

@@ -8,6 +8,7 @@ import pytest
 
 from server import games
 from server.games import tofu_god
+from tests.support.scripts import script_inputs
 from tests.support.tofu_god import ADVANCE, accept, host, new_game, table, tap
 
 EXAMPLE_PLAYERS = ["Anna", "Ben", "Cindy", "Dax"]
@@ -263,9 +264,8 @@ def test_active_players_own_mistake_is_told_only_to_their_seat(make, inp, code, 
 def test_tap_after_game_over_is_refused():
     """A finished game takes no more cards."""
     t = table()
-    for line in open("tests/scripts/tofu-god-2p.jsonl", encoding="utf-8"):
-        if line.strip() and not line.startswith("#"):
-            accept(t, json.loads(line))
+    for inp in script_inputs("tofu-god-2p.jsonl"):
+        accept(t, inp)
     _refused(t, tap(1, "rat"), "game_over")
     _refused(t, ADVANCE, "game_over")
 
@@ -396,12 +396,10 @@ def test_edgy_reminder_is_on_the_table_view():
 def test_manual_tie_break_host_enters_winner():
     """rulebook tie-break, manual: the tied players draw real cards and the host enters who won."""
     t = table()
-    for line in open("tests/scripts/tofu-god-tie.jsonl", encoding="utf-8"):
-        if line.strip() and not line.startswith("#"):
-            inp = json.loads(line)
-            if "new_game" in inp:
-                inp["new_game"]["options"]["tie_break"] = "manual"
-            accept(t, inp)
+    for inp in script_inputs("tofu-god-tie.jsonl"):
+        if "new_game" in inp:
+            inp["new_game"]["options"]["tie_break"] = "manual"
+        accept(t, inp)
     view = t.view("table")
     assert view["phase"] == "tie_break" and not view["over"]
     assert view["tie_break"]["tied"] == [1, 2]

@@ -2,12 +2,12 @@
 in tests/artifacts/), a seat page and the host page, with the rulebook example's first question."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.support.browser import browser, screenshot
+from tests.support.scripts import script_inputs
 from tests.support.server import run_server
 from tests.support.tofu_god import ADVANCE, new_game, tap
 
@@ -99,8 +99,7 @@ def test_seat_and_host_pages_show_their_part(tmp_path):
 @pytest.mark.timeout(120)
 def test_tv_shows_the_tie_break_draw(tmp_path):
     """rulebook tie-break on the TV: the draws appear one by one, then the winner."""
-    lines = (SCRIPTS / "tofu-god-tie.jsonl").read_text().splitlines()
-    inputs = [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
+    inputs = script_inputs("tofu-god-tie.jsonl")
     with run_server(tmp_path) as srv, browser() as b:
         _post_all(srv, inputs)
         winner = srv.state()["winners"][0]

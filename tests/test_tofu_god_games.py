@@ -11,15 +11,10 @@ import pytest
 from server import games
 from server.journal import Journal
 from server.table import Table
+from tests.support.scripts import SCRIPTS, script_inputs
 from tests.support.tofu_god import accept, new_game, table, tap, turn_inputs
 
-SCRIPTS = Path(__file__).parent / "scripts"
 ROOT = Path(__file__).parent.parent
-
-
-def script_inputs(name: str) -> list[dict]:
-    lines = (SCRIPTS / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 def replay(name: str, tmp_path) -> tuple[Table, list[int]]:

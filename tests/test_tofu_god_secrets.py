@@ -23,6 +23,7 @@ import pytest
 from server import games
 from server.games import tofu_god
 from server.games.base import audience_seat
+from tests.support.scripts import script_inputs
 from tests.support.tofu_god import ADVANCE, accept, new_game, table, tap, turn_inputs
 
 GAME = games.get("tofu-god")
@@ -88,8 +89,7 @@ def states_of(inputs: list[dict]):
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_views_reveal_nothing_secret_in_scripted_games(script):
     """After every input of every script, no view depends on what its audience may not know."""
-    lines = script.read_text().splitlines()
-    inputs = [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
+    inputs = script_inputs(script)
     for state in states_of(inputs):
         check_views_hide_secrets(state)
 

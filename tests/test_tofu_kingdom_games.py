@@ -6,14 +6,12 @@ tests/scripts/make_tofu_kingdom_scripts.py with the rulebook's award table
 and the default winning symbols (Princess heart, Queen crown, the rest mask).
 """
 import json
-from pathlib import Path
 
 import pytest
 
 from server import cli
+from tests.support.scripts import SCRIPTS, script_inputs
 from tests.support.tofu_kingdom import accept, table
-
-SCRIPTS = Path(__file__).parent / "scripts"
 
 #: Round by round (Prince; flipped coaster -> symbol -> who scores), 3 players:
 #: 1 Ann; Ben's Princess, heart: Ann, Ben.   2 Ben; centre Queen, crown: nobody.
@@ -44,12 +42,6 @@ GAMES = {
     "tofu-kingdom-5p-seats.jsonl": FIVE, "tofu-kingdom-5p-table.jsonl": FIVE,
     "tofu-kingdom-8p-seats.jsonl": EIGHT, "tofu-kingdom-8p-table.jsonl": EIGHT,
 }
-
-
-def script_inputs(name: str) -> list[dict]:
-    """The inputs of a replay script (comment lines skipped)."""
-    lines = (SCRIPTS / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

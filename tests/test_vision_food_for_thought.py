@@ -8,10 +8,9 @@ table.  The camera must agree with the record after every step, and the game mus
 right scores.  A second game moves one token differently on the table than the record says: the
 camera sees it, the host accepts the camera's view, and the score follows the tokens.
 """
-import json
-
 from server.games.food_for_thought.boards import disagreements, implied
-from tests.support.food_for_thought import SCRIPTS, new_table, ok
+from tests.support.food_for_thought import new_table, ok
+from tests.support.scripts import script_inputs
 from tests.support.vision_scenes import calibrated
 from vision import synthetic as syn
 from vision.pipeline import Settings
@@ -20,8 +19,7 @@ BOARDS = ("shop", "diet-1", "diet-2")
 
 
 def _script(name):
-    lines = [json.loads(line) for line in (SCRIPTS / name).read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = script_inputs(name)
     return lines[0]["new_game"], lines[1:]
 
 

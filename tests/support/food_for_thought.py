@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 from server.journal import Journal
 from server.table import Table
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+from tests.support.scripts import SCRIPTS
 
 
 def new_table(players, seed=1, **options) -> Table:
