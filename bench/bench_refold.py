@@ -22,7 +22,6 @@ Run from the repository root:  python3 bench/bench_refold.py [--inputs 10000] [-
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
 import statistics
 import sys
@@ -37,8 +36,8 @@ from server import games  # noqa: E402
 from server.journal import Journal  # noqa: E402
 from server.table import Table  # noqa: E402
 from tests.support import tiny_game  # noqa: E402
+from tests.support.scripts import script_inputs  # noqa: E402
 
-SCRIPTS = ROOT / "tests" / "scripts"
 DEFAULT_SCRIPTS = ["tofu-god-4p.jsonl", "tofu-kingdom-8p-table.jsonl", "food-for-thought-4p-modules.jsonl"]
 
 
@@ -53,11 +52,6 @@ def tiny_inputs(count: int) -> list[dict]:
         else:
             inputs.append({"tap": {"reader": f"seat-{k % 4 + 1}", "card": f"test/{('red', 'blue')[k // 4 % 2]}"}})
     return inputs
-
-
-def script_inputs(name: str) -> list[dict]:
-    lines = (SCRIPTS / name).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 def prepare(inputs: list[dict], path: Path) -> None:
