@@ -10,7 +10,7 @@ is back the table finds it again by itself.
 from __future__ import annotations
 
 import json
-import time
+from functools import partial
 
 import pytest
 import requests
@@ -19,6 +19,7 @@ from server.journal import Journal
 from server.table import Table
 from tests.support.browser import browser, screenshot
 from tests.support.emulated_table import EmulatedTable
+from tests.support.hardware_helpers import wait_for
 from tests.support.scripts import script_inputs
 
 pytestmark = pytest.mark.browser
@@ -29,13 +30,7 @@ def camera(srv) -> dict:
     return next(r for r in records if r["name"] == "camera")
 
 
-def wait_until(check, timeout: float = 20.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
-    return value
+wait_until = partial(wait_for, timeout=20.0, step=0.1)
 
 
 def test_camera_gone_boards_follow_recorded_actions_and_it_comes_back(tmp_path):

@@ -11,22 +11,19 @@ phone its own seat view (prompt, score, the game's private part for that seat).
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import pytest
 
 from tests.support.browser import browser, screenshot
+from tests.support.hardware_helpers import wait_for
 from tests.support.scripts import script_inputs
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
 
 
-def wait_until(check, timeout: float = 15.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
+wait_until = partial(wait_for, timeout=15.0, step=0.1)
 
 
 def tv_matches(page, srv) -> bool:

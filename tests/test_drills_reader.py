@@ -9,7 +9,7 @@ by itself when it is plugged in again, with its taps reaching the game.
 """
 from __future__ import annotations
 
-import time
+from functools import partial
 
 import pytest
 import requests
@@ -17,6 +17,7 @@ import requests
 from hardware.registry import TagRegistry
 from tests.support.browser import browser, screenshot
 from tests.support.emulated_table import EmulatedTable
+from tests.support.hardware_helpers import wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -56,13 +57,7 @@ def readers(srv) -> dict[str, dict]:
     return {r["name"]: r for r in requests.get(srv.url + "/api/health", timeout=5).json()["readers"]}
 
 
-def wait_until(check, timeout: float = 10.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-    return value
+wait_until = partial(wait_for, timeout=10.0, step=0.05)
 
 
 def journal_taps(srv) -> list[tuple[str, str]]:

@@ -5,15 +5,16 @@ import threading
 import time
 
 
-def wait_for(predicate, timeout: float = 3.0, step: float = 0.002):
-    """Poll ``predicate`` until it returns something true; fail the test after ``timeout`` s."""
+def wait_for(predicate, timeout: float = 3.0, step: float = 0.002, what: str = ""):
+    """Poll ``predicate`` until it returns something true, and return that; fail the test after
+    ``timeout`` s, naming ``what`` was awaited (or the predicate)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(step)
-    raise AssertionError(f"timed out after {timeout} s waiting for {getattr(predicate, '__name__', predicate)}")
+    raise AssertionError(f"timed out after {timeout} s waiting for {what or getattr(predicate, '__name__', predicate)}")
 
 
 class Recorder:
