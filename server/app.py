@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from . import games
 from .access import AccessError
 from .context import TableContext
+from .journal import JournalError
 from .protocol import MAX_INPUT_BYTES, ProtocolError, check
 from .publisher import Publisher
 from .web_access import json_error, request_role
@@ -50,10 +51,14 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         try:
             inp = check(raw)
             ctx.access.check_input(inp, role)
-        except ProtocolError as exc:
-            return {"ok": False, "error": exc.as_dict()}, 400
-        except AccessError as exc:
-            return {"ok": False, "error": exc.as_dict()}, 403
+        except (ProtocolError, AccessError) as exc:
+            # never reaches the table, but the host sees it beside the table's own refusals
+            try:
+                ctx.table.journal.refuse(raw, exc.code, exc.message, source)
+            except JournalError:
+                pass
+            socketio.emit("refused", {**exc.as_dict(), "input": raw}, to="host")
+            return {"ok": False, "error": exc.as_dict()}, 400 if isinstance(exc, ProtocolError) else 403
         outcome = ctx.table.submit(inp, source)
         if outcome.accepted:
             return outcome.as_dict(role), 200

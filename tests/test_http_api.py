@@ -181,6 +181,16 @@ def test_the_journal_shows_inputs_newest_first_and_refusals_with_why(srv):
     assert everything["inputs"][-1]["input"] == {"new_game": {**GAME["new_game"], "seed": 0}}
 
 
+def test_malformed_and_unauthorised_inputs_are_listed_for_the_host_with_why(srv):
+    error_of(srv.post({"tap": {"reader": "seat-9", "card": "test/red"}}), 400, "unknown_reader")
+    error_of(srv.post({"host": {"action": "end_game"}}, token=None), 403, "host_token_needed")
+    refusals = get(srv, "/api/journal", params={"token": srv.host_token}).json()["refusals"]
+    assert [r["code"] for r in refusals[:2]] == ["host_token_needed", "unknown_reader"]
+    assert "end_game" in refusals[0]["input"] and "seat-9" in refusals[1]["input"]
+    assert "There is no reader 'seat-9'" in refusals[1]["message"]
+    assert srv.state()["game"] == "tiny", "nothing was applied"
+
+
 @pytest.mark.parametrize("limit", ["0", "1001", "-1", "ten", "²", "1" * 5000, ""])
 def test_a_bad_journal_limit_is_a_400(srv, limit):
     r = get(srv, "/api/journal", params={"token": srv.host_token, "limit": limit})
