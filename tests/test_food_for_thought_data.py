@@ -5,7 +5,7 @@ import pytest
 
 from server.cli import main as cli_main
 from server.games.food_for_thought import data
-from tests.support.food_for_thought import new_table, refused, ok
+from tests.support.food_for_thought import new_table, ok
 from server.journal import Journal
 from server.table import Table
 

@@ -2,7 +2,7 @@
 import pytest
 
 from server.games.food_for_thought import rules
-from tests.support.food_for_thought import (finish_actions, host, new_table, next_round, ok, pick_assistants,
+from tests.support.food_for_thought import (finish_actions, new_table, next_round, ok, pick_assistants,
                                             player, refused, seat)
 
 

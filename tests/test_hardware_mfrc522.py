@@ -166,7 +166,8 @@ def test_a_chip_that_reset_itself_is_noticed_and_set_up_again(emu, hub_on):
 
 
 def test_opening_a_reader_does_not_reset_another_on_the_same_reset_line(emu):
-    first, second = emu.add_reader(0, 0, reset_pin=25), emu.add_reader(0, 1, reset_pin=25)
+    first = emu.add_reader(0, 0, reset_pin=25)
+    emu.add_reader(0, 1, reset_pin=25)   # a second reader on the same reset line
     reader = opened(emu, 0, 0)
     first.place(EmulatedTag(NTAG_7))
     assert reader.poll().uid == NTAG_7

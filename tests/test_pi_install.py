@@ -72,7 +72,7 @@ def test_fresh_pi_gets_files_and_commands(src, tmp_path, release):
     autostart = (root / "home/anna/.config/labwc/autostart").read_text()
     assert autostart.startswith((root / "etc/xdg/labwc/autostart").read_text())
     assert autostart.count("systemctl --user restart tofu-table-kiosk.service") == 1
-    assert f"chown -R anna: /home/anna/.config/labwc" in cmds
+    assert "chown -R anna: /home/anna/.config/labwc" in cmds
 
     assert "http://tofutable.local:8000/" in out
     assert "sudo reboot" in out
