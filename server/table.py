@@ -141,8 +141,8 @@ class Table:
             inp = check(inp)
             kind, body = input_kind(inp)
             if (kind, body.get("name") or body.get("action")) in (("button", "undo"), ("host", "undo")):
-                outcome = Outcome(True, seq=None, events=self._undo())
-                outcome.seq = self.seq
+                events = self._undo()
+                outcome = Outcome(True, seq=self.seq, events=events)
             else:
                 inp = self._resolve(inp)
                 events = self._fold_one(None, inp, copy=True)
