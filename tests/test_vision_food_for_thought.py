@@ -112,3 +112,27 @@ def test_the_camera_sees_a_token_moved_differently_and_the_score_follows_it():
             continue
         camera.lay(physical)
     assert _receipts(table) == {"Ann": 13, "Ben": 1}
+
+
+def test_the_camera_puts_only_boards_in_play_on_the_table():
+    """A two-player game has no diet-3; a camera left on during another game sends nothing."""
+    from vision.camera import put_if_in_play
+
+    class Table:
+        def __init__(self, state):
+            self.state, self.put_inputs = state, []
+
+        def put(self, inp, source):
+            self.put_inputs.append((inp, source))
+
+    game, _ = _script("food-for-thought-2p-basic.jsonl")
+    ffg = Table(new_table(game["players"]).state)
+    for board in ("diet-1", "diet-2", "shop", "diet-3", "diet-4"):
+        put_if_in_play(ffg, {"board": {"board": board, "slots": {}}})
+    assert [inp["board"]["board"] for inp, _ in ffg.put_inputs] == ["diet-1", "diet-2", "shop"]
+    assert {source for _, source in ffg.put_inputs} == {"camera"}
+
+    for state in (None, {"game": "tofu-god"}):
+        other = Table(state)
+        put_if_in_play(other, {"board": {"board": "diet-1", "slots": {}}})
+        assert other.put_inputs == []

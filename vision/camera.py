@@ -65,7 +65,7 @@ def build(ctx, raw: dict | None = None) -> CameraService:
         from .synthetic import calibrate
         prepare = lambda: calibrate(pipeline, source.scene)     # noqa: E731 (in the camera thread)
     commit = cfg.commit if cfg.commit is not None else not synthetic
-    put: Callable[[dict], None] = (lambda inp: ctx.table.put(inp, source="camera")) if commit else (lambda inp: None)
+    put: Callable[[dict], None] = (lambda inp: put_if_in_play(ctx.table, inp)) if commit else (lambda inp: None)
     # the simulated camera needs no 30 fps; a slower one leaves the CPU to the rest of the table
     fps = cfg.fps if "fps" in raw or not synthetic else SIMULATED_FPS
     service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare,
@@ -74,6 +74,23 @@ def build(ctx, raw: dict | None = None) -> CameraService:
         ctx.table.listeners.append(lambda outcome, inp: follow_game(source, ctx.table.state))
         follow_game(source, ctx.table.state)
     return service
+
+
+def board_in_play(state: dict | None, board: str) -> bool:
+    """Whether a Food for Thought game is running with ``board`` (an empty seat's board is not)."""
+    from server.games.food_for_thought.boards import board_ids
+    from server.games.food_for_thought.rules import GAME_ID
+    return bool(state) and state.get("game") == GAME_ID and board in board_ids(state)
+
+
+def put_if_in_play(table, inp: dict) -> None:
+    """Put a committed snapshot on the table only when its board is in play.
+
+    A camera left on during another game, or the board of an empty seat, would
+    otherwise raise a refusal notice on the TV at every hand over the table.
+    """
+    if board_in_play(table.state, inp["board"]["board"]):
+        table.put(inp, source="camera")
 
 
 def follow_game(source: SyntheticSource, state: dict | None) -> None:
