@@ -107,9 +107,20 @@ def test_tv_shows_the_tie_break_draw(tmp_path):
         page.goto(srv.url + "/")
         page.wait_for_selector(".tg-draws")
         assert "Final ranking" not in page.locator("#game-area").inner_text(), "no spoiler before the draws"
+        assert page.locator("#players li.winner").evaluate_all(
+            "els => els.every(e => getComputedStyle(e).backgroundColor === 'rgba(0, 0, 0, 0)')"), \
+            "no winner highlighted before the draws"
+        assert winner not in page.evaluate("getComputedStyle(document.getElementById('prompt'), '::before').content")
+        assert page.locator("#prompt").evaluate("e => getComputedStyle(e).fontSize") == "0px", "the prompt holds the result back"
+        assert page.locator(".events").evaluate("e => getComputedStyle(e).visibility") == "hidden", "so do the events"
         page.wait_for_function("document.querySelector('.tg-draws').innerText.includes('first!')", timeout=30000)
         assert f"{winner} draws the Tofu first!" in page.locator(".tg-draws").inner_text()
         page.wait_for_function("document.getElementById('game-area').innerText.includes('Final ranking')")
+        page.wait_for_function("!document.body.classList.contains('suspense')")
+        assert winner in page.locator("#players li.winner").inner_text()
+        ranking = page.locator("#game-area").bounding_box()
+        assert page.get_by_text("Final ranking").bounding_box()["y"] < ranking["y"] + ranking["height"], \
+            "the final ranking fits on the TV"
         screenshot(page, "tofu-god-tv-tie-break")
 
 

@@ -83,5 +83,14 @@ const TofuTable = (() => {
     setTimeout(() => n.remove(), ms);
   }
 
-  return { token, connect, send, h, loadGame, renderGame, notice };
+  let suspenseTimer = null;
+  // For `ms`, the page keeps the result quiet (no winner highlighted, no "X wins" prompt):
+  // a game's renderer calls it while it plays out a draw on screen.
+  function suspense(ms) {
+    document.body.classList.add("suspense");
+    clearTimeout(suspenseTimer);
+    suspenseTimer = setTimeout(() => document.body.classList.remove("suspense"), ms);
+  }
+
+  return { token, connect, send, h, loadGame, renderGame, notice, suspense };
 })();

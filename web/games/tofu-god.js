@@ -118,10 +118,12 @@
     });
     const winner = h("div", { class: "tg-winner" }, nameOf(view, tie.winner) + " draws the " + label(view, tie.card) + " first!");
     const key = JSON.stringify(tie);
-    if (key === shownDraw) { box.append(...steps, winner, ...after); return box; }
+    // once the draw has played out, the winner line and the ranking replace the draws (they fit a TV)
+    if (key === shownDraw) { box.append(winner, ...after); return box; }
     shownDraw = key;
+    TofuTable.suspense(900 * (steps.length + 2));   // the page keeps the winner quiet until then
     [...steps, winner].forEach((el, i) => setTimeout(() => box.append(el), 900 * (i + 1)));
-    setTimeout(() => box.append(...after), 900 * (steps.length + 2));
+    setTimeout(() => { steps.forEach((s) => s.remove()); box.append(...after); }, 900 * (steps.length + 2));
     return box;
   }
 
