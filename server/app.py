@@ -24,7 +24,7 @@ from .context import TableContext
 from .journal import JournalError
 from .protocol import MAX_INPUT_BYTES, ProtocolError, check
 from .publisher import Publisher
-from .web_access import json_error, request_role
+from .web_access import json_error, request_role, role_for
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -43,9 +43,6 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     app.extensions["tofu"] = ctx
     tokens: dict[str, str | None] = {}   # Socket.IO sid -> the token it connected with
 
-    def role_of(token: str | None) -> str:
-        return ctx.access.role(token, ctx.table.game_seq, ctx.table.seats())
-
     def process(raw, role: str, source: str) -> tuple[dict, int]:
         """Check, authorise and apply one input; the answer and its HTTP status."""
         try:
@@ -62,8 +59,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         outcome = ctx.table.submit(inp, source)
         if outcome.accepted:
             return outcome.as_dict(role), 200
-        code = outcome.error.code
-        return outcome.as_dict(role), _STATUS.get(code, 400 if isinstance(outcome.error, ProtocolError) else 409)
+        return outcome.as_dict(role), _STATUS.get(outcome.error.code, 409)
 
     # ----- HTTP API ---------------------------------------------------------
     @app.get("/api/games")
@@ -155,7 +151,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         token = auth.get("token") or request.args.get("token")
         token = token if isinstance(token, str) else None
         wanted = auth.get("view") or request.args.get("view") or "table"
-        role = role_of(token)
+        role = role_for(ctx, token)
         try:
             audience = ctx.access.audience(wanted if isinstance(wanted, str) else "?", role)
         except AccessError as exc:
@@ -174,7 +170,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
             return {"ok": False, "error": {"code": "bad_input", "message": "Send one input object "
                                            "per message, with nothing after it."}}
         # the role now, not at connect: a seat token stops counting once its game is over
-        answer, _status = process(data, role_of(tokens.get(request.sid)), "socket")
+        answer, _status = process(data, role_for(ctx, tokens.get(request.sid)), "socket")
         return answer
 
     for name in EXTENSIONS:

@@ -17,9 +17,14 @@ def request_token() -> str | None:
     return request.headers.get("X-Tofu-Token") or request.args.get("token")
 
 
+def role_for(ctx, token: str | None) -> str:
+    """``host``, ``seat-N`` or ``table`` for ``token`` in the running game."""
+    return ctx.access.role(token, ctx.table.game_seq, ctx.table.seats())
+
+
 def request_role(ctx) -> str:
     """``host``, ``seat-N`` or ``table`` for this request's token."""
-    return ctx.access.role(request_token(), ctx.table.game_seq, ctx.table.seats())
+    return role_for(ctx, request_token())
 
 
 def refuse_unless_host(ctx, what: str):
