@@ -41,5 +41,7 @@ class TableContext:
         data_dir.mkdir(parents=True, exist_ok=True)
         table = Table(Journal(data_dir / "journal.sqlite"))
         access = Access(load_host_token(data_dir), simulate)
-        return cls(data_dir=data_dir, simulate=simulate, table=table, access=access,
-                   public_url=public_url)
+        ctx = cls(data_dir=data_dir, simulate=simulate, table=table, access=access,
+                  public_url=public_url)
+        ctx.health.register("table", table.health)
+        return ctx

@@ -70,6 +70,8 @@ class Table:
         self.seq = 0                        # journal row of the newest live input
         self.ended_note: str | None = None
         self.listeners: list[Callable[[Outcome, dict], None]] = []
+        self.faults = 0                     # inputs that failed inside the table (internal_error)
+        self.last_fault: str | None = None
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self.refold()
@@ -167,6 +169,9 @@ class Table:
             outcome = Outcome(False, error=RuleError(
                 "journal_failed", f"{exc} The input was NOT applied; free disk space or fix the "
                 "data folder, then try again."))
+        except Exception as exc:   # a fault in an engine must not stop the table
+            self.state, self.game_seq, self.ended_note = before
+            outcome = Outcome(False, error=self._internal_error(inp, source, exc))
         if not outcome.quiet:
             for listener in self.listeners:
                 try:
@@ -174,6 +179,32 @@ class Table:
                 except Exception:   # a broken listener must not stop the table
                     log.exception("a table listener failed")
         return outcome
+
+    def _internal_error(self, inp, source: str, exc: Exception) -> RuleError:
+        """Log, list and count an input the table failed on; the refusal to answer with."""
+        log.error("input %.500r from %s failed inside the table", inp, source or "?", exc_info=exc)
+        fault = f"{type(exc).__name__}: {exc}"[:300]
+        self.faults += 1
+        self.last_fault = fault
+        error = RuleError("internal_error", "The table could not apply this input (a fault in its "
+                          "rules program); nothing changed. Play on, or undo; the host page lists it.",
+                          detail=fault)
+        try:
+            self.journal.refuse(inp, error.code, f"{error.message} ({fault})", source)
+        except JournalError as jerr:
+            log.error("%s", jerr)
+        return error
+
+    def health(self) -> list[dict]:
+        """The applying thread's health record: ``degraded`` once an input failed inside it."""
+        if self._thread is not None and not self._thread.is_alive():
+            return [{"name": "applying thread", "status": "down", "last_seen": None,
+                     "detail": "The thread that applies inputs has stopped; restart the table."}]
+        if self.faults:
+            return [{"name": "applying thread", "status": "degraded", "last_seen": None,
+                     "detail": f"{self.faults} input(s) failed inside the table and were refused; "
+                               f"last: {self.last_fault}"}]
+        return [{"name": "applying thread", "status": "ok", "detail": "", "last_seen": None}]
 
     # ----- the queue ---------------------------------------------------------
     def start(self) -> None:
