@@ -25,7 +25,7 @@ def test_solo_setup_changes():
     """rulebook solo: Cleanse board, no Restaurateur, no asterisk recipes, no dining out, out of stock."""
     table = new_table(["Sol"])
     s = table.state
-    assert s["board"]["kind"] == "solo"
+    assert [d["kind"] for d in s["diets"].values()] == ["solo"]
     assert "restaurateur" not in s["assistants_in_play"]
     in_deck = [r for pile in s["recipe_piles"] for r in pile]
     assert in_deck and all(s["cards"]["recipes"][r]["solo"] for r in in_deck)
@@ -394,20 +394,34 @@ def test_goals_module_awards_at_the_end():
 
 
 # ----------------------------------------------------------------------------- board inputs
-def test_board_input_corrects_an_unwatched_board():
+def _correct(board, slots):
+    return {"host": {"action": "correct_board", "board": board, "slots": slots}}
+
+
+def test_the_host_corrects_a_board():
     table = new_table(["Ann", "Ben"])
-    ok(table, {"board": {"board": "diet-1", "slots": {"body.dairy.1": "dairy", "kitchen.2.1": "fruit",
-                                                      "trash.1": "meat"}}})
+    ok(table, _correct("diet-1", {"body.dairy.1": "dairy", "kitchen.2.1": "fruit", "trash.1": "meat"}))
     p = player(table, 1)
     assert p["body"]["dairy"] == ["dairy"] and p["kitchen"][1] == ["fruit"] and p["trash"] == ["meat"]
-    ok(table, {"board": {"board": "diet-1", "slots": {"kitchen.2.1": None}}})
+    ok(table, _correct("diet-1", {"kitchen.2.1": None}))
     assert player(table, 1)["kitchen"][1] == []
-    refused(table, {"board": {"board": "diet-1", "slots": {"body.dairy.1": "water"}}}, "wrong_group")
+    refused(table, _correct("diet-1", {"body.dairy.1": "water"}), "wrong_group")
+    refused(table, _correct("diet-1", {"body.dairy.9": "dairy"}), "unknown_slot")
+    refused(table, _correct("diet-7", {"body.dairy.1": "dairy"}), "unknown_board")
+    refused(table, _correct("diet-1", {"freezer.1": "meat"}), "unknown_slot")
+    refused(table, _correct("diet-1", {}), "bad_input")
+    ok(table, _correct("shop", {"shop.1.1": "covered"}))
+    assert "1.1" in table.state["covered"]
+
+
+def test_a_reading_of_an_unwatched_board_changes_nothing():
+    """A camera reading is never a correction: it is checked, then left out of the record."""
+    table = new_table(["Ann", "Ben"])
+    before = table.seq
+    out = ok(table, {"board": {"board": "diet-1", "slots": {"body.dairy.1": "dairy"}}})
+    assert out.quiet and table.seq == before and player(table, 1)["body"]["dairy"] == []
     refused(table, {"board": {"board": "diet-1", "slots": {"body.dairy.9": "dairy"}}}, "unknown_slot")
     refused(table, {"board": {"board": "diet-7", "slots": {}}}, "unknown_board")
-    refused(table, {"board": {"board": "diet-1", "slots": {"freezer.1": "meat"}}}, "unknown_slot")
-    ok(table, {"board": {"board": "shop", "slots": {"shop.1.1": "covered"}}})
-    assert "1.1" in table.state["covered"]
 
 
 def test_watched_board_shows_disagreements_until_accepted():

@@ -43,13 +43,15 @@ def _check(table, expected, winners):
 def test_two_players_no_modules():
     """Ann: Sushi +4 and Omelette +3 in play; body one token in fats 3, dairy 1, water 1, grain 1,
     protein 2, nuts 2, produce 1, empty alcohol +2 = 13; total 20.
-    Ben: Rowing +3 (water + two meat on the double wild); body fats 1 token 3, dairy 1, protein 2
-    tokens 4, produce 2 tokens 2, empty water -4, grain -3, nuts -3, alcohol +2 = 2; the two market
-    dairy in his kitchen spoil (column 2 -> 3 -> 4 -> trash after round 3): -4; total 1."""
+    Ben: Rowing +3 (water + two meat on the double wild); body fats 1 token 3, dairy 1, produce 2
+    tokens 2, empty water -4, grain -3, nuts -3, alcohol +2; protein held meat, seafood, meat, seafood
+    and the two meats went to Rowing: the rulebook never slides tokens left, so the seafood stay on
+    spaces 2 and 4 and the group scores space 4: 1; body -1; the two market dairy in his kitchen spoil
+    (column 2 -> 3 -> 4 -> trash after round 3): -4; total -2."""
     table = replay("food-for-thought-2p-basic.jsonl")
     _check(table, {
         "Ann": ({"recipes": 7, "body": 13}, 20),
-        "Ben": ({"activities": 3, "body": 2, "trash": -4}, 1),
+        "Ben": ({"activities": 3, "body": -1, "trash": -4}, -2),
     }, ["Ann"])
 
 
@@ -125,7 +127,7 @@ def test_replay_command_plays_a_script():
                           "--json"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     view = json.loads(out.stdout)
-    assert view["winners"] == ["Ann"] and [p["score"] for p in view["players"]] == [20, 1]
+    assert view["winners"] == ["Ann"] and [p["score"] for p in view["players"]] == [20, -2]
 
 
 @pytest.mark.parametrize("name", ["food-for-thought-2p-modules.jsonl", "food-for-thought-4p-basic.jsonl"])

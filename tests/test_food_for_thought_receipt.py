@@ -29,7 +29,7 @@ def test_receipt_line_by_line():
         next_round(table)
     r1, r2 = table.state["receipts"]
     by = {(l["section"], l["label"]): l["vp"] for l in r1["lines"]}
-    assert by[("body", "Nuts & Seeds: 2 tokens, last on a +5 VP space")] == 5
+    assert by[("body", "Nuts & Seeds: 2 tokens, last on space 2, a +5 VP space")] == 5
     assert by[("body", "Alcohol: empty, zero value")] == 2
     assert by[("body", "Fats & Oils: empty, zero value")] == -2
     assert sum(l["vp"] for l in r1["lines"] if l["section"] == "body") == 6

@@ -1,7 +1,7 @@
 """A whole game of Food for Thought where every board's tokens are read through the synthetic camera.
 
 The game is the two-player replay script whose receipts the engine's own tests work out by hand
-(Ann 20, Ben 1).  The host marks both diet boards and the shopping list as watched by the
+(Ann 20, Ben -2).  The host marks both diet boards and the shopping list as watched by the
 camera.  After every input the test lays the physical tokens as a careful player would (a hand
 reaches in while they move), runs the camera on the frames, and puts the camera's commits on the
 table.  The camera must agree with the record after every step, and the game must end with the
@@ -75,7 +75,7 @@ def test_whole_game_through_the_camera_agrees_with_the_record_and_scores_right()
         for board in BOARDS:
             assert disagreements(table.state, board) == [], (inp, board)
     assert table.state["over"]
-    assert _receipts(table) == {"Ann": 20, "Ben": 1}
+    assert _receipts(table) == {"Ann": 20, "Ben": -2}
     assert camera.commits > 20
 
 
@@ -111,7 +111,7 @@ def test_the_camera_sees_a_token_moved_differently_and_the_score_follows_it():
             accepted = True
             continue
         camera.lay(physical)
-    assert _receipts(table) == {"Ann": 13, "Ben": 1}
+    assert _receipts(table) == {"Ann": 13, "Ben": -2}
 
 
 def test_the_camera_puts_only_boards_in_play_on_the_table():

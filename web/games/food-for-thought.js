@@ -434,7 +434,7 @@
       h("button", { onclick: () => act(send, { host: { action: "watch_board", board: board.value, watched: !view.watched.includes(board.value) } }) }, "Camera watch on/off"),
       h("button", { onclick: () => act(send, { host: { action: "accept_board", board: board.value } }) }, "Accept camera view"),
       "Set slot", slot, "to", token,
-      h("button", { onclick: () => act(send, { board: { board: board.value, slots: { [slot.value]: token.value.trim() || null } } }) }, "Correct")));
+      h("button", { onclick: () => act(send, { host: { action: "correct_board", board: board.value, slots: { [slot.value]: token.value.trim() || null } } }) }, "Correct")));
     if (view.options.food_allergy && view.round === 1) {
       const tile = select("tile", hv.allergy_tiles || []);
       parts.push(h("div", { class: "ft-form" }, "Allergy tile:", tile, h("button", { onclick: () => doAct({ action: "assign_allergy", tile: tile.value }) }, "Give")));

@@ -14,7 +14,7 @@ from .setup import set_allergy, setup
 from .views import view
 
 #: Host actions besides acting for a seat.
-HOST_ACTIONS = ("continue", "adjust", "watch_board", "accept_board", "assign_allergy")
+HOST_ACTIONS = ("continue", "adjust", "watch_board", "accept_board", "correct_board", "assign_allergy")
 
 
 def _host(state: dict, body: dict) -> list[dict]:
@@ -25,6 +25,8 @@ def _host(state: dict, body: dict) -> list[dict]:
         return boards.watch(state, body.get("board"), body.get("watched", True))
     if action == "accept_board":
         return boards.accept(state, body.get("board"))
+    if action == "correct_board":
+        return boards.correct(state, body.get("board"), body.get("slots"))
     seat = body.get("seat")
     if not isinstance(seat, int) or str(seat) not in state["seats"]:
         raise RuleError("bad_seat", f"Name the seat this is for: \"seat\": 1 to {len(state['players'])}.")
@@ -73,7 +75,8 @@ def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
 
 OPTIONS = (
     FIRST_SEAT,
-    Option("diet", "Diet board for everyone: auto (Standard; Cleanse when solo) or a board id", "auto", type=str),
+    Option("diet", "Diet boards: auto (Standard; Cleanse when solo), one board id for everyone, or one id "
+           "per seat separated by commas", "auto", type=str),
     Option("potluck", "Potluck module (not solo)", False),
     Option("goals", "Goals module: two goals at random (not solo)", False),
     Option("food_allergy", "Food Allergy module: a tile per player", False),

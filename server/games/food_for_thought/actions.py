@@ -7,7 +7,7 @@ the host acting for that seat).
 from __future__ import annotations
 
 from ..base import RuleError, event, player, rng
-from . import rounds, rules, tokens
+from . import placement, rounds, rules, tokens
 from .data import WILD, WILD_ONE_OR_TWO, WILD_PAIR
 from .tokens import check_food, food_name
 
@@ -243,8 +243,28 @@ def visible_recipes(state: dict) -> list[str]:
     return [r for pile in state["recipe_piles"] for r in pile[:rules.RECIPES_SHOWN_PER_PILE]]
 
 
-def _fits(need: str, food: str) -> bool:
-    return need == WILD or food in need.split("|")
+def _recipe_spaces(state, p, place: list, placed: list) -> list[int]:
+    """The 0-based recipe space each placement fills: one valid assignment per recipe, whatever
+    the order the tokens are listed in (a refusal when none exists)."""
+    out: list[int] = [0] * len(place)
+    for rid in dict.fromkeys(r for r, _ in placed):
+        mine = [i for i, (r, _) in enumerate(placed) if r == rid]
+        card = state["cards"]["recipes"][rid]
+        chosen = []
+        for i in mine:
+            space = place[i].get("space")
+            if space is not None and (not isinstance(space, int) or isinstance(space, bool)):
+                raise RuleError("no_matching_space", f"A recipe space is a number from 1 to {len(card['needs'])}.")
+            chosen.append(None if space is None else space - 1)
+        foods = [placed[i][1] for i in mine]
+        spaces = placement.assign(card["needs"], p["recipe_tokens"][rid], foods, chosen)
+        if spaces is None:
+            raise RuleError("no_matching_space", f"{card['name']} has no empty spaces for "
+                            + " and ".join(food_name(state, f) for f in foods) + " (it needs "
+                            + ", ".join(card["needs"]) + ").")
+        for i, space in zip(mine, spaces):
+            out[i] = space
+    return out
 
 
 def _placement(state, p, item, kind: str, kinds: str) -> tuple[str, str]:
@@ -290,24 +310,14 @@ def cook(state, seat, p, body):
             raise RuleError("thaw_full", f"Your thaw area holds at most {rules.THAW_SPACES} tokens.")
         p["freezer"].remove(food)
         p["thaw"].append(food)
-    for item in place:
-        rid, food = _placement(state, p, item, "recipe", "recipes")
-        needs, got = state["cards"]["recipes"][rid]["needs"], p["recipe_tokens"][rid]
-        space = item.get("space")
-        if space is None:
-            space = next((i + 1 for i, n in enumerate(needs) if got[i] is None and _fits(n, food)), None)
-            if space is None:
-                raise RuleError("no_matching_space", f"{state['cards']['recipes'][rid]['name']} has no empty "
-                                f"space for {food_name(state, food)}.")
-        if not isinstance(space, int) or not 1 <= space <= len(needs) or got[space - 1] is not None \
-                or not _fits(needs[space - 1], food):
-            raise RuleError("no_matching_space", f"Space {space} of {state['cards']['recipes'][rid]['name']} "
-                            f"is not an empty space for {food_name(state, food)}.")
+    placed = [_placement(state, p, item, "recipe", "recipes") for item in place]
+    spaces = _recipe_spaces(state, p, place, placed)
+    for item, (rid, food), space in zip(place, placed, spaces):
         if item.get("from", "kitchen") == "thaw":
             tokens.take_from_thaw(state, p, food)
         else:
             tokens.take_from_kitchen(state, p, food, item.get("column"))
-        got[space - 1] = food
+        p["recipe_tokens"][rid][space] = food
     for rid in list(p["recipes"]):
         if all(t is not None for t in p["recipe_tokens"][rid]):
             events.extend(_complete_recipe(state, p, rid))
@@ -392,7 +402,10 @@ def workout(state, seat, p, body):
         used += count
         if used > rules.TOKENS_PER_WORKOUT:
             raise RuleError("too_many", f"A work out moves at most {rules.TOKENS_PER_WORKOUT} tokens from your body.")
-        got[space - 1] = [tokens.take_from_body(state, p, food, item.get("group")) for _ in range(count)]
+        position = item.get("position")          # which body space the token leaves (default: the last)
+        if position is not None and count != 1:
+            raise RuleError("one_token", "Name a body \"position\" only for a single token.")
+        got[space - 1] = [tokens.take_from_body(state, p, food, item.get("group"), position) for _ in range(count)]
     for aid in list(p["activities"]):
         if all(t is not None for t in p["activity_tokens"][aid]):
             a = state["cards"]["activities"][aid]

@@ -9,13 +9,15 @@ Boards and their slots (every number is 1-based; see docs/food-for-thought.md):
 - ``shop``: ``shop.<row>.<col>``, holding ``covered`` (a shopping token lies there)
   or null.
 
-Without a camera a board input is a correction: the slots given replace what the
-recorded actions put there.  A board the host marks as camera-watched keeps its
-snapshots apart (``seen``); wherever the camera has reported and the snapshot
-and the recorded actions disagree (a body space, or the tokens of a kitchen
-column, the trash, the freezer or the thaw area, whose order does not matter)
-the difference is listed for the host, who accepts the snapshot (it becomes the
-record) or has the table fix the tokens until the next snapshot agrees.
+A board input is what the camera saw; it never changes the record by itself, so
+a move is never counted twice (once by the recorded action, once by the reading).
+A board the host marks as camera-watched keeps its snapshots apart (``seen``);
+wherever the camera has reported and the snapshot and the recorded actions
+disagree (a body space, or the tokens of a kitchen column, the trash, the
+freezer or the thaw area, whose order does not matter) the difference is listed
+for the host, who accepts the snapshot (it becomes the record) or has the table
+fix the tokens until the next snapshot agrees.  The host corrects the record
+directly with the ``correct_board`` host action.
 """
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ def diet_slots(p: dict) -> dict:
     out = {}
     for gid, foods in p["body"].items():
         for n, f in enumerate(foods, 1):
-            out[f"body.{gid}.{n}"] = f
+            if f is not None:                 # a space a work out left empty stays empty
+                out[f"body.{gid}.{n}"] = f
     for c, col in enumerate(p["kitchen"], 1):
         for r, f in enumerate(col, 1):
             out[f"kitchen.{c}.{r}"] = f
@@ -104,7 +107,8 @@ def _rebuild_diet(p: dict, slots: dict) -> None:
                        for s, f in slots.items() if s.startswith(prefix) and f is not None)
         return found
     for g in p["groups"]:
-        p["body"][g["id"]] = [f for _, f in ordered(f"body.{g['id']}.")]
+        placed = {n: f for (n,), f in ordered(f"body.{g['id']}.")}
+        p["body"][g["id"]] = [placed.get(n) for n in range(1, max(placed, default=0) + 1)]
     kitchen = [[] for _ in p["kitchen"]]
     for (c, _r), f in ordered("kitchen."):
         kitchen[c - 1].append(f)
@@ -160,22 +164,42 @@ def disagreements(state: dict, board: str) -> list[dict]:
 
 
 def board_input(state: dict, body: dict) -> list[dict]:
-    """A `board` input: a snapshot of a watched board, or a correction of an unwatched one."""
+    """A `board` input: what the camera saw on one board.
+
+    A reading never changes the record by itself: the recorded actions already
+    moved those tokens (or are about to), so applying the reading as well would
+    count the same move twice.  A watched board keeps the reading as ``seen`` and
+    lists where it differs from the record; a board nobody watches ignores it
+    (after checking its slots).  The host changes the record with
+    :func:`correct` or :func:`accept`.
+    """
     board, slots = body["board"], body["slots"]
     if board != "shop":
         _seat_of(state, board)
-    info = state["boards"].setdefault(board, {"watched": False, "seen": {}, "areas": []})
+    info = state["boards"].get(board) or {"watched": False, "seen": {}, "areas": []}
     for slot, token in slots.items():
-        _check_slot(state, board, slot, token, strict=not info["watched"])
-    if info["watched"]:
-        seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
-        areas = sorted(set(info["areas"]) | {area(s) for s in slots})
-        if seen == info["seen"] and areas == info["areas"]:
-            raise Quiet()                 # the camera saw nothing new: not journaled
-        info["seen"], info["areas"] = seen, areas
-        diff = disagreements(state, board)
-        return [event(state, "snapshot", f"Camera on {board}: " + (f"{len(diff)} slot(s) differ from the "
-                      "recorded actions." if diff else "agrees with the recorded actions."))]
+        _check_slot(state, board, slot, token, strict=False)
+    if not info["watched"]:
+        raise Quiet()
+    seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
+    areas = sorted(set(info["areas"]) | {area(s) for s in slots})
+    if seen == info["seen"] and areas == info["areas"]:
+        raise Quiet()                 # the camera saw nothing new: not journaled
+    info["seen"], info["areas"] = seen, areas
+    diff = disagreements(state, board)
+    return [event(state, "snapshot", f"Camera on {board}: " + (f"{len(diff)} slot(s) differ from the "
+                  "recorded actions." if diff else "agrees with the recorded actions."))]
+
+
+def correct(state: dict, board, slots) -> list[dict]:
+    """The host's correction: ``slots`` replace what the record holds there (null empties a slot)."""
+    if not isinstance(board, str) or board not in board_ids(state):
+        raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
+    if not isinstance(slots, dict) or not slots or not all(isinstance(s, str) for s in slots):
+        raise RuleError("bad_input", "Name the slots to correct: {\"slots\": {\"body.dairy.1\": \"dairy\"}} "
+                        "(null empties a slot).")
+    for slot, token in slots.items():
+        _check_slot(state, board, slot, token, strict=True)
     before = implied(state, board)
     _apply_slots(state, board, slots)
     if implied(state, board) == before:
@@ -185,7 +209,7 @@ def board_input(state: dict, body: dict) -> list[dict]:
 
 
 def watch(state: dict, board: str, watched: bool) -> list[dict]:
-    """Mark ``board`` as watched by the camera (its snapshots become the truth) or not."""
+    """Mark ``board`` as watched by the camera (its snapshots are compared with the record) or not."""
     if board not in board_ids(state):
         raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
     if not isinstance(watched, bool):

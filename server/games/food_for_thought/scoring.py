@@ -9,13 +9,15 @@ from collections import Counter
 from functools import lru_cache
 
 from . import rules
+from .tokens import body_count
 
 
-def group_vp(group: dict, tokens: int) -> int:
-    """VP of one body food group: the space of the last token, or the zero value when empty."""
-    if tokens == 0:
+def group_vp(group: dict, last: int) -> int:
+    """VP of one body food group from the space of its ``last`` token (1-based; 0 = empty):
+    the rulebook scores that space alone, or the group's zero value when it is empty."""
+    if last == 0:
         return group["zero_vp"]
-    return group["spaces"][min(tokens, len(group["spaces"])) - 1]
+    return group["spaces"][min(last, len(group["spaces"])) - 1]
 
 
 @lru_cache(maxsize=4096)
@@ -79,7 +81,7 @@ def goal_measure(goal: dict, p: dict, cards: dict) -> int:
     if m == "recipes_worth":
         return sum(1 for r in recipes if r["vp"] == value)
     if m == "body_tokens":
-        return len(p["body"].get(value, []))
+        return body_count(p["body"].get(value, []))
     raise ValueError(f"unknown goal measure {m!r}")
 
 
@@ -121,10 +123,11 @@ def receipt(state: dict, p: dict) -> dict:
         a = cards["activities"][aid]
         line("activities", f"{a['name']} (completed, icon {a['icon']})", a["vp"])
     for g in p["groups"]:
-        n = len(p["body"].get(g["id"], []))
-        vp = group_vp(g, n)
+        tokens = p["body"].get(g["id"], [])
+        n, last = body_count(tokens), len(tokens)     # the list ends at the group's last token
+        vp = group_vp(g, last)
         label = (f"{g['name']}: empty, zero value" if n == 0 else
-                 f"{g['name']}: {n} token{'s' if n != 1 else ''}, last on a {vp:+d} VP space")
+                 f"{g['name']}: {n} token{'s' if n != 1 else ''}, last on space {last}, a {vp:+d} VP space")
         line("body", label, vp)
     for rid in p["recipes_done"]:
         r = cards["recipes"][rid]

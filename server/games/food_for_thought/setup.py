@@ -2,7 +2,7 @@
 
 The state (a JSON-able dict) holds, besides the common envelope:
 ``data`` (where each kind of data came from), ``cards`` (records by id),
-``foods``, ``board`` (the diet board all players use), ``shopping`` (grid
+``foods``, ``diets`` (the diet boards in play, by id), ``shopping`` (grid
 "row.col" -> food), ``main``; the round, turn order, decks and face-up cards,
 the main board's action spaces, and ``seats``: one record per player (see
 :func:`_player`).
@@ -16,10 +16,10 @@ from . import data as data_mod
 from . import rules
 
 
-def _player(name: str, seat: int, groups: list[dict], columns: int) -> dict:
-    """A player's record: their board contents, cards, and this round's counters."""
+def _player(name: str, seat: int, diet: str, groups: list[dict], columns: int) -> dict:
+    """A player's record: their diet board and its contents, cards, and this round's counters."""
     return {
-        "seat": seat, "name": name,
+        "seat": seat, "name": name, "diet": diet,
         "groups": groups,                      # body food groups (an allergy tile replaces one)
         "body": {g["id"]: [] for g in groups},  # tokens per group, in fill order
         "kitchen": [[] for _ in range(columns)],
@@ -45,18 +45,35 @@ def _catalog(options: dict):
     return cat
 
 
-def _board(cat, options: dict, count: int) -> dict:
+def _diets(cat, options: dict, count: int) -> list[dict]:
+    """The diet board of each seat, in seat order, from the ``diet`` option: ``auto`` (Standard;
+    Cleanse when solo), one board id for everyone, or one id per seat separated by commas.
+
+    The rulebook lets each player pick their own board, but the whole table plays either
+    the Standard Diet or alternate boards, never a mix; Cleanse is for solo play only.
+    """
     boards = _by_id(cat.records["boards"])
     wanted = options["diet"]
     if wanted == "auto":
         kind = "solo" if count == 1 and any(b["kind"] == "solo" for b in boards.values()) else "standard"
-        return next(b for b in boards.values() if b["kind"] == kind)
-    if wanted not in boards:
-        raise RuleError("bad_option", f"There is no diet board {wanted!r}; boards: {', '.join(boards)}.")
-    board = boards[wanted]
-    if board["kind"] == "solo" and count != 1:
-        raise RuleError("bad_option", f"The {board['name']} board is for solo play only.")
-    return board
+        return [next(b for b in boards.values() if b["kind"] == kind)] * count
+    ids = [w.strip() for w in wanted.split(",")]
+    if len(ids) == 1:
+        ids = ids * count
+    if len(ids) != count:
+        raise RuleError("bad_option", f"diet names {len(ids)} boards for {count} players: give one board for "
+                        "everyone or one per seat, separated by commas.")
+    unknown = [i for i in ids if i not in boards]
+    if unknown:
+        raise RuleError("bad_option", f"There is no diet board {unknown[0]!r}; boards: {', '.join(boards)}.")
+    chosen = [boards[i] for i in ids]
+    if count != 1 and any(b["kind"] == "solo" for b in chosen):
+        raise RuleError("bad_option", f"The {next(b for b in chosen if b['kind'] == 'solo')['name']} board is "
+                        "for solo play only.")
+    if len({b["kind"] == "standard" for b in chosen}) > 1:
+        raise RuleError("bad_option", "Everyone plays the Standard Diet, or everyone an alternate board: "
+                        "the rulebook does not mix them.")
+    return chosen
 
 
 def setup(players: list[str], options: dict, seed: int) -> dict:
@@ -69,13 +86,13 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
         raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count}.")
     cat = _catalog(options)
     state = new_state(rules.GAME_ID, players, seed, "assistants")
-    board = _board(cat, options, count)
+    diets = _diets(cat, options, count)
     cards = {k: _by_id(cat.records[k]) for k in
              ("recipes", "activities", "market", "out_of_stock", "goals", "assistants", "allergies")}
     state.update({
         "options": dict(options), "data": {"sources": dict(cat.sources), "sample": cat.sample_kinds(),
                                            "fingerprint": cat.fingerprint()},
-        "cards": cards, "foods": _by_id(cat.records["foods"]), "board": board,
+        "cards": cards, "foods": _by_id(cat.records["foods"]), "diets": {b["id"]: b for b in diets},
         "shopping": {f"{s['row']}.{s['col']}": s["food"] for s in cat.records["shopping"]},
         "main": cat.records["main_board"][0], "round": 1, "first_seat": options["first_seat"],
         "turn": None, "pending": None, "dice": None, "covered": {}, "goals": [], "cleanup": [],
@@ -128,8 +145,8 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     state["seats"] = {}
     for i, name in enumerate(players):
         seat = i + 1
-        groups = copy.deepcopy(board["groups"])
-        p = _player(name, seat, groups, board["kitchen"]["columns"])
+        diet = diets[i]
+        p = _player(name, seat, diet["id"], copy.deepcopy(diet["groups"]), diet["kitchen"]["columns"])
         state["seats"][str(seat)] = p
         if options["food_allergy"] and tiles:
             set_allergy(state, p, tiles[i % len(tiles)])
@@ -141,7 +158,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
 def set_allergy(state: dict, p: dict, tile_id: str) -> None:
     """Put allergy tile ``tile_id`` on player ``p``'s board over the group it replaces."""
     tile = state["cards"]["allergies"][tile_id]
-    base = copy.deepcopy(state["board"]["groups"])
+    base = copy.deepcopy(state["diets"][p["diet"]]["groups"])
     groups = [dict(id=g["id"], name=tile["name"], foods=list(tile["foods"]), zero_vp=tile["zero_vp"],
                    spaces=list(tile["spaces"]), tile=True)
               if g["id"] == tile["replaces"] else g for g in base]

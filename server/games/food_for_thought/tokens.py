@@ -27,6 +27,30 @@ def forbidden(state: dict, p: dict) -> list[str]:
     return list(state["cards"]["allergies"][p["allergy"]]["forbidden"]) if p["allergy"] else []
 
 
+def body_count(tokens: list) -> int:
+    """How many tokens lie in a body group (its list holds None for an empty space left behind)."""
+    return sum(1 for t in tokens if t is not None)
+
+
+def _free_space(g: dict, tokens: list) -> int | None:
+    """The 0-based index of the first empty space of group ``g`` (left to right, top to bottom)."""
+    if None in tokens:
+        return tokens.index(None)
+    return len(tokens) if len(tokens) < len(g["spaces"]) else None
+
+
+def _lift(tokens: list, index: int) -> None:
+    """Take the token at ``index`` off a body group, leaving its space empty.
+
+    The rulebook never slides the other tokens left (a group scores the space of
+    its last token), so the list keeps a None there; trailing empties are dropped,
+    so the list's length is always the position of the group's last token.
+    """
+    tokens[index] = None
+    while tokens and tokens[-1] is None:
+        tokens.pop()
+
+
 def body_group(state: dict, p: dict, food: str) -> dict | None:
     """The group a ``food`` token goes to in ``p``'s body (None: allergic or nowhere).
 
@@ -38,28 +62,33 @@ def body_group(state: dict, p: dict, food: str) -> dict | None:
         return None
     candidates = [g for g in p["groups"] if food in g["foods"]]
     tile = [g for g in candidates if g.get("tile")]
-    if tile and food in p["tile_first"] and len(p["body"][tile[0]["id"]]) < len(tile[0]["spaces"]):
+    if tile and food in p["tile_first"] and _free_space(tile[0], p["body"][tile[0]["id"]]) is not None:
         return tile[0]
     own = [g for g in candidates if not g.get("tile")]
     return own[0] if own else (tile[0] if tile else None)
 
 
 def to_body(state: dict, p: dict, food: str) -> str:
-    """Put one token in the body: the next space of its group; a full group or an allergy
-    sends it back to the supply.  Returns where it went, for the event text."""
+    """Put one token in the body: the first empty space of its group (an earlier space left
+    empty by a work out comes first); a full group or an allergy sends it back to the
+    supply.  Returns where it went, for the event text."""
     g = body_group(state, p, food)
     if g is None:
         return "supply (allergy)" if food in forbidden(state, p) else "supply"
     tokens = p["body"][g["id"]]
-    if len(tokens) >= len(g["spaces"]):
+    space = _free_space(g, tokens)
+    if space is None:
         return "supply (group full)"
-    tokens.append(food)
+    if space == len(tokens):
+        tokens.append(food)
+    else:
+        tokens[space] = food
     return f"body ({g['name']})"
 
 
 def to_kitchen(state: dict, p: dict, food: str) -> None:
     """Put one token in the kitchen column marked with its icon."""
-    column = state["board"]["kitchen"]["entry"][food]
+    column = state["diets"][p["diet"]]["kitchen"]["entry"][food]
     p["kitchen"][column - 1].append(food)
 
 
@@ -111,32 +140,42 @@ def take_from_thaw(state: dict, p: dict, food: str) -> None:
     p["thaw"].remove(food)
 
 
-def take_from_body(state: dict, p: dict, food: str, group: str | None = None) -> str:
+def _last(tokens: list, match) -> int | None:
+    return next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i] is not None and match(tokens[i])), None)
+
+
+def take_from_body(state: dict, p: dict, food: str, group: str | None = None, position: int | None = None) -> str:
     """Remove one token from the body for a work out; returns the food it counts as.
 
+    By default the group's last ``food`` token goes; ``position`` (1-based) names the
+    space instead, as a player may take any of them.  Its space stays empty.
     ``group`` names an allergy tile to take any of its tokens as the tile's
     forbidden food (the rulebook's work-out exception).
     """
-    if group is not None:
+    if group is None:
+        g = next((g for g in p["groups"] if food in p["body"][g["id"]]), None)
+        if g is None:
+            raise RuleError("not_in_body", f"You have no {food_name(state, food)} in your body.")
+    else:
         g = next((g for g in p["groups"] if g["id"] == group), None)
         if g is None:
             raise RuleError("unknown_group", f"Your body has no food group {group!r}.")
-        tokens = p["body"][g["id"]]
-        if g.get("tile") and food in forbidden(state, p):
-            if not tokens:
-                raise RuleError("not_in_body", f"Your {g['name']} tile is empty.")
-            tokens.pop()
-            return food
-        if food not in tokens:
-            raise RuleError("not_in_body", f"There is no {food_name(state, food)} in your {g['name']} group.")
-        del tokens[len(tokens) - 1 - tokens[::-1].index(food)]
-        return food
-    for g in p["groups"]:
-        tokens = p["body"][g["id"]]
-        if food in tokens:
-            del tokens[len(tokens) - 1 - tokens[::-1].index(food)]
-            return food
-    raise RuleError("not_in_body", f"You have no {food_name(state, food)} in your body.")
+    tokens = p["body"][g["id"]]
+    as_tile = bool(g.get("tile")) and food in forbidden(state, p)
+    match = (lambda t: True) if as_tile else (lambda t: t == food)
+    if position is None:
+        index = _last(tokens, match)
+    elif isinstance(position, int) and not isinstance(position, bool) and 1 <= position <= len(tokens) \
+            and tokens[position - 1] is not None and match(tokens[position - 1]):
+        index = position - 1
+    else:
+        raise RuleError("not_in_body", f"Space {position!r} of your {g['name']} group holds no "
+                        f"{food_name(state, food)}.")
+    if index is None:
+        raise RuleError("not_in_body", f"Your {g['name']} tile is empty." if as_tile else
+                        f"There is no {food_name(state, food)} in your {g['name']} group.")
+    _lift(tokens, index)
+    return food
 
 
 def shift_kitchen(p: dict) -> int:

@@ -40,7 +40,7 @@ def _card(state, kind, cid):
 def _public_player(state: dict, p: dict) -> dict:
     cards = state["cards"]
     return {
-        "seat": p["seat"], "name": p["name"],
+        "seat": p["seat"], "name": p["name"], "diet": state["diets"][p["diet"]]["name"],
         "groups": [{"id": g["id"], "name": g["name"], "spaces": list(g["spaces"]), "zero_vp": g["zero_vp"],
                     "tokens": list(p["body"][g["id"]]), "tile": bool(g.get("tile"))} for g in p["groups"]],
         "kitchen": [list(c) for c in p["kitchen"]], "trash": list(p["trash"]),
@@ -78,7 +78,7 @@ def table_view(state: dict) -> dict:
         "sample_data": bool(state["data"]["sample"]), "sample_kinds": list(state["data"]["sample"]),
         "data_label": "SAMPLE DATA" if state["data"]["sample"] else "",
         "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet", "data")},
-        "board_name": state["board"]["name"],
+        "board_name": " / ".join(d["name"] for d in state["diets"].values()),
         "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
         "dice": list(state["dice"]) if state["dice"] else None,
         "shopping": _shopping(state),
