@@ -18,12 +18,18 @@ FILE_NAME = "config.toml"
 EXAMPLE = Path(__file__).with_name("config.example.toml")
 DRIVERS = ("mfrc522", "usb", "simulated")
 GPIO_PINS = range(0, 28)
+#: The highest chip select the Pi's SPI overlays give each bus: spi0-2cs (CE0-1), spi1-3cs and
+#: spi2-3cs (CE0-2), spi3-2cs to spi6-2cs (CE0-1; SPI3-6 on a Pi 4, SPI3-5 on a Pi 5).
+MAX_CHIP_SELECT = {0: 1, 1: 2, 2: 2, 3: 1, 4: 1, 5: 1, 6: 1}
+#: Receiver gains the MFRC522 offers (RFCfgReg), in dB.
+RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
 _BUTTON = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 _SECTIONS = {
-    "hub": {"lift_after_ms", "min_round_ms", "retry_first_s", "retry_max_s"},
-    "readers": {"name", "driver", "bus", "device", "reset_pin", "speed_hz", "timeout_ms", "attempts", "match"},
-    "buttons": {"pull_up", "debounce_ms", "pins"},
+    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "retry_first_s", "retry_max_s"},
+    "readers": {"name", "driver", "bus", "device", "reset_pin", "speed_hz", "timeout_ms", "attempts",
+                "rx_gain_db", "match"},
+    "buttons": {"pull_up", "debounce_ms", "hold_to_undo_ms", "pins"},
     "leds": set(),
     "buzzer": {"pin", "active_high"},
     "camera": None,   # the camera's own settings, checked by the camera code
@@ -48,8 +54,9 @@ class ReaderConfig:
     device: int = 0
     reset_pin: int | None = None
     speed_hz: int = 1_000_000
-    timeout_ms: float = 5.0
+    timeout_ms: float = 1.0
     attempts: int = 3
+    rx_gain_db: int = 48
     match: str = ""     # usb: part of the PC/SC reader's name
 
 
@@ -61,10 +68,12 @@ class Config:
     buttons: dict[str, int] = field(default_factory=dict)
     button_pull_up: bool = True
     debounce_ms: float = 50.0
+    hold_to_undo_ms: float = 0.0      # 0: holding advance does nothing more
     leds: dict[str, int] = field(default_factory=dict)
     buzzer_pin: int | None = None
     buzzer_active_high: bool = True
     lift_after_ms: float = 400.0
+    lift_misses: int = 3
     min_round_ms: float = 10.0
     retry_first_s: float = 0.5
     retry_max_s: float = 10.0
@@ -121,6 +130,7 @@ def parse(raw: dict, path: Path) -> Config:
     hub = _table(check, raw, "hub")
     check.keys("[hub]", hub, _SECTIONS["hub"])
     cfg.lift_after_ms = check.number("[hub] lift_after_ms", hub.get("lift_after_ms", 400), 0, 10_000, False) or 0
+    cfg.lift_misses = check.number("[hub] lift_misses", hub.get("lift_misses", 3), 1, 50) or 3
     cfg.min_round_ms = check.number("[hub] min_round_ms", hub.get("min_round_ms", 10), 0, 1000, False) or 0
     cfg.retry_first_s = check.number("[hub] retry_first_s", hub.get("retry_first_s", 0.5), 0.01, 60, False) or 0.5
     cfg.retry_max_s = check.number("[hub] retry_max_s", hub.get("retry_max_s", 10), 0.01, 600, False) or 10
@@ -144,6 +154,10 @@ def parse(raw: dict, path: Path) -> Config:
     check.keys("[buttons]", buttons, _SECTIONS["buttons"])
     cfg.button_pull_up = check.flag("[buttons] pull_up", buttons.get("pull_up", True))
     cfg.debounce_ms = check.number("[buttons] debounce_ms", buttons.get("debounce_ms", 50), 0, 1000, False) or 0
+    hold = buttons.get("hold_to_undo_ms", 0)
+    if hold != 0:
+        hold = check.number("[buttons] hold_to_undo_ms (0 for off)", hold, 300, 10_000, False) or 0
+    cfg.hold_to_undo_ms = hold
     pins = buttons.get("pins", {})
     if not isinstance(pins, dict):
         check.problems.append("[buttons.pins] must map button names to pins, like advance = 17")
@@ -200,14 +214,22 @@ def _reader(check: _Checker, number: int, entry) -> ReaderConfig | None:
     reader = ReaderConfig(name=name, driver=driver)
     if driver == "mfrc522":
         reader.bus = check.number(f"{where}: bus", entry.get("bus", 0), 0, 6) or 0
-        reader.device = check.number(f"{where}: device", entry.get("device", 0), 0, 2) or 0
+        top = MAX_CHIP_SELECT.get(reader.bus, 2)
+        reader.device = check.number(f"{where}: device (chip select; SPI{reader.bus} has CE0-CE{top})",
+                                     entry.get("device", 0), 0, top) or 0
         if "reset_pin" in entry:
             reader.reset_pin = check.pin(f"{where}: reset_pin", entry["reset_pin"])
         reader.speed_hz = check.number(f"{where}: speed_hz", entry.get("speed_hz", 1_000_000),
                                        10_000, 10_000_000) or 1_000_000
-        reader.timeout_ms = check.number(f"{where}: timeout_ms", entry.get("timeout_ms", 5), 0.5, 100,
-                                         False) or 5.0
+        reader.timeout_ms = check.number(f"{where}: timeout_ms", entry.get("timeout_ms", 1), 0.5, 100,
+                                         False) or 1.0
         reader.attempts = check.number(f"{where}: attempts", entry.get("attempts", 3), 1, 10) or 3
+        gain = entry.get("rx_gain_db", 48)
+        if isinstance(gain, bool) or gain not in RX_GAINS_DB:
+            check.problems.append(f"{where}: rx_gain_db must be one of "
+                                  f"{', '.join(map(str, RX_GAINS_DB))} (dB), not {gain!r}")
+        else:
+            reader.rx_gain_db = gain
     if driver == "usb":
         match = entry.get("match", "")
         if not isinstance(match, str):

@@ -7,13 +7,19 @@ each reader the hub keeps the tag it last reported:
 * a tag that arrives is one ``tap``; while it stays, nothing more is sent,
   even if single polls miss it;
 * a ``lift`` is sent only once the tag has not been seen for ``lift_after``
-  seconds; a different tag arriving first sends the lift, then the new tap;
+  seconds *and* ``lift_misses`` polls in a row found the reader empty (so a
+  stalled poll loop followed by one missed answer is not a lift); a different
+  tag arriving first sends the lift, then the new tap;
 * two tags at once (a collision) and garbled reads never produce an input:
   the first is shown as a problem in the reader's health, the second is just
   retried by the next poll;
 * a reader that stops answering is marked down, reopened with a growing
   back-off (``retry_first`` doubling up to ``retry_max``) and comes back by
-  itself; the other readers keep being polled.
+  itself; the other readers keep being polled.  While it is down its tag is
+  neither lifted nor tapped again: nobody knows whether it is still there.
+  When it is back, an empty first poll is ignored (a card may still be
+  powering up) and the tag is lifted only as above; the same tag is no new
+  tap, another one is a lift and a tap.
 
 Inputs go to ``sink(inp, source)``, normally ``Table.put``; enrolment diverts
 them with :meth:`ReaderHub.divert`.
@@ -23,6 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -57,28 +64,33 @@ class _Slot:
         self.is_open = False
         self.current: str | None = None    # the UID last reported by a tap
         self.seen_at = 0.0                 # monotonic time it was last seen
+        self.misses = 0                    # empty polls in a row since then
+        self.fresh = False                 # the next poll is the first since (re)opening
         self.retry_at = 0.0
         self.retry_wait = 0.0
         self.polls = 0
+        self.counts: Counter[str] = Counter()    # poll results by status, and "down"
+        self.lift_delays: list[float] = []       # seconds from last seen to each lift
 
 
 class ReaderHub:
     """Polls ``readers`` in background threads and sends taps and lifts to ``sink``."""
 
     def __init__(self, readers: list[TagReader], sink: Sink, *, lift_after: float = 0.4,
-                 min_round: float = 0.01, retry_first: float = 0.5, retry_max: float = 10.0,
-                 clock: Callable[[], float] = time.monotonic):
+                 lift_misses: int = 3, min_round: float = 0.01, retry_first: float = 0.5,
+                 retry_max: float = 10.0, clock: Callable[[], float] = time.monotonic):
         names = [r.name for r in readers]
         if len(set(names)) != len(names):
             raise ValueError("two readers have the same name")
         self.slots = [_Slot(r) for r in readers]
         self.sink = sink
-        self.lift_after, self.min_round = lift_after, min_round
+        self.lift_after, self.lift_misses, self.min_round = lift_after, max(1, lift_misses), min_round
         self.retry_first, self.retry_max = retry_first, retry_max
         self.clock = clock
         self._diverted: Sink | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._group_of: dict[str, threading.Thread] = {}
 
     # ----- life cycle ------------------------------------------------------
     def start(self) -> None:
@@ -92,6 +104,8 @@ class ReaderHub:
                                       daemon=True)
             thread.start()
             self._threads.append(thread)
+            for slot in slots:
+                self._group_of[slot.reader.name] = thread
 
     def stop(self) -> None:
         """Stop polling and close every reader."""
@@ -114,6 +128,26 @@ class ReaderHub:
     def polls(self) -> dict[str, int]:
         """How many polls each reader has answered (for benchmarks and doctor)."""
         return {slot.reader.name: slot.polls for slot in self.slots}
+
+    def stats(self) -> dict[str, dict]:
+        """Per reader: poll results by status (and how often it went down), and the
+        seconds from the tag last being seen to each lift (for ``doctor --soak``)."""
+        return {slot.reader.name: {"counts": dict(slot.counts), "lift_delays": list(slot.lift_delays)}
+                for slot in self.slots}
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time used so far by each reader's polling thread, shared evenly among the
+        readers of its group (Linux; 0 where a thread's clock cannot be read)."""
+        out = {}
+        for slot in self.slots:
+            thread = self._group_of.get(slot.reader.name)
+            sharing = sum(t is thread for t in self._group_of.values())
+            try:
+                used = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+            except (AttributeError, OSError, TypeError):
+                used = 0.0
+            out[slot.reader.name] = used / max(1, sharing)
+        return out
 
     # ----- polling -----------------------------------------------------------
     def _run(self, slots: list[_Slot]) -> None:
@@ -139,7 +173,7 @@ class ReaderHub:
                 if now < slot.retry_at:
                     return
                 reader.open()
-                slot.is_open = True
+                slot.is_open, slot.fresh, slot.misses = True, True, 0
                 slot.retry_wait = 0.0
                 health.status, health.detail = "ok", reader.describe()
                 log.info("reader %s is up: %s", reader.name, health.detail)
@@ -152,10 +186,15 @@ class ReaderHub:
             self._down(slot, f"unexpected error: {exc}")
             return
         slot.polls += 1
+        slot.counts[result.status] += 1
         health.last_seen = time.time()
+        fresh, slot.fresh = slot.fresh, False
+        if fresh and result.status == NO_TAG:
+            return      # the first poll after opening: a card may not have powered up yet
         self._track(slot, result, self.clock())
 
     def _down(self, slot: _Slot, reason: str) -> None:
+        slot.counts["down"] += 1
         if slot.is_open or slot.health.status != "down":
             log.warning("reader %s is down: %s", slot.reader.name, reason)
         slot.reader.close()
@@ -173,26 +212,32 @@ class ReaderHub:
             health.status = "collision"
             health.detail = (f"{result.detail}: take all but one tag off {slot.reader.name}")
             if slot.current is not None:
-                slot.seen_at = now
+                slot.seen_at, slot.misses = now, 0
             return
         if health.status != "ok":
             health.status, health.detail = "ok", slot.reader.describe()
         if result.status == GARBLED:
             if slot.current is not None:
-                slot.seen_at = now
+                slot.seen_at, slot.misses = now, 0
             return
         if result.status == TAG:
             if result.uid == slot.current:
-                slot.seen_at = now
+                slot.seen_at, slot.misses = now, 0
                 return
             if slot.current is not None:
-                self._send("lift", slot)
-            slot.current, slot.seen_at = result.uid, now
+                self._lift(slot, now)
+            slot.current, slot.seen_at, slot.misses = result.uid, now, 0
             self._send("tap", slot)
             return
-        if result.status == NO_TAG and slot.current is not None and now - slot.seen_at >= self.lift_after:
-            self._send("lift", slot)
-            slot.current = None
+        if result.status == NO_TAG and slot.current is not None:
+            slot.misses += 1
+            if slot.misses >= self.lift_misses and now - slot.seen_at >= self.lift_after:
+                self._lift(slot, now)
+                slot.current = None
+
+    def _lift(self, slot: _Slot, now: float) -> None:
+        slot.lift_delays.append(now - slot.seen_at)
+        self._send("lift", slot)
 
     def _send(self, kind: str, slot: _Slot) -> None:
         inp = {kind: {"reader": slot.reader.name, "uid": slot.current}}

@@ -5,8 +5,17 @@ subclass made when the first reader opens fixes what it gets wrong, without
 touching the installed package:
 
 * its wait loop (``if ~(...)``) ignores the chip's timer, so a poll with no
-  card spins 2000 SPI reads; here a poll ends when the chip's timer fires
-  (a few milliseconds), with a wall-clock bound in case the chip is gone;
+  card spins 2000 SPI reads; here the wait sleeps in short steps between reads
+  of the interrupt register and ends when the chip's timer fires (1 ms by
+  default: a card answers within about 0.3 ms), with a wall-clock bound in
+  case the chip is gone;
+* it switches the antenna on and talks at once; here init waits
+  ``CARD_POWER_UP_S`` (ISO 14443-3 gives a card 5 ms to power up), sets the
+  receiver gain (``RFCfgReg``) and stops the timer after HLTA, which would
+  otherwise fire inside the next WUPA;
+* it trusts every register value: a data line (MISO) floating high reads 0xFF
+  everywhere, which looks like a collision; here an ErrorReg with its reserved
+  bit set, or a VersionReg of 0x00/0xFF, means the chip is not answering;
 * it reads only cascade level 1, so a 7-byte UID comes back as ``88`` + 3
   bytes; here every level is read (4-, 7- and 10-byte UIDs), each level's BCC
   and each SAK's CRC_A are checked, and a bit collision is reported as a
@@ -15,18 +24,23 @@ touching the installed package:
   other poll; here each poll wakes the card with WUPA and ends with HLTA, so
   a resting card answers every poll.
 
+Each reader takes an exclusive ``flock`` on its ``/dev/spidevB.D`` before
+touching the chip, so a second program (``tofu-table doctor`` while the table
+runs) cannot interleave its register traffic with the table's.
+
 ``RPi.GPIO``, ``spidev`` and ``mfrc522`` are imported only when a reader is
 opened, so this module imports on any machine.  Pins use BCM numbering, as
 gpiozero does.
 """
 from __future__ import annotations
 
+import fcntl
 import functools
 import importlib
 import time
 
 from . import iso14443 as iso
-from .reader import COLLISION, GARBLED, NOTHING, TAG, Poll, ReaderDown, TagReader
+from .reader import COLLISION, GARBLED, NOTHING, TAG, Poll, ReaderBusy, ReaderDown, TagReader
 
 COMMAND_IDLE, COMMAND_TRANSMIT, COMMAND_TRANSCEIVE = 0x00, 0x04, 0x0C
 POWER_DOWN = 0x10
@@ -34,6 +48,17 @@ TIMER_IRQ = 0x01
 #: ErrorReg bits that spoil a frame: BufferOvfl, CollErr, ParityErr, ProtocolErr.
 FRAME_ERRORS = 0x1B
 COLLISION_ERROR = 0x08
+#: ErrorReg bit 5 is reserved and reads 0 on a working chip: set, the data line floats high.
+ERROR_RESERVED = 0x20
+#: ControlReg: stop the timer now.
+T_STOP_NOW = 0x80
+#: ISO 14443-3: a card may take up to 5 ms after the field comes on before it answers.
+CARD_POWER_UP_S = 0.005
+#: The wait for the chip sleeps this long between reads of its interrupt register.
+WAIT_STEP_S = 0.00025
+#: RFCfgReg RxGain values (bits 6-4) by receiver gain in dB.
+RX_GAINS = {18: 0b010, 23: 0b011, 33: 0b100, 38: 0b101, 43: 0b110, 48: 0b111}
+DEFAULT_RX_GAIN_DB = 48
 #: Interrupt enable and wait bits per command: (CommIEnReg, CommIrqReg bits that end the wait).
 _IRQS = {0x0E: (0x12, 0x10), COMMAND_TRANSCEIVE: (0x77, 0x30), COMMAND_TRANSMIT: (0x00, 0x50)}
 #: VersionReg values of MFRC522 chips and the common clones.
@@ -47,35 +72,43 @@ T_MODE = 0x80 | (TIMER_PRESCALER >> 8)
 
 
 class ChipSilent(Exception):
-    """No interrupt, not even the timer's: the chip is not there (or not set up)."""
+    """No interrupt, not even the timer's, or values no chip gives: the chip is not there
+    (or not set up)."""
 
 
 @functools.lru_cache(maxsize=None)
 def chip_class(base: type) -> type:
-    """The library's ``MFRC522`` class with a wait loop bounded by the chip's timer."""
+    """The library's ``MFRC522`` class with a sleeping wait bounded by the chip's timer."""
 
     class Chip(base):
         """One MFRC522 on one chip select; only register traffic, no tag logic."""
 
         def __init__(self, spidev, gpio, bus: int, device: int, speed_hz: int,
-                     reset_pin: int | None, timeout_s: float):
+                     reset_pin: int | None, timeout_s: float, rx_gain_db: int):
             # The library's __init__ always claims a reset pin (22 when none is
             # given) and adds a log handler per reader; this one does neither.
             self.spi = spidev.SpiDev()
             self.spi.open(bus, device)
-            self.spi.max_speed_hz = speed_hz
             self.gpio, self.reset_pin, self.timeout_s = gpio, reset_pin, timeout_s
+            self.rx_gain_db = rx_gain_db
             self.last_error = 0
-            if reset_pin is not None:
-                # Straight to high: readers sharing the line must not be reset by this one.
-                gpio.setup(reset_pin, gpio.OUT, initial=gpio.HIGH)
-            self.MFRC522_Init()
+            self.cut_short = False   # the last exchange ended on a timer it had not started
+            try:     # closing the device on failure also lets go of the lock
+                fcntl.flock(self.spi.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self.spi.max_speed_hz = speed_hz
+                if reset_pin is not None:
+                    # Straight to high: readers sharing the line must not be reset by this one.
+                    gpio.setup(reset_pin, gpio.OUT, initial=gpio.HIGH)
+                self.MFRC522_Init()
+            except BaseException:
+                self.spi.close()
+                raise
 
         def MFRC522_Init(self):
             self.MFRC522_Reset()
             deadline = time.monotonic() + 0.05
             while self.Read_MFRC522(self.CommandReg) & POWER_DOWN and time.monotonic() < deadline:
-                pass
+                time.sleep(WAIT_STEP_S)
             ticks = max(1, round(self.timeout_s / TIMER_TICK_S)) - 1
             self.Write_MFRC522(self.TModeReg, T_MODE)
             self.Write_MFRC522(self.TPrescalerReg, TIMER_PRESCALER & 0xFF)
@@ -83,15 +116,23 @@ def chip_class(base: type) -> type:
             self.Write_MFRC522(self.TReloadRegL, ticks & 0xFF)
             self.Write_MFRC522(self.TxAutoReg, 0x40)     # 100 % ASK, as type A needs
             self.Write_MFRC522(self.ModeReg, 0x3D)       # CRC preset 0x6363
+            self.Write_MFRC522(self.RFCfgReg, RX_GAINS[self.rx_gain_db] << 4)
             self.AntennaOn()
+            time.sleep(CARD_POWER_UP_S)                 # a card in the field powers up
+
+        def stop_timer(self):
+            self.Write_MFRC522(self.ControlReg, T_STOP_NOW)
 
         def MFRC522_ToCard(self, command, sendData):
-            """The library's exchange, ending on the chip's timer instead of 2000 reads.
+            """The library's exchange, sleeping between reads and ending on the chip's timer.
 
             Returns the library's ``(status, data, bits)``; ``last_error`` keeps
-            the ErrorReg value; raises ChipSilent when no interrupt comes in time
-            and the chip is gone or has lost its settings.
+            the ErrorReg value and ``cut_short`` says the wait ended on a timer
+            that fired before this exchange's own could have (one left running);
+            raises ChipSilent when no interrupt comes in time and the chip is gone
+            or has lost its settings, or when the chip reads as no chip can.
             """
+            self.cut_short = False
             irq_enable, wait_irq = _IRQS.get(command, (0x00, 0x10))
             self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)
             self.ClearBitMask(self.CommIrqReg, 0x80)      # clears every pending interrupt
@@ -102,12 +143,15 @@ def chip_class(base: type) -> type:
             self.Write_MFRC522(self.CommandReg, command)
             if command == COMMAND_TRANSCEIVE:
                 self.SetBitMask(self.BitFramingReg, 0x80)   # StartSend
-            deadline = time.monotonic() + 4 * self.timeout_s + 0.02
+            sent = time.monotonic()
+            deadline = sent + 4 * self.timeout_s + 0.02
             while True:
+                time.sleep(WAIT_STEP_S)
                 irq = self.Read_MFRC522(self.CommIrqReg)
                 if irq & wait_irq:
                     break
                 if irq & TIMER_IRQ and command != COMMAND_TRANSMIT:
+                    self.cut_short = time.monotonic() - sent < self.timeout_s
                     self.ClearBitMask(self.BitFramingReg, 0x80)
                     self.last_error = 0
                     return self.MI_NOTAGERR, [], 0
@@ -122,6 +166,8 @@ def chip_class(base: type) -> type:
                     return self.MI_NOTAGERR, [], 0
             self.ClearBitMask(self.BitFramingReg, 0x80)
             self.last_error = self.Read_MFRC522(self.ErrorReg)
+            if self.last_error & ERROR_RESERVED:
+                raise ChipSilent("its data line reads high: check MISO and 3.3 V")
             if self.last_error & FRAME_ERRORS:
                 return self.MI_ERR, [], 0
             if command != COMMAND_TRANSCEIVE:
@@ -141,16 +187,21 @@ class Mfrc522Reader(TagReader):
     ``reset_pin`` (BCM) is the chip's RST line, or None when RST is tied to
     3.3 V.  ``timeout_s`` is how long the chip's timer waits for a card.
     ``attempts`` is how often a garbled read (CRC, BCC, parity) is retried
-    within one poll.
+    within one poll.  ``rx_gain_db`` is the receiver gain (18, 23, 33, 38, 43
+    or 48 dB; the chip starts at 33).
     """
 
     kind = "mfrc522"
 
     def __init__(self, name: str, bus: int = 0, device: int = 0, reset_pin: int | None = None,
-                 speed_hz: int = 1_000_000, timeout_s: float = 0.005, attempts: int = 3):
+                 speed_hz: int = 1_000_000, timeout_s: float = 0.001, attempts: int = 3,
+                 rx_gain_db: int = DEFAULT_RX_GAIN_DB):
         super().__init__(name)
+        if rx_gain_db not in RX_GAINS:
+            raise ValueError(f"rx_gain_db must be one of {', '.join(map(str, RX_GAINS))}, not {rx_gain_db!r}")
         self.bus, self.device, self.reset_pin = bus, device, reset_pin
         self.speed_hz, self.timeout_s, self.attempts = speed_hz, timeout_s, attempts
+        self.rx_gain_db = rx_gain_db
         self.chip = None
         self.version = None
         self._card_awake = False   # a card answered and was not sent to HALT yet
@@ -188,9 +239,13 @@ class Mfrc522Reader(TagReader):
         self.close()
         path = self.path
         try:
-            self.chip = chip_class(library.MFRC522)(spidev, gpio, self.bus, self.device,
-                                                   self.speed_hz, self.reset_pin, self.timeout_s)
+            self.chip = chip_class(library.MFRC522)(spidev, gpio, self.bus, self.device, self.speed_hz,
+                                                   self.reset_pin, self.timeout_s, self.rx_gain_db)
             version = self.chip.Read_MFRC522(self.chip.VersionReg)
+        except BlockingIOError as exc:
+            self.close()
+            raise ReaderBusy(f"{path} is in use by another program (the running table, or a "
+                             "second tofu-table command)") from exc
         except FileNotFoundError as exc:
             self.close()
             raise ReaderDown(f"{path} does not exist: enable SPI (raspi-config, or "
@@ -227,8 +282,9 @@ class Mfrc522Reader(TagReader):
                     return result
             self._check_alive()
             return result
-        except ChipSilent:
-            raise ReaderDown(f"the MFRC522 on {self.path} stopped answering") from None
+        except ChipSilent as exc:
+            why = f" ({exc})" if str(exc) else ""
+            raise ReaderDown(f"the MFRC522 on {self.path} stopped answering{why}") from None
         except OSError as exc:
             raise ReaderDown(f"SPI error on {self.path}: {exc}") from exc
 
@@ -247,10 +303,14 @@ class Mfrc522Reader(TagReader):
 
         After an attempt that did not end with HLTA the card is still READY and
         ignores the first WUPA (it only falls back to IDLE or HALT), so then a
-        silent WUPA is repeated once.
+        silent WUPA is repeated once.  A WUPA cut short by a timer left running
+        is sent again, and the card may have heard it (so it counts as awake).
         """
         chip = self.chip
         status, atqa, bits = self._transceive([iso.WUPA], framing=0x07)
+        if status == chip.MI_NOTAGERR and chip.cut_short:
+            self._card_awake = True
+            status, atqa, bits = self._transceive([iso.WUPA], framing=0x07)
         if status == chip.MI_NOTAGERR and self._card_awake:
             status, atqa, bits = self._transceive([iso.WUPA], framing=0x07)
         self._card_awake = status != chip.MI_NOTAGERR
@@ -264,6 +324,7 @@ class Mfrc522Reader(TagReader):
         for level, sel in enumerate(iso.SELECT_CODES, start=1):
             status, part, _ = self._transceive([sel, iso.NVB_ANTICOLLISION])
             if chip.last_error & COLLISION_ERROR:
+                self._check_alive()
                 return Poll(COLLISION, detail="two or more tags are on the reader at once")
             if status == chip.MI_NOTAGERR:
                 return Poll(GARBLED, detail=f"the tag went quiet at cascade level {level}")
@@ -286,5 +347,6 @@ class Mfrc522Reader(TagReader):
             return Poll(GARBLED, detail="the tag asked for a fourth cascade level")
         halt = [iso.HLTA, 0x00]
         chip.MFRC522_ToCard(COMMAND_TRANSMIT, halt + list(iso.crc_a(halt)))
+        chip.stop_timer()              # Transmit started it too: it must not fire inside the next WUPA
         self._card_awake = False
         return Poll(TAG, uid=iso.uid_hex(bytes(uid)))

@@ -37,6 +37,10 @@ class ReaderDown(RuntimeError):
     """The reader does not answer at all (unplugged, SPI error, no driver): the hub retries later."""
 
 
+class ReaderBusy(ReaderDown):
+    """Another program holds the reader (its lock on the device is taken)."""
+
+
 class TagReader:
     """A reader at one place on the table (``name`` is a protocol reader such as ``seat-2``).
 

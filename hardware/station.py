@@ -32,7 +32,7 @@ def make_reader(rc: ReaderConfig) -> TagReader:
     """The driver object for one configured reader."""
     if rc.driver == "mfrc522":
         return Mfrc522Reader(rc.name, rc.bus, rc.device, rc.reset_pin, rc.speed_hz,
-                             rc.timeout_ms / 1000, rc.attempts)
+                             rc.timeout_ms / 1000, rc.attempts, rc.rx_gain_db)
     if rc.driver == "usb":
         return PcscReader(rc.name, rc.match)
     return SimulatedReader(rc.name)
@@ -44,7 +44,8 @@ class Station:
     def __init__(self, config: Config, sink: Sink):
         self.config = config
         self.hub = ReaderHub([make_reader(rc) for rc in config.readers], sink,
-                             lift_after=config.lift_after_ms / 1000, min_round=config.min_round_ms / 1000,
+                             lift_after=config.lift_after_ms / 1000, lift_misses=config.lift_misses,
+                             min_round=config.min_round_ms / 1000,
                              retry_first=config.retry_first_s, retry_max=config.retry_max_s)
         self.buttons = ButtonPanel(config.buttons, sink, pull_up=config.button_pull_up,
                                    debounce_s=config.debounce_ms / 1000)

@@ -14,9 +14,26 @@ card answers ``answer_delay_s`` after a frame, and the chip's timer fires after
 its programmed period.  So loops that wait on the chip cost the same number of
 transfers as on real hardware, whatever the speed of the test machine.
 
-Faults are scriptable: remove or collide tags, garble a tag's BCC, CRC or
-parity (once, or at random with ``noisy``), unplug a chip (reads float to
-0x00), reset it (``brown_out``), make SPI transfers fail.
+When the driver sleeps (``time.sleep`` in :mod:`hardware.mfrc522_reader`),
+the bus clock of the thread's bus moves on by as long: the chip's timer and the
+cards keep running while the program waits, as they do on a Pi.
+
+Faults are scriptable, each one the independent emulation behind issue 18 found:
+
+* tags: remove or collide them, garble a tag's BCC, CRC or parity (once, or at
+  random with ``noisy``); a tag that needs ``power_up_s`` in the field before it
+  answers (ISO 14443-3 allows 5 ms); a tag that only a receiver gain of
+  ``min_gain_db`` hears (under thick card stock);
+* chips: unplug one (reads float to 0x00, or 0xFF with ``unplug(floating=0xFF)``),
+  a MISO line stuck high while the chip runs on (``stick_miso``), a brown-out
+  that resets it, SPI transfers that fail, a timer left running
+  (``leftover_timer``; like the chip, a running timer is not restarted by the end
+  of a transmission, and Transmit starts it too);
+* buses: a stall that holds the next transfer up (``SpiBus.stall``);
+* a second program on the bus: each ``/dev/spidevB.D`` is a real file in
+  ``device_dir``, so ``flock`` on a SpiDev's ``fileno()`` works as on a Pi, across
+  processes too, and two programs that do not lock interleave their register
+  traffic as they would.
 
     with Emulator() as emu:
         chip = emu.add_reader(0, 0)
@@ -25,9 +42,12 @@ parity (once, or at random with ``noisy``), unplug a chip (reads float to
 """
 from __future__ import annotations
 
+import os
 import random
 import sys
+import tempfile
 import threading
+import time
 import types
 from collections import deque
 
@@ -37,6 +57,7 @@ from hardware import iso14443 as iso
 COMMAND, COMM_IEN, DIV_IEN, COMM_IRQ, DIV_IRQ, ERROR = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06
 STATUS2, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 TX_MODE, RX_MODE, TX_CONTROL = 0x12, 0x13, 0x14
+RF_CFG = 0x26
 CRC_RESULT_M, CRC_RESULT_L = 0x21, 0x22
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
 VERSION = 0x37
@@ -52,6 +73,10 @@ RESET_VALUES = {COMMAND: 0x20, COMM_IEN: 0x80, COMM_IRQ: 0x14, CONTROL: 0x10, CO
                 CRC_RESULT_L: 0xFF, 0x24: 0x26, 0x26: 0x48, 0x27: 0x88, 0x28: 0x20, 0x29: 0x20,
                 TX_CONTROL: 0x80, VERSION: 0x92}
 
+#: RFCfgReg RxGain (bits 6-4) in dB (datasheet table 98).
+RX_GAIN_DB = (18, 23, 18, 23, 33, 38, 43, 48)
+T_STOP_NOW, T_START_NOW = 0x80, 0x40
+
 TAG_IDLE, TAG_READY, TAG_ACTIVE, TAG_HALT = "idle", "ready", "active", "halt"
 
 
@@ -63,7 +88,10 @@ class EmulatedTag:
     answer arrives with a parity error) or ``"silent"`` (no answer at all).
     """
 
-    def __init__(self, uid: str | bytes, sak: int | None = None):
+    def __init__(self, uid: str | bytes, sak: int | None = None, power_up_s: float = 0.0,
+                 min_gain_db: int = 0):
+        self.power_up_s, self.min_gain_db = power_up_s, min_gain_db
+        self.powered_at = 0.0     # bus time the field reached it
         self.uid = bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)
         self.parts = iso.cascade_parts(self.uid)
         size_bits = {4: 0x00, 7: 0x40, 10: 0x80}[len(self.uid)]
@@ -96,15 +124,26 @@ class EmulatedTag:
         self.struck += 1
         return True
 
-    def power_up(self) -> None:
+    def power_up(self, now: float = 0.0) -> None:
+        """The field reaches the tag at bus time ``now``: it starts in IDLE once powered up."""
         self.state, self.level, self.was_halted = TAG_IDLE, 0, False
+        self.powered_at = now
 
     def _back_to_rest(self) -> None:
         self.state, self.level = (TAG_HALT if self.was_halted else TAG_IDLE), 0
 
-    def hear(self, frame: bytes, short: bool) -> tuple[bytes, bool] | None:
-        """Answer one frame from the reader: ``(answer, parity_error)`` or None for silence."""
+    def hear(self, frame: bytes, short: bool, now: float = float("inf"),
+             gain_db: int = 48) -> tuple[bytes, bool] | None:
+        """Answer one frame from the reader: ``(answer, parity_error)`` or None for silence.
+
+        A tag still powering up hears nothing; an answer weaker than the receiver
+        can pick up at ``gain_db`` is not heard by the reader.
+        """
+        if now < self.powered_at + self.power_up_s:
+            return None
         answer = self._answer(frame, short)
+        if answer is not None and gain_db < self.min_gain_db:
+            return None
         if answer is None or self._fault("silent"):
             return None
         self.answers += 1
@@ -157,6 +196,18 @@ class SpiBus:
         self.overhead_s = overhead_s
         self.transfers = 0
         self.lock = threading.Lock()
+        self.stall_s = 0.0
+
+    def stall(self, seconds: float) -> None:
+        """The next transfer is held up ``seconds`` (another device hogging the bus, a
+        program that was not scheduled): it waits that long, on the bus clock too."""
+        self.stall_s += seconds
+
+    def _take_stall(self) -> None:
+        if self.stall_s:
+            seconds, self.stall_s = self.stall_s, 0.0
+            time.sleep(seconds)
+            self.now += seconds
 
 
 class EmulatedChip:
@@ -169,6 +220,7 @@ class EmulatedChip:
         self.reset_pin = reset_pin
         self.tags: list[EmulatedTag] = []
         self.plugged = True
+        self.miso_stuck: int | None = None
         self.in_reset = False
         self.spi_errors = 0
         self.reads = 0
@@ -178,7 +230,7 @@ class EmulatedChip:
     def place(self, *tags: EmulatedTag) -> None:
         """Put tags in the field (each wakes up in IDLE)."""
         for tag in tags:
-            tag.power_up()
+            tag.power_up(self.bus.now)
             self.tags.append(tag)
 
     def remove(self, *tags: EmulatedTag) -> None:
@@ -186,9 +238,20 @@ class EmulatedChip:
         for tag in (tags or list(self.tags)):
             self.tags.remove(tag)
 
-    def unplug(self) -> None:
-        """The reader loses power or its cable: reads float, writes go nowhere."""
+    def unplug(self, floating: int | None = None) -> None:
+        """The reader loses power or its cable: reads float (to the emulator's level, or
+        ``floating``: 0xFF where a pull-up holds MISO high), writes go nowhere."""
         self.plugged = False
+        if floating is not None:
+            self.floating = floating
+
+    def stick_miso(self, level: int | None) -> None:
+        """MISO stuck at ``level`` (0xFF: high) while the chip runs on; None frees it."""
+        self.miso_stuck = level
+
+    def leftover_timer(self, fires_in_s: float) -> None:
+        """Leave the chip's timer running, due to fire in ``fires_in_s`` of bus time."""
+        self.timer_end = self.bus.now + fires_in_s
 
     def plug(self) -> None:
         """Power comes back: the chip starts from its reset values."""
@@ -211,8 +274,8 @@ class EmulatedChip:
         self.fifo: deque[int] = deque()
         self.timer_end: float | None = None
         self.pending: tuple | None = None
-        for tag in self.tags:
-            tag.power_up()
+        for tag in self.tags:      # the antenna is off after a reset: the tags lose power
+            tag.power_up(float("inf"))
 
     @property
     def _alive(self) -> bool:
@@ -244,6 +307,8 @@ class EmulatedChip:
             addr = (data[0] >> 1) & 0x3F
             for value in data[1:]:
                 self._write(addr, value)
+        if self.miso_stuck is not None:
+            return [self.miso_stuck] * len(data)
         return out
 
     def _read(self, reg: int) -> int:
@@ -280,7 +345,12 @@ class EmulatedChip:
             regs[reg] = value
             if value & 0x03 and not was_on:
                 for tag in self.tags:
-                    tag.power_up()
+                    tag.power_up(self.bus.now)
+        elif reg == CONTROL:
+            if value & T_STOP_NOW:
+                self.timer_end = None
+            elif value & T_START_NOW:
+                self._start_timer(restart=True)
         elif reg != VERSION:
             regs[reg] = value
 
@@ -290,8 +360,8 @@ class EmulatedChip:
             self._power_on()
             return
         self.regs[COMMAND] = value & 0x30 | command
-        if command == IDLE:
-            self.pending, self.timer_end = None, None
+        if command == IDLE:        # the receiver stops; the timer runs on
+            self.pending = None
         elif command == CALC_CRC:
             crc = iso.crc_a(bytes(self.fifo))
             self.fifo.clear()
@@ -317,17 +387,25 @@ class EmulatedChip:
             frame += iso.crc_a(frame)
         short = tx_last_bits == 7 and len(frame) == 1
         field_on = regs[TX_CONTROL] & 0x03
-        heard = [tag.hear(frame, short) for tag in list(self.tags)] if field_on else []
+        gain = RX_GAIN_DB[regs[RF_CFG] >> 4 & 0x07]
+        heard = [tag.hear(frame, short, self.bus.now, gain) for tag in list(self.tags)] if field_on else []
         answers = [a for a in heard if a is not None]
         regs[COMM_IRQ] |= TX_IRQ
+        if regs[T_MODE] & 0x80:    # TAuto: the timer starts when the frame has gone out
+            self._start_timer(restart=False)
         if not expect_answer:
             return
-        if regs[T_MODE] & 0x80:    # TAuto: the timer starts when the frame has gone out
-            prescaler = (regs[T_MODE] & 0x0F) << 8 | regs[T_PRESCALER]
-            reload = regs[T_RELOAD_H] << 8 | regs[T_RELOAD_L]
-            self.timer_end = self.bus.now + (reload + 1) * (2 * prescaler + 1) / 13.56e6
         if answers:
             self.pending = (self.bus.now + self.answer_delay_s, *self._mix(answers))
+
+    def _start_timer(self, restart: bool) -> None:
+        """Start the timer with its reload value; a running one goes on unless ``restart``."""
+        if self.timer_end is not None and not restart:
+            return
+        regs = self.regs
+        prescaler = (regs[T_MODE] & 0x0F) << 8 | regs[T_PRESCALER]
+        reload = regs[T_RELOAD_H] << 8 | regs[T_RELOAD_L]
+        self.timer_end = self.bus.now + (reload + 1) * (2 * prescaler + 1) / 13.56e6
 
     def _mix(self, answers: list[tuple[bytes, bool]]) -> tuple[bytes, int]:
         """What the receiver makes of one or more answers at once: data and ErrorReg bits."""
@@ -348,6 +426,10 @@ class EmulatedChip:
     def _advance(self) -> None:
         """Let virtual time act: a card's answer arrives, or the timer runs out."""
         now = self.bus.now
+        if self.timer_end is not None and now >= self.timer_end and \
+                (self.pending is None or self.timer_end < self.pending[0]):
+            self.timer_end = None                     # the timer ran out before the answer came
+            self.regs[COMM_IRQ] |= TIMER_IRQ
         if self.pending is not None and now >= self.pending[0]:
             _, data, errors = self.pending
             self.pending, self.timer_end = None, None
@@ -360,21 +442,24 @@ class EmulatedChip:
             regs[CONTROL] = regs[CONTROL] & 0xF8
             regs[ERROR] |= errors
             regs[COMM_IRQ] |= RX_IRQ | (ERR_IRQ if errors else 0)
-        elif self.timer_end is not None and now >= self.timer_end:
-            self.timer_end = None
-            self.regs[COMM_IRQ] |= TIMER_IRQ
 
 
 class Emulator:
     """The emulated hardware of one test: SPI buses with chips, and the GPIO pins.
 
     Use it as a context manager: inside, ``import spidev``, ``import RPi.GPIO``
-    and ``import mfrc522`` give the fakes and the real package running on them.
+    and ``import mfrc522`` give the fakes and the real package running on them,
+    and the driver's sleeps move the bus clock on.  ``device_dir`` holds a file
+    per chip select for ``flock`` (a fresh temporary folder unless given; give two
+    processes the same one to share their locks).
     """
 
     def __init__(self, overhead_s: float = 25e-6, answer_delay_s: float = 100e-6,
-                 floating: int = 0x00):
+                 floating: int = 0x00, device_dir: str | os.PathLike | None = None):
         self.overhead_s, self.answer_delay_s, self.floating = overhead_s, answer_delay_s, floating
+        self._tmp = None if device_dir else tempfile.TemporaryDirectory(prefix="emulated-spidev-")
+        self.device_dir = str(device_dir or self._tmp.name)
+        os.makedirs(self.device_dir, exist_ok=True)
         self.buses: dict[int, SpiBus] = {}
         self.chips: dict[tuple[int, int], EmulatedChip | None] = {}
         self.gpio_mode: int | None = None
@@ -387,6 +472,10 @@ class Emulator:
         chip = EmulatedChip(spi, self.answer_delay_s, self.floating, reset_pin)
         self.chips[(bus, device)] = chip
         return chip
+
+    def device_file(self, bus: int, device: int) -> str:
+        """The file that stands for ``/dev/spidev<bus>.<device>`` (what flock locks)."""
+        return os.path.join(self.device_dir, f"spidev{bus}.{device}")
 
     def add_empty_device(self, bus: int, device: int) -> None:
         """A chip select whose device file exists with nothing wired to it."""
@@ -410,6 +499,9 @@ class Emulator:
         rpi = types.ModuleType("RPi")
         rpi.GPIO = _GPIO_MODULE
         sys.modules.update({"spidev": _SPIDEV_MODULE, "RPi": rpi, "RPi.GPIO": _GPIO_MODULE})
+        import hardware.mfrc522_reader as driver
+        self._driver, self._driver_time = driver, driver.time
+        driver.time = _DriverTime()
         _current = self
         return self
 
@@ -419,6 +511,9 @@ class Emulator:
             if name in self._NAMES or name == "mfrc522" or name.startswith("mfrc522."):
                 del sys.modules[name]
         sys.modules.update(self._saved)
+        self._driver.time = self._driver_time
+        if self._tmp is not None:
+            self._tmp.cleanup()
         _current = None
 
 
@@ -431,13 +526,35 @@ def _world() -> Emulator:
     return _current
 
 
+#: The bus each thread last talked to: the one its sleeps move on.
+_thread_bus = threading.local()
+
+
+class _DriverTime:
+    """The ``time`` module as the driver sees it inside an Emulator: while the calling
+    thread sleeps, its bus's clock moves on by as long (the chip's timer and the cards
+    do not stop while the program waits)."""
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+    @staticmethod
+    def sleep(seconds: float) -> None:
+        bus = getattr(_thread_bus, "bus", None)
+        if bus is not None:
+            with bus.lock:
+                bus.now += seconds
+        time.sleep(seconds)
+
+
 # ----- the fake spidev module ---------------------------------------------------
 class SpiDev:
-    """spidev.SpiDev on an emulated bus."""
+    """spidev.SpiDev on an emulated bus; ``fileno()`` is a real file, so flock works."""
 
     def __init__(self, bus: int | None = None, device: int | None = None):
         self.chip: EmulatedChip | None = None
         self.spi: SpiBus | None = None
+        self._fd: int | None = None
         self.max_speed_hz, self.mode, self.bits_per_word = 500_000, 0, 8
         if bus is not None:
             self.open(bus, device)
@@ -446,15 +563,25 @@ class SpiDev:
         world = _world()
         if (bus, device) not in world.chips:
             raise FileNotFoundError(2, "No such file or directory")
+        self._fd = os.open(world.device_file(bus, device), os.O_RDWR | os.O_CREAT, 0o600)
         self.spi, self.chip = world.buses[bus], world.chips[(bus, device)]
 
+    def fileno(self) -> int:
+        if self._fd is None:
+            raise OSError(9, "Bad file descriptor")
+        return self._fd
+
     def close(self) -> None:
-        self.spi, self.chip = None, None
+        if self._fd is not None:
+            os.close(self._fd)
+        self.spi, self.chip, self._fd = None, None, None
 
     def xfer2(self, data: list[int]) -> list[int]:
         if self.spi is None:
             raise OSError(9, "Bad file descriptor")
+        _thread_bus.bus = self.spi
         with self.spi.lock:
+            self.spi._take_stall()
             if self.chip is None:
                 self.spi.now += self.spi.overhead_s + len(data) * 8 / self.max_speed_hz
                 self.spi.transfers += 1
