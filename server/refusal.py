@@ -1,12 +1,62 @@
-"""The one shape of every refusal: a stable code, and a message that says what to do.
+"""The one shape of every refusal, and the one catalogue of refusal codes.
 
-Whatever refuses an input (the protocol check, the tokens, a game's rules), the
-input changed nothing and the caller gets ``{"code", "message"}``.
+Whatever refuses an input (the protocol check, the tokens, the table, a game's
+moves), the input changed nothing and the caller gets ``{"code", "message"}``.
+The code is one of :data:`CATALOGUE` (a test fails on any other); the message
+says, in words a player understands, what was wrong and what to do.
 """
+
+#: Every refusal code, with when it is used.  Games share the codes under "A game's moves";
+#: the message, not the code, carries what is particular to one game.
+CATALOGUE: dict[str, str] = {
+    # --- the protocol and the web (before anything reaches the table) ---
+    "bad_input": "The input is not a well-formed protocol object (a field missing, of the wrong "
+                 "type, or unknown); the message names the field.",
+    "bad_json": "The request body or script line is not valid JSON.",
+    "unknown_kind": "The input is none of new_game, tap, lift, button, board, host, seat.",
+    "unknown_reader": "The reader named is not one of seat-1..seat-8, center, table.",
+    "too_large": "The input is larger than the table accepts.",
+    "host_token_needed": "Only the host page (with the host token) may send this.",
+    "seat_token_needed": "A seat action needs that seat's token (from its QR code).",
+    "no_such_seat": "The seat asked for is not at this table.",
+    "not_found": "There is no such page or API endpoint.",
+    "method_not_allowed": "The endpoint does not take that HTTP method.",
+    "http_error": "Another HTTP error; the message says which.",
+    "bad_limit": "A query parameter of an API endpoint is out of range.",
+    # --- the table (session, journal, tags) ---
+    "no_game": "No game is running, so there is nothing to apply the input to.",
+    "unknown_game": "new_game names a game the table does not have.",
+    "player_count": "The game is not for that many players.",
+    "bad_option": "A new_game option is unknown or has a value the game does not take.",
+    "bad_data": "A game's data (card files) cannot be used; the message names the file.",
+    "nothing_to_undo": "Undo with no input left to undo.",
+    "unknown_tag": "A tag UID that is enrolled to no card.",
+    "busy": "The table did not answer in time.",
+    "journal_failed": "The journal could not be written, so the input was not applied.",
+    # --- a game's moves (shared by every game) ---
+    "unknown_move": "The game has no such action or button (or takes no input of that kind).",
+    "game_over": "The game is over; only the moves declared for the end are still taken.",
+    "not_now": "A move of this game, but not in the current phase; the message says when.",
+    "not_your_turn": "The move is the game's, and legal now, but not for this player.",
+    "empty_seat": "Nobody sits at the seat the input is for.",
+    "bad_argument": "An argument is missing, of the wrong type or out of range; the message "
+                    "names it and what it takes.",
+    "not_this_game": "A card of another game (or no card of any game).",
+    "unknown_card": "A card, token, board or other game item this game does not have, or that "
+                    "is not in play in this game.",
+    "wrong_reader": "The card was tapped on a reader where it does not belong now.",
+    "unavailable": "The card, space or item exists but cannot be used now (set aside, taken, "
+                   "already revealed, empty, full).",
+    "already_done": "The same thing was already done (laid, asked, chosen, used) and is done once.",
+    "waiting": "Something else must happen first (answers locked, guesses in, questions asked).",
+    "too_late": "A correction of something the players have already seen revealed.",
+    "option_off": "The move needs an option or module this game was started without.",
+    "breaks_rule": "The move breaks one of the game's rules; the message names the rule.",
+}
 
 
 class Refusal(Exception):
-    """An input that was refused; ``code`` is stable snake_case, ``message`` is for people."""
+    """An input that was refused; ``code`` is from :data:`CATALOGUE`, ``message`` is for people."""
 
     def __init__(self, code: str, message: str):
         super().__init__(message)

@@ -102,7 +102,7 @@ def test_unplugged_reader_is_named_the_others_play_on_and_it_comes_back(tmp_path
             srv.hardware(remove="seat-1")
             srv.hardware(place="seat-3", uid=RED)
             wait_until(lambda: ("seat-3", "test/red") in journal_taps(srv), what="seat 3's tap")
-            assert srv.post({"button": {"name": "advance"}}).json()["error"]["code"] == "not_everyone"
+            assert srv.post({"button": {"name": "advance"}}).json()["error"]["code"] == "waiting"
 
             srv.hardware(plug="seat-2")          # plugged back: it comes back by itself
             wait_until(lambda: readers(srv)["seat-2"]["status"] == "ok", what="seat-2 back")

@@ -115,7 +115,7 @@ def test_an_accepted_input_answers_with_its_journal_row(srv):
 
 
 def test_a_refusal_by_the_rules_is_a_409_with_the_rules_message(srv):
-    message = error_of(srv.post({"button": {"name": "advance"}}), 409, "not_everyone")
+    message = error_of(srv.post({"button": {"name": "advance"}}), 409, "waiting")
     assert message == "Not everyone has chosen a colour yet."
 
 
@@ -130,7 +130,7 @@ def test_host_and_seat_inputs_need_their_tokens(srv):
     assert "host page" in message
     error_of(srv.post({"seat": {"seat": 2, "action": "ask"}}, token=srv.seat_token(1)), 403,
              "seat_token_needed")
-    error_of(srv.post({"seat": {"seat": 1, "action": "ask"}}, token=srv.seat_token(1)), 409, "not_now")
+    error_of(srv.post({"seat": {"seat": 1, "action": "ask"}}, token=srv.seat_token(1)), 409, "unknown_move")
     assert srv.state()["game"] == "tiny"
 
 
@@ -175,7 +175,7 @@ def test_the_journal_shows_inputs_newest_first_and_refusals_with_why(srv):
     assert journal["inputs"][0]["id"] > journal["inputs"][1]["id"]
     assert journal["inputs"][-1]["input"] != GAME   # only the newest two
     refusal = journal["refusals"][0]
-    assert refusal["code"] == "not_everyone" and refusal["message"] == "Not everyone has chosen a colour yet."
+    assert refusal["code"] == "waiting" and refusal["message"] == "Not everyone has chosen a colour yet."
     assert refusal["source"] == "http" and "advance" in refusal["input"]
     everything = get(srv, "/api/journal", params={"token": srv.host_token, "limit": 1000}).json()
     assert everything["inputs"][-1]["input"] == {"new_game": {**GAME["new_game"], "seed": 0}}

@@ -54,7 +54,7 @@ def test_a_refused_line_stops_the_replay_with_file_line_code_and_message(tmp_pat
     path = script(tmp_path, NEW_GAME, ANNA_RED, ADVANCE, BEN_BLUE, ADVANCE)
     status, out, err = replay(capsys, path, "--json")
     assert status != 0 and out == ""
-    assert err.strip() == f"{path}:3: refused [not_everyone] Not everyone has chosen a colour yet."
+    assert err.strip() == f"{path}:3: refused [waiting] Not everyone has chosen a colour yet."
 
 
 def test_a_line_that_is_not_json_is_reported_with_its_number(tmp_path, capsys):
@@ -70,7 +70,7 @@ def test_keep_going_reports_every_refusal_and_prints_the_final_view(tmp_path, ca
     status, out, err = replay(capsys, path, "--keep-going", "--json")
     assert status != 0   # the script still had refusals
     assert err.splitlines() == [
-        f"{path}:2: refused [not_everyone] Not everyone has chosen a colour yet.",
+        f"{path}:2: refused [waiting] Not everyone has chosen a colour yet.",
         f"{path}:4: refused [unknown_reader] There is no reader 'seat-9'; readers are seat-1..seat-8, "
         "center and table.",
     ]
@@ -93,7 +93,7 @@ def test_the_command_line_exits_non_zero_on_a_refusal(tmp_path, flags):
     done = subprocess.run([sys.executable, "-m", "tests.support.serve", "replay", str(path), *flags],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert f"{path.name}:2: refused [not_everyone]" in done.stderr
+    assert f"{path.name}:2: refused [waiting]" in done.stderr
     if flags:
         assert "Winner: Anna" in done.stdout
     else:

@@ -144,7 +144,8 @@ def test_a_seat_may_act_only_for_itself(srv, clients):
     answer = clients["seat-1"].send({"seat": {"seat": 2, "action": "ask"}})
     assert answer["ok"] is False and answer["error"]["code"] == "seat_token_needed"
     answer = clients["seat-1"].send({"seat": {"seat": 1, "action": "ask"}})   # reaches the game
-    assert answer["error"] == {"code": "not_now", "message": "seat does nothing in this game."}
+    assert answer["error"] == {"code": "unknown_move", "message": "Tiny Test Game has no seat action "
+                               "'ask'; seat actions: choose."}
     answer = clients["table"].send({"host": {"action": "end_game"}})
     assert answer["error"]["code"] == "host_token_needed"
     assert srv.state()["game"] == "tiny"
@@ -167,9 +168,9 @@ def test_refusals_reach_the_tv_briefly_and_the_host_in_full(srv, clients):
     r = srv.post({"button": {"name": "advance"}})
     assert r.status_code == 409
     message = "Not everyone has chosen a colour yet."
-    assert clients["table"].wait_for("refused") == {"code": "not_everyone", "message": message}
+    assert clients["table"].wait_for("refused") == {"code": "waiting", "message": message}
     host = clients["host"].wait_for("refused")
-    assert host == {"code": "not_everyone", "message": message, "input": {"button": {"name": "advance"}}}
+    assert host == {"code": "waiting", "message": message, "input": {"button": {"name": "advance"}}}
     seq = post_ok(srv, tap(1, "red"))   # the seats were not bothered with it
     for seat in ("seat-1", "seat-2"):
         state_at(clients[seat], seq)

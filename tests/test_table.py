@@ -106,12 +106,12 @@ def test_a_rule_refusal_is_recorded_with_what_and_why_and_changes_nothing(table)
     before, rows = all_views(table), table.journal.count()
     outcome = table.handle(ADVANCE, source="test")
     assert not outcome.accepted
-    assert outcome.error.code == "not_everyone"
+    assert outcome.error.code == "waiting"
     assert outcome.as_dict() == {"ok": False, "error": {
-        "code": "not_everyone", "message": "Not everyone has chosen a colour yet."}}
+        "code": "waiting", "message": "Not everyone has chosen a colour yet."}}
     assert all_views(table) == before and table.journal.count() == rows
     refused, = refusals(table)
-    assert refused["code"] == "not_everyone"
+    assert refused["code"] == "waiting"
     assert refused["message"] == "Not everyone has chosen a colour yet."
     assert refused["input"] == '{"button":{"name":"advance"}}' and refused["source"] == "test"
 
@@ -152,7 +152,7 @@ def never_called(*args):
 
 def test_a_new_game_with_the_wrong_player_count_is_refused_naming_the_limits(monkeypatch, table):
     duo = Game(id="duo", name="Duo", min_players=2, max_players=2,
-               setup=never_called, apply=never_called, view=never_called)
+               setup=never_called, show=never_called)
     monkeypatch.setitem(games._games, "duo", duo)
     outcome = table.handle({"new_game": {"game": "duo", "players": ["A", "B", "C"]}})
     assert outcome.error.code == "player_count"

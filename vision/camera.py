@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
+from server import games
+
 from .calibration import reference_dir
 from .classify import Reference
 from .config import CameraConfig, CameraConfigError
@@ -77,10 +79,8 @@ def build(ctx, raw: dict | None = None) -> CameraService:
 
 
 def board_in_play(state: dict | None, board: str) -> bool:
-    """Whether a Food for Thought game is running with ``board`` (an empty seat's board is not)."""
-    from server.games.food_for_thought.boards import board_ids
-    from server.games.food_for_thought.rules import GAME_ID
-    return bool(state) and state.get("game") == GAME_ID and board in board_ids(state)
+    """Whether the running game watches ``board`` (an empty seat's board is not watched)."""
+    return board in games.boards(state)
 
 
 def put_if_in_play(table, inp: dict) -> None:
@@ -94,16 +94,12 @@ def put_if_in_play(table, inp: dict) -> None:
 
 
 def follow_game(source: SyntheticSource, state: dict | None) -> None:
-    """Lay the synthetic table's tokens as the running Food for Thought game has them."""
-    from server.games.food_for_thought.rules import GAME_ID
-    if not state or state.get("game") != GAME_ID:
-        return
-    from server.games.food_for_thought.boards import board_ids, implied
-    wanted = set(board_ids(state))
+    """Lay the synthetic table's tokens as the running game's record has them."""
+    wanted = games.boards(state)
     for place in source.scene.boards:
         target = place.layout.target
         if target in wanted:
-            slots = implied(state, target)
+            slots = wanted[target]
             ids = {s.id for s in place.layout.slots}
             source.set_slots(place.layout.board, {s: slots.get(s) for s in ids})
 

@@ -41,3 +41,11 @@ def get(game_id: str) -> Game:
     except (KeyError, TypeError):
         known = ", ".join(sorted(_games)) or "none"
         raise RuleError("unknown_game", f"There is no game {game_id!r}; known games: {known}.") from None
+
+
+def boards(state: dict | None) -> dict[str, dict]:
+    """What the camera may watch in ``state`` (no game: nothing): ``{board: {slot: token}}``,
+    the slots as the game's record has them (see ``Game.boards``)."""
+    if not state:
+        return {}
+    return get(state["game"]).boards(state)

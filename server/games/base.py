@@ -1,18 +1,20 @@
 """The contract every game engine follows, and the small helpers they share.
 
 A game is data plus pure functions (no Flask, no threads, no I/O, no wall clock,
-no global random).  The table calls them like this::
+no global random): its phases and moves are declared in one table each
+(:mod:`server.games.moves`), and the table calls::
 
     state = game.setup(players, options, seed)       # a JSON-able dict
-    state, events = game.apply(state, inp)           # or raises RuleError
+    state, events = game.apply(state, inp)           # or raises RuleError / Quiet
     view = game.view(state, audience)                # "table", "seat-N" or "host"
+    boards = game.boards(state)                      # what the camera may watch
 
-``apply`` receives a private deep copy of the state, so an engine may change it
-in place and return it.  ``inp`` is one protocol object after the table has
-resolved it: taps and lifts carry a ``card`` id (and the ``uid`` when a real
-reader sent it), host and seat actions carry their fields as sent.  The
-``new_game`` input and the ``undo`` button/host action never reach an engine;
-the table handles them.
+``apply`` receives a private deep copy of the state, so a move may change it
+in place.  ``inp`` is one protocol object after the table has resolved it:
+taps and lifts carry a ``card`` id (and the ``uid`` when a real reader sent
+it), host and seat actions carry their fields as sent.  The ``new_game`` input
+and the ``undo`` button/host action never reach an engine; the table handles
+them.  docs/adding-a-game.md walks through a whole game.
 
 Every state has the common envelope built by :func:`new_state` so the table
 and the views can rely on it: ``game``, ``players`` (list of ``{name, seat,
@@ -23,9 +25,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..refusal import Refusal
+
+if TYPE_CHECKING:
+    from .moves import Move, Phase
 
 #: How many public event texts a state keeps for ``last_events``.
 LOG_LENGTH = 8
@@ -48,7 +53,8 @@ class RuleError(Refusal):
         self.seat = seat
 
     def as_dict(self, audience: str = "table") -> dict:
-        """The refusal as sent to ``audience`` (detail only to its seat and the host)."""
+        """The refusal as sent to ``audience`` (detail only to its seat and the host;
+        a detail with no seat goes to the host alone)."""
         out = {"code": self.code, "message": self.message}
         if self.detail and (audience == "host" or audience == f"seat-{self.seat}"):
             out["detail"] = self.detail
@@ -113,10 +119,15 @@ class Option:
 
 @dataclass(frozen=True)
 class Game:
-    """A registered game: identity, player counts, options and engine functions.
+    """A registered game: identity, player counts, options, phases, moves and views.
 
-    ``cards()`` lists every card id the game uses (the simulator shows them as
-    pads and gives each a virtual tag).
+    ``phases`` and ``moves`` are the game's declared tables (see
+    :mod:`server.games.moves`); ``show(state, audience)`` builds a view
+    without its prompt (the phase gives it); ``cards()`` lists every card id
+    the game uses (the simulator shows them as pads and gives each a virtual
+    tag); ``legacy_apply`` is the hand-written dispatch of an engine not yet
+    moved to declared moves (gone once every engine declares them); ``watch(state)`` gives, per board the camera may watch, the slots the
+    game's record has filled (``{board: {slot: token}}``).
     """
 
     id: str
@@ -124,11 +135,51 @@ class Game:
     min_players: int
     max_players: int
     setup: Callable[[list[str], dict, int], dict]
-    apply: Callable[[dict, dict], tuple[dict, list[dict]]]
-    view: Callable[[dict, str], dict]
+    show: Callable[[dict, "Audience"], dict]
+    phases: tuple["Phase", ...] = ()
+    moves: tuple["Move", ...] = ()
+    legacy_apply: Callable[[dict, dict], tuple[dict, list[dict]]] | None = None
     options: tuple[Option, ...] = ()
     cards: Callable[[], list[str]] = field(default=lambda: [])
+    watch: Callable[[dict], dict[str, dict]] = field(default=lambda state: {})
     summary: str = ""
+
+    def __post_init__(self):
+        from .moves import moves_table
+        table = moves_table(self.moves)
+        phases = {p.id for p in self.phases}
+        for move in self.moves:
+            unknown = sorted(set(move.phases or ()) - phases - {"*"})
+            if unknown:
+                raise ValueError(f"{self.id}: move {move.input} {move.name} names an undeclared "
+                                 f"phase {unknown[0]!r}")
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_phases", {p.id: p for p in self.phases})
+
+    def apply(self, state: dict, inp: dict) -> tuple[dict, list[dict]]:
+        """Apply one resolved input through the declared moves; the new state and its events."""
+        from .moves import dispatch
+        if self.legacy_apply is not None:
+            return self.legacy_apply(state, inp)
+        return state, dispatch(self.name, self._table, state, inp)
+
+    def phase(self, state: dict) -> "Phase":
+        """The declared phase the game is in."""
+        return self._phases[state["phase"]]
+
+    def view(self, state: dict, audience: str) -> dict:
+        """The view for ``audience``, with the phase's prompt (in the second person on a phone)."""
+        audience = Audience(audience)
+        out = self.show(state, audience)
+        if not self.phases:
+            return out
+        seat = audience.seat if audience.seat is not None and audience.seat <= len(state["players"]) else None
+        out["prompt"] = self.phase(state).prompt_for(state, seat)
+        return out
+
+    def boards(self, state: dict) -> dict[str, dict]:
+        """The boards the camera may watch in ``state``, each with the slots the game has filled."""
+        return self.watch(state)
 
     def resolve_options(self, given: dict | None, player_count: int) -> dict:
         """Fill defaults and validate ``given``; unknown names are refused."""
@@ -142,9 +193,12 @@ class Game:
                 for name, opt in known.items()}
 
     def describe(self) -> dict:
+        """The game for ``GET /api/games``: options, phases, moves (docs/adding-a-game.md)."""
         return {"id": self.id, "name": self.name, "min_players": self.min_players,
                 "max_players": self.max_players, "summary": self.summary,
-                "options": [o.describe() for o in self.options], "cards": self.cards()}
+                "options": [o.describe() for o in self.options], "cards": self.cards(),
+                "phases": [{"id": p.id, "help": p.help} for p in self.phases],
+                "moves": [m.describe() for m in self.moves]}
 
 
 #: The host picks who starts; every game offers this option.
@@ -191,8 +245,9 @@ def player(state: dict, seat: int) -> dict:
     return state["players"][seat - 1]
 
 
-def common_view(state: dict, prompt: str) -> dict:
-    """The fields every view has, copied by allow-list from the envelope."""
+def common_view(state: dict, prompt: str | None = None) -> dict:
+    """The fields every view has, copied by allow-list from the envelope (the prompt is the
+    phase's, added by :meth:`Game.view`)."""
     return {
         "game": state["game"],
         "phase": state["phase"],
@@ -206,13 +261,46 @@ def common_view(state: dict, prompt: str) -> dict:
 
 
 def audience_seat(audience: str) -> int | None:
-    """The seat number of a ``seat-N`` audience, else None."""
-    if audience.startswith("seat-"):
-        try:
-            return int(audience[5:])
-        except ValueError:
-            return None
+    """The seat number of a ``seat-N`` audience, else None (until every engine takes Audience)."""
+    return reader_seat(audience)
+
+
+class Audience(str):
+    """Who a view or a refusal is for: ``"table"`` (the public TV), ``"host"``, or ``"seat-N"``.
+
+    A plain string (so ``audience == "host"`` works), with the seat parsed once.
+    """
+
+    @property
+    def seat(self) -> int | None:
+        """The seat number of a ``seat-N`` audience, else None."""
+        return reader_seat(self)
+
+    @property
+    def is_host(self) -> bool:
+        return self == "host"
+
+
+def seat_reader(seat: int) -> str:
+    """The reader (and audience) name of ``seat``: ``"seat-N"``."""
+    return f"seat-{seat}"
+
+
+def reader_seat(name: str) -> int | None:
+    """The seat number in a ``seat-N`` reader or audience name, else None."""
+    if isinstance(name, str) and name.startswith("seat-") and name[5:].isdigit():
+        return int(name[5:])
     return None
+
+
+def seat_after(state: dict, seat: int, steps: int = 1) -> int:
+    """The seat ``steps`` places to the left of ``seat`` (seat numbers go round to the left)."""
+    return (seat - 1 + steps) % len(state["players"]) + 1
+
+
+def seats_from(state: dict, seat: int) -> list[int]:
+    """Every seat in playing order starting at ``seat``."""
+    return [seat_after(state, seat, i) for i in range(len(state["players"]))]
 
 
 def input_kind(inp: dict) -> tuple[str, dict]:

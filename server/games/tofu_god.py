@@ -688,5 +688,5 @@ def cards() -> list[str]:
 
 
 GAME = Game(id=GAME_ID, name="Tofu God", min_players=2, max_players=6,
-            setup=setup, apply=apply, view=view, options=OPTIONS, cards=cards,
+            setup=setup, legacy_apply=apply, show=view, options=OPTIONS, cards=cards,
             summary="Answer conundrums with silhouette cards; the others guess your best answer.")

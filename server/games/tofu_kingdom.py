@@ -711,7 +711,7 @@ def view(state: dict, audience: str) -> dict:
 
 
 GAME = Game(id=GAME_ID, name="Tofu Kingdom", min_players=3, max_players=8,
-            setup=setup, apply=apply, view=view, options=OPTIONS,
+            setup=setup, legacy_apply=apply, show=view, options=OPTIONS,
             cards=lambda: [f"{GAME_ID}/{role}" for role in ROLES],
             summary="The Prince asks questions and flips the coaster he thinks is Princess Tofu; "
                     "the flipped coaster's symbol decides who gets a soybean.")

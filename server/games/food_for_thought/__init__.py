@@ -73,6 +73,11 @@ def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
                     "their seat page and the host from the host page.")
 
 
+def camera_boards(state: dict) -> dict[str, dict]:
+    """Every board of the game (a diet board per seat, the shop) with the slots the record fills."""
+    return {board: boards.implied(state, board) for board in boards.board_ids(state)}
+
+
 OPTIONS = (
     FIRST_SEAT,
     Option("diet", "Diet boards: auto (Standard; Cleanse when solo), one board id for everyone, or one id "
@@ -88,6 +93,6 @@ OPTIONS = (
 )
 
 GAME = Game(id=rules.GAME_ID, name="Food for Thought", min_players=1, max_players=4,
-            setup=setup, apply=apply, view=view, options=OPTIONS,
+            setup=setup, legacy_apply=apply, show=view, options=OPTIONS, watch=camera_boards,
             summary="Six rounds of shopping, cooking and working out; the table keeps every "
                     "board and writes each player's receipt.")
