@@ -33,6 +33,8 @@ CATALOGUE: dict[str, str] = {
     "unknown_tag": "A tag UID that is enrolled to no card.",
     "busy": "The table did not answer in time.",
     "journal_failed": "The journal could not be written, so the input was not applied.",
+    "internal_error": "A fault inside a game's rules; the input was not applied and is listed "
+                      "for the host.",
     # --- a game's moves (shared by every game) ---
     "unknown_move": "The game has no such action or button (or takes no input of that kind).",
     "game_over": "The game is over; only the moves declared for the end are still taken.",
