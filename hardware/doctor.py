@@ -1,12 +1,19 @@
 """``tofu-table doctor``: check the configuration and every device, and say what is wrong in plain words.
 
 Each line starts with ``ok`` or ``PROBLEM``; the exit status is 1 when there
-is any problem.  ``--example`` prints the commented example configuration.
+is any problem.  ``--example`` prints the commented example configuration;
+``--soak MINUTES`` runs the owner's soak test of every reader (:mod:`hardware.soak`).
+
+A reader the running table holds (its device is locked) is not touched: doctor
+shows what the table's ``/api/health`` says about it instead.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
+import urllib.error
+import urllib.request
 import warnings
 from pathlib import Path
 
@@ -14,7 +21,7 @@ from server.context import default_data_dir
 
 from .config import EXAMPLE, FILE_NAME, Config, ConfigError, load
 from .enrolment import card_sets
-from .reader import COLLISION, TAG, ReaderDown
+from .reader import COLLISION, TAG, ReaderBusy, ReaderDown
 from .registry import TagRegistry
 from .station import make_reader
 
@@ -23,6 +30,12 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("doctor", help="check config.toml, the readers, buttons and lights")
     p.add_argument("--data", default=str(default_data_dir()), help="data folder (config.toml, registry)")
     p.add_argument("--example", action="store_true", help="print the commented example config.toml")
+    p.add_argument("--port", type=int, default=int(os.environ.get("TOFU_TABLE_PORT") or 8000),
+                   help="port of the running table, asked about readers it holds (default "
+                        "$TOFU_TABLE_PORT or 8000)")
+    p.add_argument("--soak", type=float, metavar="MINUTES",
+                   help="walk through every reader, then let cards rest for MINUTES and report "
+                        "spurious lifts and taps (stop the table first)")
     p.set_defaults(func=run)
 
 
@@ -66,7 +79,10 @@ def run(args, out=None) -> int:
                   f"tofu-table doctor --example > {path}, then edit it")
     elif config is not None:
         report.ok("read without mistakes")
-        _readers(config, data, report, out)
+        if getattr(args, "soak", None):
+            from . import soak
+            return soak.run(config, args.soak, out)
+        _readers(config, data, report, out, getattr(args, "port", 8000))
         _pins(config, report, out)
     _registry(data, report, out)
     print("All good." if not report.problems else
@@ -74,16 +90,38 @@ def run(args, out=None) -> int:
     return 1 if report.problems else 0
 
 
-def _readers(config: Config, data: Path, report: Report, out) -> None:
+def _table_readers(port: int) -> dict[str, dict] | None:
+    """The reader records of the table running on ``port``, or None when none answers."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=3) as answer:
+            return {r["name"]: r for r in json.load(answer).get("readers", [])}
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+
+
+def _readers(config: Config, data: Path, report: Report, out, port: int) -> None:
     print("Readers:", file=out)
     if not config.readers:
         report.ok("none configured (taps come from the simulator page and phones only)")
     registry = TagRegistry.in_data_dir(data)
+    table: dict | None = None
     for rc in config.readers:
         reader = make_reader(rc)
         try:
             reader.open()
             result = reader.poll()
+        except ReaderBusy as exc:
+            table = table if table is not None else _table_readers(port)
+            record = (table or {}).get(rc.name)
+            if record is None:
+                report.problem(f"{rc.name}: {exc}, and no table answers on port {port}: stop the "
+                               "other program (or pass --port)")
+            elif record["status"] == "ok":
+                report.ok(f"{rc.name}: held by the running table, which reports it ok ({record['detail']})")
+            else:
+                report.problem(f"{rc.name}: held by the running table, which reports it "
+                               f"{record['status']}: {record['detail']}")
+            continue
         except ReaderDown as exc:
             report.problem(f"{rc.name}: {exc}")
             continue
@@ -103,6 +141,7 @@ def _readers(config: Config, data: Path, report: Report, out) -> None:
 def _pins(config: Config, report: Report, out) -> None:
     devices = [(f"button {n}", "Button", pin) for n, pin in config.buttons.items()]
     devices += [(f"LED {n}", "LED", pin) for n, pin in config.leds.items()]
+    options = {"Button": {"pull_up": config.button_pull_up}}
     if config.buzzer_pin is not None:
         devices.append(("buzzer", "Buzzer", config.buzzer_pin))
     if not devices:
@@ -114,7 +153,7 @@ def _pins(config: Config, report: Report, out) -> None:
         try:
             with warnings.catch_warnings():     # gpiozero warns about each pin driver it skips
                 warnings.simplefilter("ignore", gpiozero.PinFactoryFallback)
-                device = getattr(gpiozero, kind)(pin)
+                device = getattr(gpiozero, kind)(pin, **options.get(kind, {}))
         except gpiozero.BadPinFactory:
             report.problem("no GPIO pin driver works here (this is not a Pi, or lgpio / rpi-lgpio "
                            "is missing): buttons and lights cannot be checked")
@@ -122,7 +161,10 @@ def _pins(config: Config, report: Report, out) -> None:
         except Exception as exc:   # gpiozero: pin in use, reserved pin ...
             report.problem(f"{name}: GPIO{pin} cannot be used ({type(exc).__name__}: {exc})")
             continue
-        state = ", pressed now" if kind == "Button" and device.is_pressed else ""
+        state = ""
+        if kind == "Button":
+            state = (" (pull-up: pressed connects it to GND)" if device.pull_up else
+                     " (pull-down: pressed connects it to 3.3 V)") + (", pressed now" if device.is_pressed else "")
         device.close()
         report.ok(f"{name}: GPIO{pin} is free and set up{state}")
 

@@ -4,14 +4,20 @@ doctor must name each wrong thing in plain words; the station must put taps
 from configured readers on the table and show every device in the health list.
 """
 import io
+import threading
+import time
 from argparse import Namespace
 
+import requests
 from gpiozero import Device
 
 from hardware import doctor, station
+from hardware.mfrc522_reader import Mfrc522Reader
 from hardware.registry import TagRegistry
 from server.context import TableContext
+from tests.support.emulated_table import EmulatedTable, device_dir
 from tests.support.hardware_helpers import wait_for
+from tests.support.server import free_port
 from tests.support.mfrc522_emulator import EmulatedTag, Emulator
 
 CONFIG = """
@@ -51,7 +57,7 @@ def test_doctor_reports_each_reader_and_pin(tmp_path, pins):
     assert ("ok       seat-1: MFRC522 on /dev/spidev0.0, reset on GPIO25 (MFRC522 v2.0) answers; "
             "tag 04A224C2B31190 on it (tofu-kingdom/queen)") in text
     assert "PROBLEM  seat-2: nothing answers on /dev/spidev0.1" in text
-    assert "ok       button advance: GPIO5 is free and set up" in text
+    assert "ok       button advance: GPIO5 is free and set up (pull-up: pressed connects it to GND)" in text
     assert "ok       LED seat-1: GPIO12 is free and set up" in text
     assert "Tofu Kingdom cards: 1 of 8 cards enrolled" in text
     assert "1 problem found." in text
@@ -127,3 +133,104 @@ def test_a_configuration_with_mistakes_starts_nothing_and_shows_why_in_health(tm
         assert "tofu-table doctor" in readers[0]["detail"]
     finally:
         stop()
+
+
+def test_doctor_sets_buttons_up_as_wired(tmp_path, pins):
+    """Issue 18 item 11: [buttons] pull_up = false is pull-down wiring, for doctor too."""
+    (tmp_path / "config.toml").write_text("[buttons]\npull_up = false\n[buttons.pins]\nadvance = 5\n")
+    status, text = run_doctor(tmp_path)
+    assert status == 0
+    assert "ok       button advance: GPIO5 is free and set up (pull-down: pressed connects it to 3.3 V)" in text
+
+
+def test_doctor_asks_the_running_table_about_the_readers_it_holds(tmp_path):
+    """Issue 18 item 4: doctor must not poll a chip the table is polling (their register
+    traffic would interleave); the reader's lock tells it so, and it reads /api/health."""
+    (tmp_path / "config.toml").write_text(
+        '[[readers]]\nname = "seat-1"\nbus = 0\ndevice = 0\n[camera]\nsource = "off"\n')
+    srv = EmulatedTable(tmp_path, simulate=False).start()
+    try:
+        srv.hardware(place="seat-1", uid="04A224C2B31190")
+        wait_for(lambda: requests.get(srv.url + "/api/health", timeout=5).json()["readers"][0]["status"] == "ok",
+                 timeout=10, what="the table's reader up")
+        with Emulator(device_dir=device_dir(tmp_path)) as emu:
+            emu.add_reader(0, 0)
+            status, text = run_doctor(tmp_path, port=srv.port)
+    finally:
+        srv.stop()
+    assert status == 0, text
+    assert "ok       seat-1: held by the running table, which reports it ok (MFRC522 on /dev/spidev0.0" in text
+
+
+def test_doctor_says_when_a_reader_is_held_and_no_table_answers(tmp_path):
+    (tmp_path / "config.toml").write_text('[[readers]]\nname = "seat-1"\nbus = 0\ndevice = 0\n')
+    with Emulator() as emu:
+        emu.add_reader(0, 0)
+        holder = Mfrc522Reader("seat-1", 0, 0)
+        holder.open()
+        status, text = run_doctor(tmp_path, port=free_port())
+        holder.close()
+    assert status == 1
+    assert "PROBLEM  seat-1: /dev/spidev0.0 is in use by another program" in text
+    assert "no table answers on port" in text
+
+
+class Owner(io.StringIO):
+    """The owner at the table during ``doctor --soak``: does what each printed line asks, on
+    the emulated chips, and meanwhile the chips suffer a brown-out and a stalled bus."""
+
+    def __init__(self, emu, chips):
+        super().__init__()
+        self.emu, self.chips, self.lines = emu, chips, []
+        self.thread = None
+
+    def write(self, text):
+        self.lines.append(text)
+        threading.Thread(target=self._act, args=(text,), daemon=True).start()
+        return super().write(text)
+
+    def _act(self, line):
+        name = line.split(":")[0]
+        chip = self.chips.get(name)
+        if "lay a 4-byte" in line or "lay a 7-byte" in line:
+            tag = EmulatedTag("A1B2C3D4" if "4-byte" in line else "04A224C2B31190")
+            chip.place(tag)
+            time.sleep(0.15)
+            chip.remove(tag)
+        elif "unplug the reader" in line:
+            chip.unplug(floating=0xFF)
+            time.sleep(0.3)
+            chip.plug()
+        elif "leave one card resting" in line:
+            tags = [EmulatedTag(f"04A224C2B311{i:02X}", power_up_s=0.005) for i in range(len(self.chips))]
+            for chip, tag in zip(self.chips.values(), tags):
+                chip.place(tag)
+            time.sleep(0.4)
+            self.chips["seat-1"].brown_out()
+            time.sleep(0.4)
+            tags[1].fail("silent", 1)
+            self.emu.buses[0].stall(0.3)
+
+
+def test_doctor_soak_walks_the_owner_through_every_reader_and_finds_nothing_spurious(tmp_path):
+    """The owner's soak test (issue 18): each reader reads 4- and 7-byte tags whole, comes back
+    after being unplugged, and resting cards give no lift or tap through faults."""
+    (tmp_path / "config.toml").write_text(
+        "[hub]\nlift_after_ms = 100\nretry_first_s = 0.05\nretry_max_s = 0.2\n"
+        '[[readers]]\nname = "seat-1"\nbus = 0\ndevice = 0\n'
+        '[[readers]]\nname = "seat-2"\nbus = 0\ndevice = 1\n')
+    with Emulator() as emu:
+        chips = {"seat-1": emu.add_reader(0, 0), "seat-2": emu.add_reader(0, 1)}
+        owner = Owner(emu, chips)
+        status = doctor.run(Namespace(data=str(tmp_path), example=False, soak=0.03, port=1), out=owner)
+    text = owner.getvalue()
+    assert status == 0, text
+    for name in ("seat-1", "seat-2"):
+        section = text.split(f"  {name}:\n")[1]
+        assert "ok       a 4-byte tag (MIFARE Classic): read whole" in section
+        assert "ok       a 7-byte tag (an NTAG sticker): read whole" in section
+        assert "ok       unplug and replug: down, then back by itself" in section
+        assert "while resting: 0 spurious input(s), 0 lift/tap pair(s) (must be 0)" in section
+        assert "polls/s; polling CPU" in section and "poll results:" in section
+    assert "down" in text.split("  seat-1:\n")[1].split("poll results:")[1]
+    assert "Soak passed." in text

@@ -18,9 +18,16 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.support.server import ROOT, Server
 from tests.support.warm_server import wait_serving
+
+
+def device_dir(data_dir) -> Path:
+    """Where the server's emulated chip selects live (their flock files): an Emulator in the
+    test given the same folder meets the server's locks, as a second program on the Pi would."""
+    return Path(data_dir) / "emulated-spidev"
 
 
 class EmulatedTable(Server):
@@ -90,7 +97,6 @@ def _steer(chips: dict) -> None:
 
 if __name__ == "__main__":
     import threading
-    from pathlib import Path
 
     from hardware.config import FILE_NAME, load
     from server import games
@@ -104,7 +110,7 @@ if __name__ == "__main__":
     games.register(tiny_game.GAME)
     argv = sys.argv[1:]
     config = load(Path(argv[argv.index("--data") + 1]) / FILE_NAME)
-    with Emulator() as emulator:
+    with Emulator(device_dir=device_dir(Path(argv[argv.index("--data") + 1]))) as emulator:
         chips = {rc.name: emulator.add_reader(rc.bus, rc.device, rc.reset_pin)
                  for rc in config.readers if rc.driver == "mfrc522"}
         threading.Thread(target=_steer, args=(chips,), daemon=True).start()
