@@ -48,7 +48,8 @@ class Station:
                              min_round=config.min_round_ms / 1000,
                              retry_first=config.retry_first_s, retry_max=config.retry_max_s)
         self.buttons = ButtonPanel(config.buttons, sink, pull_up=config.button_pull_up,
-                                   debounce_s=config.debounce_ms / 1000)
+                                   debounce_s=config.debounce_ms / 1000,
+                                   hold_to_undo_s=config.hold_to_undo_ms / 1000)
         self.feedback = Feedback(config.leds, config.buzzer_pin, config.buzzer_active_high)
         self._table = None
 

@@ -137,3 +137,22 @@ def test_buttons_and_lifts_do_not_flash(pins, table, lights):
     table.submit({"button": {"name": "advance"}})
     time.sleep(0.05)
     assert [s.state for s in led.states] == [False]
+
+
+def test_hold_to_undo_makes_a_long_press_on_advance_one_undo(pins):
+    """Issue 18 item 11: [buttons] hold_to_undo_ms: a short press is advance (on release), a
+    press held that long is one undo and no advance."""
+    sink = Recorder()
+    panel = ButtonPanel({"advance": ADVANCE}, sink, debounce_s=0.02, hold_to_undo_s=0.3)
+    panel.start()
+    try:
+        press(pins, ADVANCE, hold=0.05)
+        wait_for(lambda: sink.inputs, what="the advance")
+        time.sleep(0.05)
+        press(pins, ADVANCE, hold=0.8)           # past the hold time: gpiozero fires when_held
+        wait_for(lambda: len(sink.inputs) == 2, what="the undo")
+        time.sleep(0.1)
+    finally:
+        panel.stop()
+    assert sink.inputs == [{"button": {"name": "advance"}}, {"button": {"name": "undo"}}]
+    assert [source for _, source, _ in sink.items] == ["button:advance", "button:advance"]

@@ -191,3 +191,37 @@ def test_a_file_that_is_not_toml_says_so(tmp_path):
     path.write_text("[readers\n")
     with pytest.raises(hwconfig.ConfigError, match="not valid TOML"):
         hwconfig.load(path)
+
+
+def test_chip_selects_are_those_the_pi_spi_overlays_give_each_bus(tmp_path):
+    """Issue 18 item 8: SPI0 has CE0-1 (spi0-2cs), SPI1 and SPI2 CE0-2 (spi1-3cs, spi2-3cs),
+    SPI3-6 CE0-1 (spiN-2cs)."""
+    path = tmp_path / "config.toml"
+    good = [("seat-1", 0, 1), ("seat-2", 1, 2), ("seat-3", 2, 2), ("seat-4", 3, 1), ("seat-5", 6, 1)]
+    path.write_text("".join(f'[[readers]]\nname = "{n}"\nbus = {b}\ndevice = {d}\n' for n, b, d in good))
+    assert [(r.bus, r.device) for r in hwconfig.load(path).readers] == [(b, d) for _, b, d in good]
+    path.write_text('[[readers]]\nname = "seat-1"\nbus = 0\ndevice = 2\n'
+                    '[[readers]]\nname = "seat-2"\nbus = 4\ndevice = 2\n')
+    with pytest.raises(hwconfig.ConfigError) as err:
+        hwconfig.load(path)
+    assert err.value.problems == [
+        "reader seat-1: device (chip select; SPI0 has CE0-CE1) must be a whole number from 0 to 1, not 2",
+        "reader seat-2: device (chip select; SPI4 has CE0-CE1) must be a whole number from 0 to 1, not 2"]
+
+
+def test_receiver_gain_lift_misses_and_hold_to_undo_are_checked(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[hub]\nlift_misses = 5\n[buttons]\nhold_to_undo_ms = 800\n'
+                    '[[readers]]\nname = "seat-1"\nrx_gain_db = 38\n[[readers]]\nname = "seat-2"\ndevice = 1\n')
+    cfg = hwconfig.load(path)
+    assert cfg.lift_misses == 5 and cfg.hold_to_undo_ms == 800
+    assert [r.rx_gain_db for r in cfg.readers] == [38, 48]          # 48 dB unless set
+    assert cfg.readers[1].timeout_ms == 1.0
+    path.write_text('[hub]\nlift_misses = 0\n[buttons]\nhold_to_undo_ms = 50\n'
+                    '[[readers]]\nname = "seat-1"\nrx_gain_db = 40\n')
+    with pytest.raises(hwconfig.ConfigError) as err:
+        hwconfig.load(path)
+    problems = "\n".join(err.value.problems)
+    assert "[hub] lift_misses must be a whole number from 1 to 50, not 0" in problems
+    assert "[buttons] hold_to_undo_ms (0 for off) must be a number from 300 to 10000, not 50" in problems
+    assert "reader seat-1: rx_gain_db must be one of 18, 23, 33, 38, 43, 48 (dB), not 40" in problems
