@@ -16,6 +16,8 @@ python3 -m venv --help >/dev/null 2>&1 || apt_packages+=(python3-venv)
 if [ "$dev" = 1 ]; then
   [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
   command -v systemd-analyze >/dev/null 2>&1 || apt_packages+=(systemd)
+  # player avatars may be emoji: the screenshots should show them as a phone would
+  [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || apt_packages+=(fonts-noto-color-emoji)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "Installing from Debian's packages: ${apt_packages[*]}"

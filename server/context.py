@@ -12,6 +12,7 @@ from pathlib import Path
 from .access import Access, load_host_token
 from .health import Health
 from .journal import Journal
+from .players import Roster
 from .table import Table
 
 
@@ -25,12 +26,13 @@ def default_data_dir() -> Path:
 
 @dataclass
 class TableContext:
-    """The table, who may use it, device health, and where its files live."""
+    """The table, who may use it, its players, device health, and where its files live."""
 
     data_dir: Path
     simulate: bool
     table: Table
     access: Access
+    roster: Roster
     health: Health = field(default_factory=Health)
     public_url: str | None = None
 
@@ -42,6 +44,6 @@ class TableContext:
         table = Table(Journal(data_dir / "journal.sqlite"))
         access = Access(load_host_token(data_dir), simulate)
         ctx = cls(data_dir=data_dir, simulate=simulate, table=table, access=access,
-                  public_url=public_url)
+                  roster=Roster(data_dir / "players.sqlite"), public_url=public_url)
         ctx.health.register("table", table.health)
         return ctx
