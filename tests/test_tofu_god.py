@@ -69,7 +69,7 @@ def test_rulebook_example_human_unavailable_and_dolphin_back_in_hand():
     assert sorted(hands[0]) == sorted(["dolphin", "tofu", "spider", "beetle", "meditator", "tenth"])
     for seat in (2, 3, 4):
         outcome = t.handle(tap(seat, "human"))
-        assert not outcome.accepted and outcome.error.code == "already_revealed"
+        assert not outcome.accepted and outcome.error.code == "unavailable"
     accept(t, tap(4, "dolphin"))            # Dax may use his dolphin again for question 2
     assert t.view("seat-4")["me"]["guess"] == "dolphin"
 
@@ -180,37 +180,37 @@ def _question_two():
 
 REFUSALS = [
     # (what, table at that moment, input, code)
-    ("a guesser taps a set-aside card", example_table, tap(2, "rat"), "card_set_aside"),
+    ("a guesser taps a set-aside card", example_table, tap(2, "rat"), "unavailable"),
     ("the active player taps a set-aside card", lambda: _partial_choices(2), tap(1, "pig"),
-     "card_set_aside"),
-    ("a card already revealed this turn", _question_two, tap(3, "elephant"), "already_revealed"),
+     "unavailable"),
+    ("a card already revealed this turn", _question_two, tap(3, "elephant"), "unavailable"),
     ("the active player repeats a card", lambda: _partial_choices(3), tap(1, "elephant"),
-     "card_repeated"),
+     "already_done"),
     ("a guess from the active set once the six are locked", example_table, tap(1, "dolphin"),
-     "answers_locked"),
-    ("a card from a set not in the game", example_table, tap(5, "dolphin"), "set_not_in_game"),
+     "already_done"),
+    ("a card from a set not in the game", example_table, tap(5, "dolphin"), "unknown_card"),
     ("a guess before the cards are set aside", _physical_start, tap(2, "dolphin"),
-     "question_not_open"),
+     "not_now"),
     ("a guess after the guesses are revealed", _guesses_revealed, tap(4, "elephant"),
-     "question_not_open"),
+     "not_now"),
     ("a guess before the next question is opened", _answered_q1, tap(4, "dolphin"),
-     "question_not_open"),
+     "not_now"),
     ("an unknown tag", example_table, {"tap": {"reader": "seat-2", "uid": "04A224C2B31190"}},
      "unknown_tag"),
     ("a card of another game", example_table, {"tap": {"reader": "table", "card": "tofu-kingdom/spy"}},
      "not_this_game"),
-    ("a silhouette that is not in a set", example_table, tap(2, "unicorn"), "unknown_silhouette"),
-    ("the same card set aside twice", lambda: _set_aside_one(), tap(1, "rat"), "already_set_aside"),
-    ("advance before the set-aside cards", _physical_start, ADVANCE, "set_aside_pending"),
+    ("a silhouette that is not in a set", example_table, tap(2, "unicorn"), "unknown_card"),
+    ("the same card set aside twice", lambda: _set_aside_one(), tap(1, "rat"), "already_done"),
+    ("advance before the set-aside cards", _physical_start, ADVANCE, "not_now"),
     ("advance before the six answers are locked", lambda: _partial_choices(5), ADVANCE,
-     "answers_not_locked"),
-    ("advance before everyone has guessed", example_table, ADVANCE, "guesses_missing"),
-    ("a button Tofu God does not use", example_table, {"button": {"name": "pause"}}, "unknown_button"),
-    ("a host action that does not exist", example_table, host("shuffle"), "unknown_action"),
+     "waiting"),
+    ("advance before everyone has guessed", example_table, ADVANCE, "waiting"),
+    ("a button Tofu God does not use", example_table, {"button": {"name": "pause"}}, "unknown_move"),
+    ("a host action that does not exist", example_table, host("shuffle"), "unknown_move"),
     ("a conundrum number that is not a card number", example_table, host("conundrum", number=0),
-     "bad_conundrum"),
+     "bad_argument"),
     ("a seat action for a seat not in the game", example_table,
-     {"seat": {"seat": 5, "action": "card", "card": "rat"}}, "bad_seat"),
+     {"seat": {"seat": 5, "action": "card", "card": "rat"}}, "empty_seat"),
     ("a conundrum number from a player who is not answering", example_table,
      {"seat": {"seat": 2, "action": "conundrum", "number": 7}}, "not_your_turn"),
     ("correcting an answer that is already revealed", _question_two,
@@ -218,9 +218,9 @@ REFUSALS = [
     ("correcting the set-aside cards after question 1", _question_two,
      host("set_aside", cards=["dolphin", "tofu"]), "too_late"),
     ("a negative score correction when scores stay at zero or more", example_table,
-     host("score", seat=2, score=-1), "bad_score"),
+     host("score", seat=2, score=-1), "bad_argument"),
     ("a tie-break winner when nobody is tied", example_table, host("tie_break_winner", seat=1),
-     "no_tie_break"),
+     "not_now"),
 ]
 
 
@@ -246,19 +246,36 @@ def test_refusal_is_specific_and_changes_nothing(what, make, inp, code):
     assert error.message.endswith(".") and len(error.message) > 20
 
 
-@pytest.mark.parametrize("make,inp,code,secret", [
-    (lambda: _partial_choices(3), tap(1, "elephant"), "card_repeated", "elephant"),
-    (lambda: _partial_choices(2), tap(1, "pig"), "card_set_aside", "pig"),
+@pytest.mark.parametrize("make,inp,code,secret,told", [
+    (lambda: _partial_choices(3), tap(1, "elephant"), "already_done", "elephant", "seat-1"),
+    (lambda: _partial_choices(2), tap(1, "pig"), "unavailable", "pig", "seat-1"),
+    # issue 11 item 3: host corrections naming a locked answer said it on the TV
+    (lambda: _partial_choices(2), host("set_aside", cards=["elephant", "dolphin"]), "unavailable",
+     "elephant", "host"),
+    (lambda: _partial_choices(2), host("choice", question=2, answer="best", card="human"),
+     "unavailable", "human", "host"),
 ])
-def test_active_players_own_mistake_is_told_only_to_their_seat(make, inp, code, secret):
-    """issue: the message for the active player's own mistakes must not reveal their choices on the
-    TV; the details go to their seat page (and the host)."""
+def test_a_refusal_naming_a_hidden_answer_tells_it_only_to_who_may_see_it(make, inp, code, secret, told):
+    """The message for the active player's own mistakes, or for a host correction that clashes
+    with a locked answer, must not reveal the answers on the TV; the details go to their seat page
+    (the player's own mistake) and the host page."""
     error = _refused(make(), inp, code)
     public = json.dumps(error.as_dict("table")) + json.dumps(error.as_dict("seat-2"))
+    if told == "host":
+        public += json.dumps(error.as_dict("seat-1"))
     for name in tofu_god.SILHOUETTES["ids"]:
         assert name not in public.lower()
-    assert secret in error.as_dict("seat-1")["detail"]
+    assert secret in error.as_dict(told)["detail"]
     assert secret in error.as_dict("host")["detail"]
+
+
+def test_an_answer_cannot_be_corrected_once_its_guesses_are_revealed():
+    """issue 11 item 4: once the guesses for question 1 are on the TV, its answers stay as they are
+    (a correction would change who scores after everyone has seen the guesses)."""
+    t = _guesses_revealed()
+    error = _refused(t, host("choice", question=1, answer="best", card="dolphin"), "too_late")
+    assert "question 1" in error.message
+    accept(t, host("choice", question=2, answer="best", card="dolphin"))   # question 2 still open
 
 
 def test_tap_after_game_over_is_refused():
@@ -297,7 +314,7 @@ def test_sets_bound_to_players_by_option():
     assert t.view("table")["turn"]["set_aside"] == ["rat", "pig"]
     accept(t, tap(1, "elephant"))
     assert t.view("host")["guesses"] == {"2": "elephant"}
-    _refused(t, tap(2, "dolphin"), "set_not_in_game")
+    _refused(t, tap(2, "dolphin"), "unknown_card")
 
 
 def test_phone_actions_play_a_card_and_record_the_conundrum():
@@ -403,8 +420,8 @@ def test_manual_tie_break_host_enters_winner():
     view = t.view("table")
     assert view["phase"] == "tie_break" and not view["over"]
     assert view["tie_break"]["tied"] == [1, 2]
-    _refused(t, ADVANCE, "tie_break_pending")
-    _refused(t, host("tie_break_winner", seat=3), "bad_seat")
+    _refused(t, ADVANCE, "not_now")
+    _refused(t, host("tie_break_winner", seat=3), "bad_argument")
     accept(t, host("tie_break_winner", seat=2))
     view = t.view("table")
     assert view["over"] and view["winners"] == ["Ben"]

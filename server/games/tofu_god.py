@@ -27,8 +27,9 @@ import json
 import re
 from pathlib import Path
 
-from .base import (FIRST_SEAT, Game, Option, Quiet, RuleError, audience_seat, common_view, event,
-                   finish, input_kind, new_state, player, rng, top_scorers)
+from .base import (FIRST_SEAT, Audience, Game, Option, RuleError, common_view, event, finish,
+                   new_state, player, rng, seat_after, top_scorers)
+from .moves import TAG_ARGS, Arg, Move, Phase
 
 GAME_ID = "tofu-god"
 SETS = 6
@@ -156,17 +157,11 @@ def _refuse_private(state: dict, code: str, detail: str) -> RuleError:
                      detail=detail, seat=_active(state))
 
 
-def _silhouette(state: dict, name) -> str:
-    if not isinstance(name, str) or name not in state["labels"]:
-        raise RuleError("unknown_silhouette", f"There is no silhouette {str(name)[:24]!r}; the cards are: "
+def _silhouette(state: dict, name: str) -> str:
+    if name not in state["labels"]:
+        raise RuleError("unknown_card", f"There is no silhouette {str(name)[:24]!r}; the cards are: "
                         f"{', '.join(state['silhouettes'])}.")
     return name
-
-
-def _seat_number(state: dict, value, what: str = "seat") -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= len(state["players"]):
-        raise RuleError("bad_seat", f"{what} must be a seat number from 1 to {len(state['players'])}.")
-    return value
 
 
 def _parse_sets(text: str, count: int) -> list[int]:
@@ -208,8 +203,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
 
 
 def _start_turn(state: dict, number: int) -> list[dict]:
-    count = len(state["players"])
-    active = (state["first"] - 1 + number - 1) % count + 1
+    active = seat_after(state, state["first"], number - 1)
     state["turn"] = {"number": number, "active": active, "conundrum": None, "set_aside": [],
                      "choices": [], "question": 1, "guesses": {}, "revealed": [], "results": []}
     name = _name(state, active)
@@ -280,22 +274,28 @@ def _card(state: dict, card: str) -> tuple[int, str]:
     seat = _seat_of_set(state, set_number)
     if seat is None:
         used = ", ".join(str(s) for s in sorted(state["sets"].values()))
-        raise RuleError("set_not_in_game", f"Set {set_number} is not in this game (sets in play: {used}); "
+        raise RuleError("unknown_card", f"Set {set_number} is not in this game (sets in play: {used}); "
                         "put that card back in the box.")
     if silhouette not in state["labels"]:
-        raise RuleError("unknown_silhouette", f"{card} is not one of the ten silhouettes of a set.")
+        raise RuleError("unknown_card", f"{card} is not one of the ten silhouettes of a set.")
     return seat, silhouette
 
 
 def _play(state: dict, seat: int, silhouette: str) -> list[dict]:
     """One card played by ``seat`` (a tap, or the player's phone)."""
-    if state["phase"] == "tie_break":
-        raise RuleError("game_over", "The turns are over; the host enters who won the tofu draw.")
-    if state["over"]:
-        raise RuleError("game_over", "The game is over; start a new one from the host page.")
     if seat == _active(state):
         return _active_card(state, silhouette)
     return _guess(state, seat, silhouette)
+
+
+def tap(state: dict, args: dict) -> list[dict]:
+    """A silhouette tapped on any reader: the set on the card says whose it is."""
+    return _play(state, *_card(state, args["card"]))
+
+
+def seat_card(state: dict, args: dict) -> list[dict]:
+    """A silhouette played from the player's phone."""
+    return _play(state, args["seat"], _silhouette(state, args["card"]))
 
 
 def _active_card(state: dict, silhouette: str) -> list[dict]:
@@ -303,7 +303,7 @@ def _active_card(state: dict, silhouette: str) -> list[dict]:
     name, label = _name(state, active), _label(state, silhouette)
     if state["phase"] == "set_aside":
         if silhouette in turn["set_aside"]:
-            raise RuleError("already_set_aside", f"The {label} is already set aside; {name}, tap a "
+            raise RuleError("already_done", f"The {label} is already set aside; {name}, tap a "
                             "second card to set aside.")
         turn["set_aside"].append(silhouette)
         events = [event(state, "set_aside", f"{name} sets aside the {label}.", cards=[silhouette])]
@@ -313,14 +313,14 @@ def _active_card(state: dict, silhouette: str) -> list[dict]:
         return events
     slot = _next_slot(turn)
     if slot is None:
-        raise RuleError("answers_locked", f"{name}'s six answers are already locked; the active player "
+        raise RuleError("already_done", f"{name}'s six answers are already locked; the active player "
                         "does not guess. Other players tap their own sets.")
     if silhouette in turn["set_aside"]:
-        raise _refuse_private(state, "card_set_aside", f"The {label} is set aside this turn. Tap another "
+        raise _refuse_private(state, "unavailable", f"The {label} is set aside this turn. Tap another "
                               f"card for your {_slot_text(slot)}.")
     if silhouette in turn["choices"]:
         used = SLOTS[turn["choices"].index(silhouette)]
-        raise _refuse_private(state, "card_repeated", f"You already chose the {label} as your "
+        raise _refuse_private(state, "already_done", f"You already chose the {label} as your "
                               f"{_slot_text(used)}. Tap a different card for your {_slot_text(slot)}.")
     turn["choices"].append(silhouette)
     events = [event(state, "answer_locked", f"{name} has locked {len(turn['choices'])} of 6 answers."),
@@ -332,22 +332,13 @@ def _active_card(state: dict, silhouette: str) -> list[dict]:
 def _guess(state: dict, seat: int, silhouette: str) -> list[dict]:
     turn, name, label = _turn(state), _name(state, seat), _label(state, silhouette)
     question = turn["question"]
-    if state["phase"] == "set_aside":
-        raise RuleError("question_not_open", f"Guesses open once {_name(state, _active(state))} has set "
-                        f"aside two cards; {name}, keep your card for now.")
-    if state["phase"] == "guesses_revealed":
-        raise RuleError("question_not_open", f"The guesses for question {question} are already revealed; "
-                        "they can no longer change.")
-    if state["phase"] == "answered":
-        nxt = (f"question {question + 1} opens" if question < QUESTIONS else
-               "the game ends" if turn["number"] == state["total_turns"] else "the next turn starts")
-        raise RuleError("question_not_open", f"Question {question} is scored; {nxt} when someone "
-                        "presses advance. Tap your guess after that.")
+    if state["phase"] != "guessing":
+        raise RuleError("not_now", _guess_closed(state, name))
     if silhouette in turn["set_aside"]:
-        raise RuleError("card_set_aside", f"The {label} is set aside this turn; {name}, guess with "
+        raise RuleError("unavailable", f"The {label} is set aside this turn; {name}, guess with "
                         "another card.")
     if silhouette in turn["revealed"]:
-        raise RuleError("already_revealed", f"The {label} was already revealed this turn and cannot be "
+        raise RuleError("unavailable", f"The {label} was already revealed this turn and cannot be "
                         f"an answer again; {name}, guess with another card.")
     changed = str(seat) in turn["guesses"]
     turn["guesses"][str(seat)] = silhouette
@@ -356,36 +347,54 @@ def _guess(state: dict, seat: int, silhouette: str) -> list[dict]:
             event(state, "your_guess", f"Your guess for question {question}: the {label}.", seat=seat)]
 
 
+def _guess_closed(state: dict, name: str) -> str:
+    """Why a guess is not taken in the current phase (set aside, revealed, answered)."""
+    turn, phase = state["turn"], state["phase"]
+    question = turn["question"]
+    if phase == "set_aside":
+        return (f"Guesses open once {_name(state, _active(state))} has set aside two cards; "
+                f"{name}, keep your card for now.")
+    if phase == "guesses_revealed":
+        return f"The guesses for question {question} are already revealed; they can no longer change."
+    nxt = (f"question {question + 1} opens" if question < QUESTIONS else
+           "the game ends" if turn["number"] == state["total_turns"] else "the next turn starts")
+    return f"Question {question} is scored; {nxt} when someone presses advance. Tap your guess after that."
+
+
+def _card_closed(state: dict) -> str:
+    """Why no card is taken now (only in the tie-break)."""
+    return "The turns are over; the host enters who won the tofu draw."
+
+
 # ----- advance -------------------------------------------------------------------------
 
-def _advance(state: dict) -> list[dict]:
+def advance(state: dict, args: dict) -> list[dict]:
+    """Reveal the guesses, then best and worst (scored), then open the next question or turn."""
     phase, turn = state["phase"], state["turn"]
-    if state["over"]:
-        raise RuleError("game_over", "The game is over; start a new one from the host page.")
-    if phase == "tie_break":
-        raise RuleError("tie_break_pending", "The tied players draw for the tofu; the host enters "
-                        "who won on the host page.")
-    if phase == "set_aside":
-        raise RuleError("set_aside_pending", f"{_name(state, _active(state))} must first draw two "
-                        "silhouettes at random and tap them face up to set them aside.")
     if phase == "guessing":
         missing = [_name(state, s) for s in _guessers(state) if str(s) not in turn["guesses"]]
         locked = len(turn["choices"])
         if locked < len(SLOTS):
-            raise RuleError("answers_not_locked", f"{_name(state, _active(state))} has locked {locked} "
+            raise RuleError("waiting", f"{_name(state, _active(state))} has locked {locked} "
                             f"of 6 answers; the guesses are revealed once all six are locked.")
         if missing:
-            raise RuleError("guesses_missing", f"Still waiting for a guess from {' and '.join(missing)}.")
+            raise RuleError("waiting", f"Still waiting for a guess from {' and '.join(missing)}.")
         return _reveal_guesses(state)
     if phase == "guesses_revealed":
         return _reveal_answers(state)
-    # answered
-    if turn["question"] < QUESTIONS:
+    if turn["question"] < QUESTIONS:   # answered
         turn["question"] += 1
         turn["guesses"] = {}
         state["phase"] = "guessing"
         return [event(state, "question_open", f"Guesses for question {turn['question']} are open.")]
     return _end_turn(state)
+
+
+def _advance_closed(state: dict) -> str:
+    if state["phase"] == "tie_break":
+        return "The tied players draw for the tofu; the host enters who won on the host page."
+    return (f"{_name(state, _active(state))} must first draw two silhouettes at random and tap "
+            "them face up to set them aside.")
 
 
 def _reveal_guesses(state: dict) -> list[dict]:
@@ -434,30 +443,35 @@ def _reveal_answers(state: dict) -> list[dict]:
 
 # ----- host and seat actions -----------------------------------------------------------------
 
-def _conundrum(state: dict, number) -> list[dict]:
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)
-                               or not 1 <= number <= 999):
-        raise RuleError("bad_conundrum", "The conundrum number is the number printed on the card "
-                        "(a whole number from 1 to 999), or null to clear it.")
+def conundrum(state: dict, args: dict) -> list[dict]:
+    """The number of the conundrum card the active player keeps (null clears it)."""
+    number = args["number"]
     state["turn"]["conundrum"] = number
     text = f"Conundrum card {number}." if number is not None else "Conundrum number cleared."
     return [event(state, "conundrum", text)]
 
 
-def _host_set_aside(state: dict, cards) -> list[dict]:
+def _host_refused(detail: str) -> RuleError:
+    """A host correction refused because of a card still hidden: the TV learns only that."""
+    return RuleError("unavailable", "The host's correction was not accepted; the host page says why.",
+                     detail=detail)
+
+
+def host_set_aside(state: dict, args: dict) -> list[dict]:
+    """Correct the two set-aside cards (before the guesses for question 1 are revealed)."""
     turn = state["turn"]
-    if not (state["phase"] == "set_aside" or (state["phase"] == "guessing" and turn["question"] == 1)):
-        raise RuleError("too_late", "The set-aside cards can only be corrected before the guesses for "
-                        "question 1 are revealed.")
-    if not isinstance(cards, list) or len(cards) != 2:
-        raise RuleError("bad_set_aside", "Give exactly two silhouettes to set aside.")
+    if state["phase"] == "guessing" and turn["question"] != 1:
+        raise RuleError("too_late", _set_aside_closed(state))
+    cards = args["cards"]
+    if len(cards) != 2:
+        raise RuleError("bad_argument", "Give exactly two silhouettes to set aside.")
     cards = [_silhouette(state, c) for c in cards]
     if cards[0] == cards[1]:
-        raise RuleError("bad_set_aside", "The two set-aside cards must be different silhouettes.")
+        raise RuleError("bad_argument", "The two set-aside cards must be different silhouettes.")
     clash = [c for c in cards if c in turn["choices"]]
     if clash:
-        raise RuleError("bad_set_aside", f"The {_label(state, clash[0])} is already one of the active "
-                        "player's answers; correct that answer first.")
+        raise _host_refused(f"The {_label(state, clash[0])} is already one of the active player's "
+                            "answers; correct that answer first.")
     turn["set_aside"] = cards
     turn["guesses"] = {s: g for s, g in turn["guesses"].items() if g not in cards}
     state["phase"] = "guessing"
@@ -465,23 +479,28 @@ def _host_set_aside(state: dict, cards) -> list[dict]:
                   f"and the {_label(state, cards[1])}.", cards=cards)]
 
 
-def _host_choice(state: dict, body: dict) -> list[dict]:
+def _set_aside_closed(state: dict) -> str:
+    if state["phase"] == "tie_break":
+        return _host_closed(state)
+    return ("The set-aside cards can only be corrected before the guesses for question 1 are "
+            "revealed.")
+
+
+def host_choice(state: dict, args: dict) -> list[dict]:
+    """Correct one of the active player's answers, until its question's guesses are revealed."""
     turn = state["turn"]
-    slot = (body.get("question"), body.get("answer"))
-    if slot not in SLOTS:
-        raise RuleError("bad_choice", "Name the answer to correct: question 1-3 and answer best or worst.")
+    slot = (args["question"], args["answer"])
     index = SLOTS.index(slot)
-    if state["phase"] == "set_aside":
-        raise RuleError("set_aside_pending", "Set two cards aside before the answers.")
     if index > len(turn["choices"]):
-        raise RuleError("bad_choice", f"Answers are locked in order; the next one is the "
+        raise RuleError("waiting", f"Answers are locked in order; the next one is the "
                         f"{_slot_text(_next_slot(turn))}.")
-    if turn["question"] > slot[0] or (turn["question"] == slot[0] and state["phase"] == "answered"):
-        raise RuleError("too_late", f"The {_slot_text(slot)} is already revealed.")
-    card = _silhouette(state, body.get("card"))
+    if turn["question"] > slot[0] or (turn["question"] == slot[0] and state["phase"] != "guessing"):
+        raise RuleError("too_late", f"The guesses for question {slot[0]} are already revealed; the "
+                        f"{_slot_text(slot)} can no longer change.")
+    card = _silhouette(state, args["card"])
     others = [c for i, c in enumerate(turn["choices"]) if i != index]
     if card in turn["set_aside"] or card in others:
-        raise RuleError("bad_choice", f"The {_label(state, card)} is set aside or already another answer.")
+        raise _host_refused(f"The {_label(state, card)} is set aside or already another answer.")
     if index == len(turn["choices"]):
         turn["choices"].append(card)
     else:
@@ -489,120 +508,144 @@ def _host_choice(state: dict, body: dict) -> list[dict]:
     return [event(state, "answer_corrected", f"Host corrected the {_slot_text(slot)}.")]
 
 
-def _host_guess(state: dict, body: dict) -> list[dict]:
-    turn = state["turn"]
-    seat = _seat_number(state, body.get("seat"))
+def host_guess(state: dict, args: dict) -> list[dict]:
+    """Correct (or with a null card clear) a player's guess while the question is open."""
+    turn, seat = state["turn"], args["seat"]
     if seat == _active(state):
-        raise RuleError("bad_seat", "The active player does not guess.")
-    if state["phase"] != "guessing":
-        raise RuleError("question_not_open", "Guesses can only be corrected while a question is open.")
-    if body.get("card") is None:
+        raise RuleError("breaks_rule", "The active player does not guess.")
+    if args["card"] is None:
         turn["guesses"].pop(str(seat), None)
         return [event(state, "guess_cleared", f"Host cleared {_name(state, seat)}'s guess.")]
-    return _guess(state, seat, _silhouette(state, body.get("card")))
+    return _guess(state, seat, _silhouette(state, args["card"]))
 
 
-def _host_score(state: dict, body: dict) -> list[dict]:
-    seat = _seat_number(state, body.get("seat"))
-    score = body.get("score")
-    low = None if state["options"]["below_zero"] else 0
-    if not isinstance(score, int) or isinstance(score, bool) or (low is not None and score < low):
-        raise RuleError("bad_score", "A score must be a whole number" +
-                        (" from 0 (this table does not allow scores below zero)." if low == 0 else "."))
+def host_score(state: dict, args: dict) -> list[dict]:
+    """Set a player's score by hand."""
+    seat, score = args["seat"], args["score"]
+    if not state["options"]["below_zero"] and score < 0:
+        raise RuleError("bad_argument", "A score must be a whole number from 0 (this table does "
+                        "not allow scores below zero).")
     player(state, seat)["score"] = score
     return [event(state, "score_corrected", f"Host set {_name(state, seat)}'s score to {score}.")]
 
 
-def _host_tie_break(state: dict, body: dict) -> list[dict]:
-    if state["phase"] != "tie_break":
-        raise RuleError("no_tie_break", "There is no tofu draw to settle now.")
-    seat = _seat_number(state, body.get("seat"))
-    tie = state["tie_break"]
+def host_tie_break(state: dict, args: dict) -> list[dict]:
+    """Enter who won a real tofu draw (tie_break=manual)."""
+    seat, tie = args["seat"], state["tie_break"]
     if seat not in tie["tied"]:
         tied = " or ".join(_name(state, s) for s in tie["tied"])
-        raise RuleError("not_tied", f"{_name(state, seat)} is not in the tie; the winner is {tied}.")
+        raise RuleError("breaks_rule", f"{_name(state, seat)} is not in the tie; the winner is {tied}.")
     tie["winner"] = seat
     return [finish(state, [_name(state, seat)], f"{_name(state, seat)} drew the tofu first and wins "
                    "the game.")]
 
 
-HOST_ACTIONS = {
-    "conundrum": lambda s, b: _conundrum(s, b.get("number")),
-    "set_aside": lambda s, b: _host_set_aside(s, b.get("cards")),
-    "choice": _host_choice,
-    "guess": _host_guess,
-    "score": _host_score,
-    "tie_break_winner": _host_tie_break,
-}
+def _host_closed(state: dict) -> str:
+    return "Only the tie-break winner can be entered now; use undo to go back into the last turn."
 
 
-def _host(state: dict, body: dict) -> list[dict]:
-    action = body["action"]
-    if action not in HOST_ACTIONS:
-        raise RuleError("unknown_action", f"Tofu God has no host action {action!r}; actions: "
-                        f"{', '.join(HOST_ACTIONS)}, undo, end_game.")
-    if state["over"]:
-        raise RuleError("game_over", "The game is over; start a new one from the host page.")
-    if state["phase"] == "tie_break" and action != "tie_break_winner":
-        raise RuleError("tie_break_pending", "Only the tie-break winner can be entered now; use undo "
-                        "to go back into the last turn.")
-    return HOST_ACTIONS[action](state, body)
+def _is_active(state: dict, seat: int) -> str | None:
+    return None if seat == _active(state) else "Only the active player records their conundrum number."
 
 
-def _seat_action(state: dict, body: dict) -> list[dict]:
-    seat = _seat_number(state, body["seat"])
-    if body["action"] == "card":
-        return _play(state, seat, _silhouette(state, body.get("card")))
-    if body["action"] == "conundrum":
-        if seat != _active(state) or state["over"]:
-            raise RuleError("not_your_turn", "Only the active player records their conundrum number.")
-        return _conundrum(state, body.get("number"))
-    raise RuleError("unknown_action", f"A seat can do 'card' (play a silhouette) or 'conundrum', "
-                    f"not {body['action']!r}.")
+# ----- the phases and the moves: who may do what, when ---------------------------------------------
+
+#: Every phase of a turn (the tie-break and the end come after the last turn).
+TURN = ("set_aside", "guessing", "guesses_revealed", "answered")
+_SEAT = Arg("seat", "seat", "the player's seat number")
+_CARD_ARG = Arg("card", "str", "a silhouette id, such as the one printed on the card", max_length=24)
+_NUMBER = Arg("number", "int", "the number printed on the conundrum card, or null to clear it",
+              optional=True, nullable=True, minimum=1, maximum=999)
 
 
-def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
-    """Apply one input (tap, lift, button, host or seat action) or raise RuleError."""
-    kind, body = input_kind(inp)
-    if kind == "tap":
-        seat, silhouette = _card(state, body["card"])
-        return state, _play(state, seat, silhouette)
-    if kind == "lift":
-        raise Quiet()
-    if kind == "button":
-        if body["name"] != "advance":
-            raise RuleError("unknown_button", f"Tofu God uses the advance button, not {body['name']!r}.")
-        return state, _advance(state)
-    if kind == "host":
-        return state, _host(state, body)
-    if kind == "seat":
-        return state, _seat_action(state, body)
-    raise RuleError("not_now", f"Tofu God does not use {kind} inputs.")
-
-
-# ----- views ---------------------------------------------------------------------------
-
-def _prompt(state: dict) -> str:
-    phase = state["phase"]
-    if state["over"]:
-        return f"Game over: {' and '.join(state['winners'])} wins!"
-    if phase == "tie_break":
-        return "Tie! The tied players draw from their shuffled sets until one draws the tofu."
-    turn = state["turn"]
-    name, q = _name(state, _active(state)), turn["question"]
+def _you_in_turn(state: dict, seat: int) -> str | None:
+    turn, name = state["turn"], _name(state, _active(state))
+    phase, q = state["phase"], state["turn"]["question"]
+    if seat == turn["active"]:
+        if phase == "set_aside":
+            return "Your turn: pick a conundrum, then draw two of your silhouettes at random and tap them face up."
+        if phase == "guessing" and _next_slot(turn):
+            return f"Your turn: tap your {_slot_text(_next_slot(turn))}."
+        if phase == "guessing":
+            return f"Your six answers are locked; the others are guessing your best answer to question {q}."
+        return None
     if phase == "set_aside":
-        return f"{name}: pick a conundrum, then draw two silhouettes at random and tap them face up."
+        return f"{name} is setting two cards aside; your guess comes after."
     if phase == "guessing":
-        if len(turn["choices"]) < len(SLOTS):
-            return f"{name} is choosing answers; everyone else guesses the best answer to question {q}."
-        return f"Question {q}: guess {name}'s best answer, then press advance."
-    if phase == "guesses_revealed":
-        return f"Explain your guesses! Press advance to reveal {name}'s best and worst answer."
+        if str(seat) in turn["guesses"]:
+            return f"Your guess for question {q} is in; tap another card to change it."
+        return f"Tap your guess at {name}'s best answer to question {q}."
+    return None
+
+
+def _prompt_guessing(state: dict) -> str:
+    turn, name = state["turn"], _name(state, _active(state))
+    if len(turn["choices"]) < len(SLOTS):
+        return f"{name} is choosing answers; everyone else guesses the best answer to question {turn['question']}."
+    return f"Question {turn['question']}: guess {name}'s best answer, then press advance."
+
+
+def _prompt_answered(state: dict) -> str:
+    turn, name = state["turn"], _name(state, _active(state))
+    q = turn["question"]
     if q < QUESTIONS:
         return f"Question {q} scored. Press advance for question {q + 1}."
     last = turn["number"] == state["total_turns"]
     return f"{name}'s turn is over. Press advance for {'the final score' if last else 'the next turn'}."
 
+
+PHASES = (
+    Phase("set_aside", "The active player sets two silhouettes aside (set_aside=physical)",
+          prompt=lambda s: f"{_name(s, _active(s))}: pick a conundrum, then draw two silhouettes at "
+                           "random and tap them face up.", you=_you_in_turn),
+    Phase("guessing", "The active player locks six answers; the others guess the best one",
+          prompt=_prompt_guessing, you=_you_in_turn),
+    Phase("guesses_revealed", "The guesses are on the TV; the players explain them",
+          prompt=lambda s: "Explain your guesses! Press advance to reveal "
+                           f"{_name(s, _active(s))}'s best and worst answer."),
+    Phase("answered", "Best and worst are revealed and scored", prompt=_prompt_answered),
+    Phase("tie_break", "Tied players draw for the tofu; the host enters the winner",
+          prompt=lambda s: "Tie! The tied players draw from their shuffled sets until one draws the tofu.",
+          you=lambda s, seat: ("You are tied: draw from your shuffled set until one of you draws the tofu."
+                               if seat in s["tie_break"]["tied"] else None)),
+    Phase("over", "The game is over", prompt=lambda s: f"Game over: {' and '.join(s['winners'])} wins!"),
+)
+
+MOVES = (
+    Move("tap", None, tap, "Play a silhouette: the active player's answers, the others' guesses",
+         who="any player (the card's set says whose it is)", phases=TURN, args=TAG_ARGS,
+         early=_card_closed),
+    Move("button", "advance", advance, "Reveal the guesses, then the answers, then go on",
+         who="anyone at the table", phases=("guessing", "guesses_revealed", "answered"),
+         early=_advance_closed),
+    Move("seat", "card", seat_card, "Play a silhouette from the phone", who="any player",
+         phases=TURN, args=(_CARD_ARG,), early=_card_closed),
+    Move("seat", "conundrum", conundrum, "Record the conundrum card's number",
+         who="the active player", args=(_NUMBER,), may=_is_active),
+    Move("host", "conundrum", conundrum, "Record the conundrum card's number", who="host",
+         phases=TURN, args=(_NUMBER,), early=_host_closed),
+    Move("host", "set_aside", host_set_aside, "Correct the two set-aside cards", who="host",
+         phases=("set_aside", "guessing"), early=_set_aside_closed,
+         args=(Arg("cards", "list", "the two silhouette ids set aside", items="str", max_items=2),)),
+    Move("host", "choice", host_choice, "Correct one of the active player's answers", who="host",
+         phases=("guessing", "guesses_revealed", "answered"),
+         early=lambda s: _host_closed(s) if s["phase"] == "tie_break" else "Set two cards aside before the answers.",
+         args=(Arg("question", "choice", "the question, 1 to 3", choices=(1, 2, 3)),
+               Arg("answer", "choice", "best or worst", choices=("best", "worst")), _CARD_ARG)),
+    Move("host", "guess", host_guess, "Correct or clear a player's guess", who="host",
+         phases=("guessing",),
+         early=lambda s: _host_closed(s) if s["phase"] == "tie_break" else
+         "Guesses can only be corrected while a question is open.",
+         args=(_SEAT, Arg("card", "str", "the silhouette guessed, or null to clear the guess",
+                          optional=True, nullable=True, max_length=24))),
+    Move("host", "score", host_score, "Set a player's score", who="host", phases=TURN,
+         early=_host_closed, args=(_SEAT, Arg("score", "int", "the new score"))),
+    Move("host", "tie_break_winner", host_tie_break, "Enter who won the real tofu draw", who="host",
+         phases=("tie_break",), early=lambda s: "There is no tofu draw to settle now.", args=(_SEAT,)),
+)
+
+
+# ----- views ---------------------------------------------------------------------------
 
 def _public_results(turn: dict) -> list[dict]:
     """Revealed guesses and answers of this turn (best/worst only once revealed)."""
@@ -627,13 +670,13 @@ def _ranking(state: dict) -> list[dict]:
             for p in order]
 
 
-def view(state: dict, audience: str) -> dict:
+def show(state: dict, audience: Audience) -> dict:
     """The view for the TV (``table``), one player's phone (``seat-N``) or the ``host``.
 
     The table view is an allow-list of public facts; a seat adds only what
     that player holds or chose; the host sees everything.
     """
-    out = common_view(state, _prompt(state))
+    out = common_view(state)
     turn = state["turn"]
     out.update(
         options=dict(state["options"]),
@@ -651,8 +694,8 @@ def view(state: dict, audience: str) -> dict:
         ranking=_ranking(state) if state["over"] else None,
         tie_break=dict(state["tie_break"]) if state["tie_break"] else None,
     )
-    seat = audience_seat(audience)
-    if audience == "host":
+    seat = audience.seat
+    if audience.is_host:
         out["choices"] = [{"question": q, "answer": a, "card": c}
                           for (q, a), c in zip(SLOTS, turn["choices"])]
         out["guesses"] = dict(turn["guesses"])
@@ -688,5 +731,5 @@ def cards() -> list[str]:
 
 
 GAME = Game(id=GAME_ID, name="Tofu God", min_players=2, max_players=6,
-            setup=setup, legacy_apply=apply, show=view, options=OPTIONS, cards=cards,
+            setup=setup, show=show, phases=PHASES, moves=MOVES, options=OPTIONS, cards=cards,
             summary="Answer conundrums with silhouette cards; the others guess your best answer.")
