@@ -7,6 +7,10 @@
 #   sudo pi/install.sh                     the kiosk runs for the desktop user who ran sudo
 #   sudo KIOSK_USER=anna pi/install.sh     ... for the desktop user anna
 #   sudo KIOSK=0 pi/install.sh             no TV on this Pi's HDMI output
+#   sudo USB_READER=1 pi/install.sh        also set up a USB NFC reader (ACR122U): pcscd and
+#                                          pyscard, the kernel's NFC modules kept off it, and
+#                                          pcscd open to the service user (automatic when the
+#                                          table's config.toml has a driver = "usb" reader)
 #   DRY_RUN=1 pi/install.sh                say what it would write and run, change nothing
 #   ROOT=/tmp/pi pi/install.sh             write the files under /tmp/pi and print the commands
 #                                          (implies DRY_RUN=1: apt, pip and systemctl would act
@@ -27,6 +31,11 @@ KIOSK=${KIOSK:-1}
 KIOSK_USER=${KIOSK_USER:-${SUDO_USER:-}}
 APP=/opt/tofu-table
 DATA=/var/lib/tofu-table
+USB_READER=${USB_READER:-auto}
+if [ "$USB_READER" = auto ]; then
+  USB_READER=0
+  grep -qE '^[[:space:]]*driver[[:space:]]*=[[:space:]]*"usb"' "$ROOT$DATA/config.toml" 2>/dev/null && USB_READER=1
+fi
 
 reboot_needed=0
 app_changed=0
@@ -100,6 +109,7 @@ done
 # spidev and rpi-lgpio (RPi.GPIO's interface over /dev/gpiochip, which works on every Pi
 # including the Pi 5), because PyPI has no aarch64 wheels for them.
 packages=(python3-venv python3-picamera2 python3-numpy python3-spidev python3-rpi-lgpio curl)
+if [ "$USB_READER" = 1 ]; then packages+=(pcscd python3-pyscard); fi
 if [ "$KIOSK" = 1 ]; then
   if [ -x "$ROOT/usr/bin/chromium" ] || [ -x "$ROOT/usr/bin/chromium-browser" ]; then
     :   # either name will do (tofu-table-kiosk looks for both)
@@ -115,6 +125,31 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   run apt-get update
   run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# ---- a USB NFC reader (ACR122U and other PN533 readers) -----------------------------------
+# The kernel's own NFC driver (pn533_usb, pn533, nfc) claims an ACR122U before pcscd can, and
+# pcscd asks polkit before serving a program with no desktop session, such as the table's
+# service user: both are dealt with here (docs/hardware.md, "USB readers").
+if [ "$USB_READER" = 1 ]; then
+  put - /etc/modprobe.d/tofu-table-nfc.conf 644 <<'EOF' || true
+# Tofu Table (pi/install.sh): pcscd drives the USB NFC reader, not the kernel's NFC stack.
+blacklist pn533_usb
+blacklist pn533
+blacklist nfc
+EOF
+  if [ -z "$ROOT" ] && grep -qE '^(pn533_usb|pn533|nfc) ' /proc/modules 2>/dev/null; then
+    run modprobe -r pn533_usb pn533 nfc
+  fi
+  put - /etc/polkit-1/rules.d/60-tofu-table-pcscd.rules 644 <<'EOF' || true
+// Tofu Table (pi/install.sh): the table's service user may use pcscd and its readers.
+polkit.addRule(function(action, subject) {
+    if ((action.id == "org.debian.pcsc-lite.access_pcsc" ||
+         action.id == "org.debian.pcsc-lite.access_card") && subject.user == "tofu") {
+        return polkit.Result.YES;
+    }
+});
+EOF
 fi
 
 # ---- the user the server runs as ---------------------------------------------------------

@@ -160,3 +160,20 @@ def test_kiosk_needs_a_desktop_user(src, tmp_path):
     assert r.returncode != 0
     assert "KIOSK_USER=<desktop user>" in r.stderr
 
+
+
+def test_a_usb_reader_gets_pcscd_the_kernel_nfc_modules_kept_off_and_a_polkit_rule(src, tmp_path):
+    """Issue 18 item 10: the ACR122U's known needs, asked for or found in config.toml."""
+    root = make_root(tmp_path / "root", "bookworm")
+    apt = next(c for c in commands(run_installer(src, root).stdout) if "apt-get install" in c)
+    assert " pcscd" not in apt and not (root / "etc/modprobe.d/tofu-table-nfc.conf").exists()
+    (root / "var/lib/tofu-table").mkdir(parents=True, exist_ok=True)
+    (root / "var/lib/tofu-table/config.toml").write_text('[[readers]]\nname = "center"\ndriver = "usb"\n')
+    out = run_installer(src, root).stdout
+    apt = next(c for c in commands(out) if "apt-get install" in c)
+    assert " pcscd" in apt and " python3-pyscard" in apt
+    blacklist = (root / "etc/modprobe.d/tofu-table-nfc.conf").read_text().splitlines()
+    assert {"blacklist pn533_usb", "blacklist pn533", "blacklist nfc"} <= set(blacklist)
+    rule = (root / "etc/polkit-1/rules.d/60-tofu-table-pcscd.rules").read_text()
+    assert "org.debian.pcsc-lite.access_pcsc" in rule and "org.debian.pcsc-lite.access_card" in rule
+    assert 'subject.user == "tofu"' in rule
