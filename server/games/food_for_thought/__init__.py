@@ -8,8 +8,8 @@ slot-id scheme), ``scoring`` (receipt, sets, goals, winner), ``views``, plus
 """
 from __future__ import annotations
 
-from ..base import FIRST_SEAT, Game, Option, RuleError, event, input_kind, player
-from . import actions, boards, rounds, rules
+from ..base import FIRST_SEAT, Game, Option, Quiet, RuleError, event, input_kind, player
+from . import actions, boards, physical, rounds, rules
 from .setup import set_allergy, setup
 from .views import view
 
@@ -67,6 +67,10 @@ def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
         return state, _host(state, body)
     if kind == "board":
         return state, boards.board_input(state, body)
+    if kind == "tap":
+        return state, physical.tap(state, body)
+    if kind == "lift":
+        raise Quiet()                          # a card taken off a reader means nothing here
     if kind == "button" and body["name"] == "advance":
         return state, rounds.finish_cleanup(state)
     raise RuleError("not_this_game", f"A {kind} input does nothing in Food for Thought; players act from "
@@ -86,13 +90,17 @@ OPTIONS = (
     Option("goals", "Goals module: two goals at random (not solo)", False),
     Option("food_allergy", "Food Allergy module: a tile per player", False),
     Option("freezer", "Freezer module: freezer and thaw areas", False),
-    Option("dice", "Shopping dice: rolled by the table (digital) or rolled by hand and entered", "digital",
-           choices=("digital", "physical")),
+    Option("dice", "Shopping dice, from one place only: rolled by the table (digital), rolled by hand and "
+           "entered on the phone (physical), or rolled by hand and read by the camera (camera)", "digital",
+           choices=("digital", "physical", "camera")),
+    Option("draws", "Decks, assistants, goals and the bag: dealt by the table, or drawn by the group "
+           "(tagged cards tapped, dining-out tokens read by the camera)", "table", choices=("table", "physical")),
     Option("data", "Card data: the owner's folder where it has a file, else the sample; or sample only",
            "owner", choices=("owner", "sample")),
 )
 
 GAME = Game(id=rules.GAME_ID, name="Food for Thought", min_players=1, max_players=4,
             setup=setup, legacy_apply=apply, show=view, options=OPTIONS, watch=camera_boards,
+            cards=physical.cards,
             summary="Six rounds of shopping, cooking and working out; the table keeps every "
                     "board and writes each player's receipt.")

@@ -7,7 +7,7 @@ the host acting for that seat).
 from __future__ import annotations
 
 from ..base import RuleError, event, player, rng
-from . import placement, rounds, rules, tokens
+from . import physical, placement, rounds, rules, tokens
 from .data import WILD, WILD_ONE_OR_TWO, WILD_PAIR
 from .tokens import check_food, food_name
 
@@ -102,6 +102,16 @@ def _check_turn(state: dict, seat: int, action: str) -> dict:
 
 # ----------------------------------------------------------------------------- shopping
 def shop(state, seat, p, body):
+    camera = state["options"]["dice"] == "camera"
+    if "dice" in body and camera:
+        raise RuleError("camera_dice", "The camera reads the dice in this game: roll them and put them on "
+                        "their spaces beside the shopping list.")
+    if camera:
+        state["spaces"]["shop"].append(seat)
+        state["dice"], state["pending"] = None, {"action": "dice", "seat": seat}
+        if state["phase"] == "actions":
+            p["actions_left"] -= 1
+        return [event(state, "shop", f"{p['name']} goes shopping: roll the dice and put them on their spaces.")]
     if "dice" in body:
         dice = _ints(body["dice"], "dice")
         if len(dice) != 2 or not all(1 <= d <= rules.DIE_FACES for d in dice):
@@ -129,10 +139,12 @@ def price(state: dict, space: str) -> int:
 
 def buy(state, seat, body):
     pend = state["pending"]
-    if pend is None or pend["action"] != "buy":
+    if pend is None or pend["action"] not in ("buy", "dice"):
         raise RuleError("not_shopping", "Buying comes after placing a marker on a shopping space and rolling.")
     if pend["seat"] != seat:
         raise RuleError("not_your_turn", f"{_name(state, pend['seat'])} is shopping, not you.")
+    if pend["action"] == "dice":
+        raise RuleError("dice_first", "Roll the dice and put them on their spaces first: the camera reads them.")
     p = _p(state, seat)
     items = body.get("items", [])
     if not isinstance(items, list):
@@ -285,7 +297,10 @@ def cook(state, seat, p, body):
     if len(place) + len(thaw) > rules.TOKENS_PER_COOK:
         raise RuleError("too_many", f"A cook moves at most {rules.TOKENS_PER_COOK} tokens (thawing counts).")
     events = []
-    shown = visible_recipes(state)
+    take = physical.take_drawn(state, seat, "cook", "recipes", take)
+    if len(take) > rules.RECIPES_PER_TAKE:
+        raise RuleError("too_many", f"At most {rules.RECIPES_PER_TAKE} recipes taken in one action.")
+    shown = physical.takeable(state, "recipes") if physical.physical_draws(state) else visible_recipes(state)
     if len(set(take)) != len(take):
         raise RuleError("bad_input", "Name each recipe once.")
     for rid in take:
@@ -346,14 +361,19 @@ def workout(state, seat, p, body):
     take = _list(body, "take", rules.ACTIVITIES_PER_TAKE, "activities taken", str)
     place = _list(body, "place", rules.TOKENS_PER_WORKOUT, "placements")
     events = []
+    take = physical.take_drawn(state, seat, "workout", "activities", take)
+    if len(take) > rules.ACTIVITIES_PER_TAKE:
+        raise RuleError("too_many", f"At most {rules.ACTIVITIES_PER_TAKE} activities taken in one action.")
+    shown = physical.takeable(state, "activities") if physical.physical_draws(state) else state["planner"]
     if len(set(take)) != len(take):
         raise RuleError("bad_input", "Name each activity once.")
     for aid in take:
-        if aid not in state["planner"]:
+        if aid not in shown:
             raise RuleError("activity_not_shown", f"Activity {aid!r} is not face-up in the Daily Planner; "
                             f"face-up: {', '.join(state['planner']) or 'none'}.")
     for aid in take:
-        state["planner"].remove(aid)
+        if aid in state["planner"]:
+            state["planner"].remove(aid)
         p["activities"].append(aid)
         p["activity_tokens"][aid] = [None] * len(state["cards"]["activities"][aid]["needs"])
     if take:
@@ -459,12 +479,15 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
     if action == "skip":
         if state["phase"] != "pizza_extra" or state["turn"] != seat or state["pending"]:
             raise RuleError("nothing_to_skip", "Only the Pizza To Go player skips, at the end of the round.")
+        physical.check_nothing_drawn(state, seat, action)
         _p(state, seat)["pizza"] = False
         return [event(state, "skip", f"{_name(state, seat)} skips the extra action.")] + rounds.end_round(state)
     if action not in HANDLERS:
         raise RuleError("unknown_action", f"There is no action {action!r}; actions are "
                         f"{', '.join(MARKER_ACTIONS)}, buy, assistant, use_ability, tile_first, skip.")
     p = _check_turn(state, seat, action)
+    physical.check_nothing_drawn(state, seat, action)
+    state["laying_out"] = False               # dining out is laid out once a round's first action is taken
     if action != "pass":
         why = space_open(state, seat, action)
         if why:

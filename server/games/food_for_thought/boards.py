@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from ..base import Quiet, RuleError, event
-from . import rules
+from . import physical, rules
 
 COVERED = "covered"
 _DIET = re.compile(r"^diet-([1-9])$")
@@ -32,7 +32,8 @@ _DIET = re.compile(r"^diet-([1-9])$")
 
 def board_ids(state: dict) -> list[str]:
     """Every board id of this game."""
-    return [f"diet-{p['seat']}" for p in state["seats"].values()] + ["shop"]
+    main = [physical.MAIN] if physical.main_in_play(state) else []
+    return [f"diet-{p['seat']}" for p in state["seats"].values()] + ["shop"] + main
 
 
 def diet_slots(p: dict) -> dict:
@@ -59,6 +60,8 @@ def implied(state: dict, board: str) -> dict:
     """What the recorded actions put in ``board``'s slots."""
     if board == "shop":
         return shop_slots(state)
+    if board == physical.MAIN and physical.main_in_play(state):
+        return physical.main_slots(state)
     return diet_slots(_seat_of(state, board))
 
 
@@ -74,6 +77,9 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
     """Refuse a slot id that does not exist on ``board`` (and, when ``strict``, a token
     that cannot lie there)."""
     parts = slot.split(".")
+    if board == physical.MAIN:
+        physical.check_main_slot(state, slot, token)
+        return
     if board == "shop":
         if len(parts) != 3 or parts[0] != "shop" or f"{parts[1]}.{parts[2]}" not in state["shopping"]:
             raise RuleError("unknown_slot", f"The shopping list has no slot {slot!r} (use shop.<row>.<col>).")
@@ -174,6 +180,8 @@ def board_input(state: dict, body: dict) -> list[dict]:
     :func:`correct` or :func:`accept`.
     """
     board, slots = body["board"], body["slots"]
+    if board == physical.MAIN and physical.main_in_play(state):
+        return _main_reading(state, slots)
     if board != "shop":
         _seat_of(state, board)
     info = state["boards"].get(board) or {"watched": False, "seen": {}, "areas": []}
@@ -191,10 +199,25 @@ def board_input(state: dict, body: dict) -> list[dict]:
                   "recorded actions." if diff else "agrees with the recorded actions."))]
 
 
+def _main_reading(state: dict, slots: dict) -> list[dict]:
+    """The main board is read, never corrected: its dice and dining-out tokens feed the game."""
+    for slot, token in slots.items():
+        physical.check_main_slot(state, slot, token)
+    info = state["boards"].setdefault(physical.MAIN, {"watched": True, "seen": {}, "areas": []})
+    info["seen"] = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
+    events = physical.main_reading(state, info["seen"])
+    if not events:
+        raise Quiet()
+    return events
+
+
 def correct(state: dict, board, slots) -> list[dict]:
     """The host's correction: ``slots`` replace what the record holds there (null empties a slot)."""
     if not isinstance(board, str) or board not in board_ids(state):
         raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
+    if board == physical.MAIN:
+        raise RuleError("read_only", "The main board's dice and dining-out tokens are read by the camera: "
+                        "move the tokens on the table instead.")
     if not isinstance(slots, dict) or not slots or not all(isinstance(s, str) for s in slots):
         raise RuleError("bad_input", "Name the slots to correct: {\"slots\": {\"body.dairy.1\": \"dairy\"}} "
                         "(null empties a slot).")

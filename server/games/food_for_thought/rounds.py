@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import RuleError, event, finish
 from . import rules, scoring, tokens
+from .physical import physical_draws
 
 
 def order(state: dict) -> list[int]:
@@ -46,7 +47,8 @@ def start_round(state: dict, refill_dining: bool = False) -> list[dict]:
 
 def refill_dining_out(state: dict) -> None:
     """Pizza To Go gets its fixed Fats & Oils plus tokens from the bag; the buffet rows from the bag."""
-    if len(state["players"]) == 1:
+    state["laying_out"] = True            # until the round's first action (physical draws: the camera reads them)
+    if len(state["players"]) == 1 or physical_draws(state):
         state["pizza"], state["buffet"] = [], [[] for _ in state["buffet"]]
         return
     main = state["main"]
@@ -163,13 +165,18 @@ def _people_steps(state: dict) -> list[str]:
              + (" (and empty each thaw area into the trash)" if state["options"]["freezer"] else "") + ".",
              "Move the round marker on; take back your action markers.",
              "Take all shopping tokens off the shopping list."]
-    if len(state["players"]) > 1:
+    physical = physical_draws(state)
+    if len(state["players"]) > 1 and physical:
+        steps.append("Return the Pizza To Go and Chinese Buffet tokens to the supply and lay out new ones "
+                     "from the bag (a Fats & Oils token on its Pizza To Go space); the camera reads them.")
+    elif len(state["players"]) > 1:
         steps.append("Return the Pizza To Go and Chinese Buffet tokens to the supply and lay out the "
                      f"new ones shown on the screen (Pizza To Go: {', '.join(state['pizza'])}; buffet rows: "
                      + "; ".join(", ".join(r) or "empty" for r in state["buffet"]) + ").")
     steps.append("Take away this round's farmers market stands and turn up the next round's.")
     steps.append("Put the face-up recipes under their piles and the face-up activities under the "
-                 "activity deck, then lay out the new ones shown on the screen.")
+                 "activity deck, then lay out " + ("new ones from the decks." if physical else
+                                                   "the new ones shown on the screen."))
     if state["oos_up"]:
         steps.append("Put this round's out of stock cards back in the box.")
     steps.append(f"Pass the first player token to {seat_record(state, state['first_seat'])['name']}.")

@@ -14,6 +14,7 @@ import copy
 from ..base import RuleError, new_state, rng
 from . import data as data_mod
 from . import rules
+from .physical import new_drawn, physical_draws
 
 
 def _player(name: str, seat: int, diet: str, groups: list[dict], columns: int) -> dict:
@@ -96,7 +97,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
         "shopping": {f"{s['row']}.{s['col']}": s["food"] for s in cat.records["shopping"]},
         "main": cat.records["main_board"][0], "round": 1, "first_seat": options["first_seat"],
         "turn": None, "pending": None, "dice": None, "covered": {}, "goals": [], "cleanup": [],
-        "boards": {}, "receipts": [], "rating": None,
+        "boards": {}, "receipts": [], "rating": None, "drawn": new_drawn(), "laying_out": True,
     })
     r = rng(state)
     # Recipes: base deck, solo without asterisk cards; modules swap 8 base cards for theirs.
@@ -150,6 +151,9 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
         state["seats"][str(seat)] = p
         if options["food_allergy"] and tiles:
             set_allergy(state, p, tiles[i % len(tiles)])
+    if physical_draws(state):         # the group shuffles and deals; taps and the camera tell the table
+        state["recipe_piles"], state["planner"], state["activity_deck"], state["bag"] = [[], []], [], [], []
+        state["goals"] = []
     from .rounds import start_round
     start_round(state, refill_dining=True)
     return state

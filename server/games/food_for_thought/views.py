@@ -25,7 +25,10 @@ def prompt(state: dict) -> str:
     if phase == "cleanup":
         return f"Clean-up before round {state['round']}: do the steps shown, then continue."
     if state["pending"]:
-        return f"{rnd}: {seat_record(state, state['pending']['seat'])['name']} is shopping (dice {state['dice'][0]} and {state['dice'][1]})."
+        who = seat_record(state, state["pending"]["seat"])["name"]
+        if state["dice"] is None:
+            return f"{rnd}: {who} goes shopping: roll the dice and put them on their spaces."
+        return f"{rnd}: {who} is shopping (dice {state['dice'][0]} and {state['dice'][1]})."
     if phase == "pizza_extra":
         return f"{rnd}: {seat_record(state, state['turn'])['name']} may take an extra action from Pizza To Go, or skip."
     p = seat_record(state, state["turn"])
@@ -77,7 +80,9 @@ def table_view(state: dict) -> dict:
         "first_seat": state["first_seat"], "order": order(state),
         "sample_data": bool(state["data"]["sample"]), "sample_kinds": list(state["data"]["sample"]),
         "data_label": "SAMPLE DATA" if state["data"]["sample"] else "",
-        "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet", "data")},
+        "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet",
+                                                      "data", "draws")},
+        "drawn": {k: list(v) if isinstance(v, list) else v for k, v in state["drawn"].items()},
         "board_name": " / ".join(d["name"] for d in state["diets"].values()),
         "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
         "dice": list(state["dice"]) if state["dice"] else None,
@@ -131,7 +136,9 @@ def seat_options(state: dict, seat: int) -> dict:
         mine["why_not"]["all"] = "Clean-up: wait for the host to start the next round."
         return mine
     if state["pending"]:
-        if state["pending"]["seat"] == seat:
+        if state["pending"]["action"] == "dice":
+            mine["why_not"]["all"] = "Waiting for the dice: roll them and put them on their spaces."
+        elif state["pending"]["seat"] == seat:
             mine["can"] = ["buy"]
             mine["buy"] = {"dice": state["dice"], "budget": rules.BUDGET,
                            "prices": {"on_sale": rules.PRICE_ON_SALE, "regular": rules.PRICE_REGULAR,

@@ -1,0 +1,271 @@
+"""Physical draws: the table learns which cards the group really drew, and what the dice and
+the bag really gave.
+
+With the ``draws`` option ``physical`` the group shuffles and deals the real decks, and
+the engine no longer chooses any card:
+
+- recipe, activity, assistant and goal cards carry NFC tags (card ids
+  ``food-for-thought/<kind>/<id>``, listed by :func:`cards` so they can be enrolled and,
+  in simulation, get a virtual tag);
+- a recipe or activity card taken is tapped on the player's reader during their turn;
+  it is held as *drawn* until the player's Recipes & Cook (or Activities & Work Out)
+  action takes it, and tapping it again before that puts it back;
+- an assistant card is tapped by the player whose pick it is; goal cards are tapped on
+  any reader when they are laid out;
+- the Pizza To Go and Chinese Buffet tokens laid out from the bag are read by the camera
+  from the ``main`` board (``pizza.<n>``, ``buffet.<row>.<n>``) whenever dining out is
+  being laid out (before the first action of a round).
+
+Dice (the ``dice`` option) come from exactly one place: ``digital`` (the table rolls),
+``physical`` (the active player enters the roll with one tap on their phone) or
+``camera`` (the dice lie on the ``main`` board's die spaces ``die.<value>``: a die's
+position is its value).
+"""
+from __future__ import annotations
+
+from ..base import Quiet, RuleError, event
+from . import rules
+
+#: Tagged card kinds: the card id's middle part -> the game's card data kind.
+TAGGED = {"recipes": "recipes", "activities": "activities", "assistants": "assistants", "goals": "goals"}
+#: How many face-up cards one action may take, by kind.
+TAKE_LIMIT = {"recipes": rules.RECIPES_PER_TAKE, "activities": rules.ACTIVITIES_PER_TAKE}
+#: The action that takes drawn cards of each kind.
+TAKEN_BY = {"recipes": "cook", "activities": "workout"}
+
+
+def card_id(kind: str, cid: str) -> str:
+    """The tag's card id of card ``cid`` of ``kind`` (recipes, activities, assistants, goals)."""
+    return f"{rules.GAME_ID}/{kind}/{cid}"
+
+
+def cards() -> list[str]:
+    """Every tagged card id of the game data (the owner's where entered, else the sample)."""
+    from . import data
+    cat = data.load()
+    return [card_id(kind, r["id"]) for kind in TAGGED for r in cat.records[kind]]
+
+
+def physical_draws(state: dict) -> bool:
+    return state["options"]["draws"] == "physical"
+
+
+def new_drawn() -> dict:
+    """Cards tapped this turn and not yet taken by an action."""
+    return {"seat": None, "recipes": [], "activities": [], "assistants": []}
+
+
+def _split(card) -> tuple[str, str]:
+    parts = card.split("/") if isinstance(card, str) else []
+    if len(parts) != 3 or parts[0] != rules.GAME_ID or parts[1] not in TAGGED:
+        raise RuleError("not_this_game", f"{card!r} is not a Food for Thought card; tap a recipe, activity, "
+                        "assistant or goal card.")
+    return parts[1], parts[2]
+
+
+def _reader_seat(state: dict, reader: str, default: int | None) -> int | None:
+    if reader.startswith("seat-"):
+        seat = int(reader[5:])
+        if str(seat) not in state["seats"]:
+            raise RuleError("empty_seat", f"Nobody sits at {reader}; tap the card on your own reader.")
+        return seat
+    return default
+
+
+def _holder(state: dict, kind: str, cid: str) -> dict | None:
+    done = "recipes_done" if kind == "recipes" else "activities_done"
+    return next((p for p in state["seats"].values() if cid in p[kind] or cid in p[done]), None)
+
+
+def _in_game(state: dict, kind: str, cid: str) -> bool:
+    """Whether card ``cid`` belongs in this game's deck (modules, solo asterisk cards)."""
+    card = state["cards"][kind].get(cid)
+    if card is None:
+        return False
+    if kind == "recipes":
+        module_on = card["module"] == "base" or state["options"][card["module"]]
+        return module_on and (len(state["players"]) > 1 or card["solo"])
+    return True
+
+
+def takeable(state: dict, kind: str) -> list[str]:
+    """Physical draws: every card of ``kind`` that may still be taken (in no player's hands)."""
+    return [c for c in state["cards"][kind] if _in_game(state, kind, c) and _holder(state, kind, c) is None]
+
+
+def tap(state: dict, body: dict) -> list[dict]:
+    """A tagged card tapped on a reader: a card drawn, put back, an assistant or a goal."""
+    kind, cid = _split(body.get("card"))
+    if cid not in state["cards"][kind]:
+        raise RuleError("unknown_card", f"{body['card']} is not in this game's card data; enrol the tags again "
+                        "after changing the cards.")
+    if kind == "assistants":
+        return _assistant(state, body["reader"], cid)
+    if kind == "goals":
+        return _goal(state, cid)
+    if not physical_draws(state):
+        raise RuleError("table_draws", "This game deals the cards itself (draws: table): choose the card "
+                        "on your phone.")
+    return _draw(state, body["reader"], kind, cid)
+
+
+def _draw(state: dict, reader: str, kind: str, cid: str) -> list[dict]:
+    name = state["cards"][kind][cid]["name"]
+    if state["phase"] not in ("actions", "pizza_extra") or state["pending"] is not None:
+        raise RuleError("not_now", f"Take {name} during your turn, before placing its food.")
+    seat = _reader_seat(state, reader, state["turn"])
+    if seat != state["turn"]:
+        raise RuleError("not_your_turn", f"It is {state['seats'][str(state['turn'])]['name']}'s turn; put "
+                        f"{name} back.")
+    drawn = state["drawn"]
+    p = state["seats"][str(seat)]
+    if drawn["seat"] == seat and cid in drawn[kind]:
+        drawn[kind].remove(cid)
+        return [event(state, "put_back", f"{p['name']} puts {name} back.")]
+    holder = _holder(state, kind, cid)
+    if holder is not None:
+        return _held_tap(state, holder, p, kind, cid)
+    if not _in_game(state, kind, cid):
+        raise RuleError("card_out_of_game", f"{name} is not in this game's deck (a module or solo card): put it "
+                        "back in the box.")
+    if drawn["seat"] not in (None, seat):
+        drawn.update(new_drawn())
+    if len(drawn[kind]) >= TAKE_LIMIT[kind]:
+        raise RuleError("too_many", f"One action takes at most {TAKE_LIMIT[kind]} {kind}; put {name} back.")
+    drawn["seat"] = seat
+    drawn[kind].append(cid)
+    return [event(state, "drawn", f"{p['name']} takes {name}.")]
+
+
+def _held_tap(state: dict, holder: dict, p: dict, kind: str, cid: str) -> list[dict]:
+    name = state["cards"][kind][cid]["name"]
+    if holder is not p:
+        raise RuleError("card_taken", f"{name} is {holder['name']}'s card.")
+    if cid in p["recipes_done"] or cid in p["activities_done"]:
+        raise Quiet()                                     # a completed card tapped again: nothing to do
+    raise RuleError("card_incomplete", f"{name} is not complete yet: place its food with a "
+                    f"{'Recipes & Cook' if kind == 'recipes' else 'Activities & Work Out'} action.")
+
+
+def take_drawn(state: dict, seat: int, action: str, kind: str, named: list[str]) -> list[str]:
+    """The cards ``action`` takes: those named on the phone plus those tapped this turn."""
+    drawn = state["drawn"]
+    tapped = list(drawn[kind]) if drawn["seat"] == seat and TAKEN_BY[kind] == action else []
+    drawn[kind] = [] if tapped else drawn[kind]
+    return list(named) + [c for c in tapped if c not in named]
+
+
+def check_nothing_drawn(state: dict, seat: int, action: str) -> None:
+    """Refuse an action that would leave tapped cards untaken (they need their own action)."""
+    drawn = state["drawn"]
+    if drawn["seat"] != seat:
+        return
+    for kind, by in TAKEN_BY.items():
+        if drawn[kind] and action != by:
+            names = ", ".join(state["cards"][kind][c]["name"] for c in drawn[kind])
+            raise RuleError("cards_drawn", f"You tapped {names}: take {'them' if len(drawn[kind]) > 1 else 'it'} "
+                            f"with {'Recipes & Cook' if by == 'cook' else 'Activities & Work Out'}, or tap "
+                            "again to put it back.")
+
+
+def _assistant(state: dict, reader: str, cid: str) -> list[dict]:
+    from .rounds import choose_assistant, solo_choice
+    if state["phase"] != "assistants":
+        raise RuleError("not_assistant_time", "Assistants are chosen at the start of a round, not now.")
+    queue = state["assistant_queue"]
+    seat = _reader_seat(state, reader, queue[0])
+    if len(state["players"]) > 1:
+        return choose_assistant(state, seat, {"card": cid})
+    drawn = state["drawn"]
+    name = state["cards"]["assistants"][cid]["name"]
+    if cid in drawn["assistants"]:
+        drawn["assistants"].remove(cid)
+        return [event(state, "put_back", f"{name} put back.")]
+    wanted, allowed = solo_choice(state)
+    picks = drawn["assistants"] + [cid]
+    if len(picks) < wanted:                   # solo round 1 takes two: wait for the second tap
+        if cid not in allowed:
+            raise RuleError("same_assistant", f"{name} cannot be picked now (you had it last round, or it "
+                            "is not in the solo game).")
+        drawn["assistants"] = picks
+        return [event(state, "drawn", f"{name} chosen; tap {wanted - len(picks)} more.")]
+    drawn["assistants"] = []
+    return choose_assistant(state, seat, {"cards": picks})
+
+
+def _goal(state: dict, cid: str) -> list[dict]:
+    if not state["options"]["goals"]:
+        raise RuleError("no_goals_module", "The Goals module is not in this game.")
+    if not physical_draws(state):
+        raise RuleError("table_draws", "This game chose its goals itself (draws: table).")
+    if cid in state["goals"]:
+        raise Quiet()
+    if len(state["goals"]) >= rules.GOALS_IN_PLAY or state["over"]:
+        raise RuleError("goals_known", f"The {rules.GOALS_IN_PLAY} goals are already known: "
+                        + ", ".join(state["cards"]["goals"][g]["name"] for g in state["goals"]) + ".")
+    state["goals"].append(cid)
+    return [event(state, "goal", f"Goal in play: {state['cards']['goals'][cid]['name']}.")]
+
+
+# ----------------------------------------------------------------------------- the main board
+MAIN = "main"
+DIE = "die"
+
+
+def main_in_play(state: dict) -> bool:
+    """Whether the camera's ``main`` board (dice, dining out) feeds this game."""
+    return physical_draws(state) or state["options"]["dice"] == "camera"
+
+
+def main_slots(state: dict) -> dict:
+    """What the record puts on the main board: the dice of the current shopping, the dining-out tokens."""
+    out = {f"die.{d}": DIE for d in state["dice"] or []}
+    out.update({f"pizza.{n}": f for n, f in enumerate(state["pizza"], 1)})
+    for r, row in enumerate(state["buffet"], 1):
+        out.update({f"buffet.{r}.{n}": f for n, f in enumerate(row, 1)})
+    return out
+
+
+def check_main_slot(state: dict, slot: str, token) -> None:
+    """Refuse a slot the main board does not have, or a token that cannot lie there."""
+    parts = slot.split(".")
+    main = state["main"]
+    nums = [int(x) for x in parts[1:] if x.isdigit()]
+    if parts[0] == "die" and len(parts) == 2 and nums and 1 <= nums[0] <= rules.DIE_FACES:
+        if token not in (None, DIE):
+            raise RuleError("bad_token", f"A die space holds {DIE!r} or null, not {token!r}.")
+        return
+    ok = (parts[0] == "pizza" and len(parts) == 2 and len(nums) == 1 and 1 <= nums[0] <= main["pizza_spaces"]) or (
+        parts[0] == "buffet" and len(parts) == 3 and len(nums) == 2 and 1 <= nums[0] <= main["buffet_rows"]
+        and 1 <= nums[1] <= main["buffet_row_spaces"])
+    if not ok:
+        raise RuleError("unknown_slot", f"The main board has no slot {slot!r}: slots are die.<1-6>, "
+                        "pizza.<n>, buffet.<row>.<n>.")
+    if token is not None and token not in state["foods"]:
+        raise RuleError("unknown_food", f"{token!r} in {slot} is not a food token.")
+
+
+def main_reading(state: dict, seen: dict) -> list[dict]:
+    """The camera's view of the main board: the dice of a shopping trip waiting for them, and the
+    dining-out tokens while they are being laid out (before a round's first action)."""
+    events = []
+    pend = state["pending"]
+    if pend is not None and pend["action"] == "dice":
+        faces = sorted(int(s.split(".")[1]) for s, t in seen.items() if s.startswith("die.") and t == DIE)
+        if len(faces) in (1, 2):
+            state["dice"] = faces * (3 - len(faces))           # one space seen: both dice show it
+            state["pending"] = {"action": "buy", "seat": pend["seat"]}
+            p = state["seats"][str(pend["seat"])]
+            events.append(event(state, "dice", f"{p['name']} rolled {state['dice'][0]} and {state['dice'][1]} "
+                                "(read by the camera).", dice=list(state["dice"])))
+    if physical_draws(state) and state["laying_out"]:
+        main = state["main"]
+        pizza = [seen.get(f"pizza.{n}") for n in range(1, main["pizza_spaces"] + 1)]
+        buffet = [[seen.get(f"buffet.{r}.{n}") for n in range(1, main["buffet_row_spaces"] + 1)]
+                  for r in range(1, main["buffet_rows"] + 1)]
+        pizza, buffet = [f for f in pizza if f], [[f for f in row if f] for row in buffet]
+        if (pizza, buffet) != (state["pizza"], state["buffet"]):
+            state["pizza"], state["buffet"] = pizza, buffet
+            events.append(event(state, "laid_out", "Dining out laid out: Pizza To Go " + (", ".join(pizza) or "empty")
+                                + "; buffet " + "; ".join(", ".join(r) or "empty" for r in buffet) + "."))
+    return events
