@@ -30,7 +30,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 #: Modules that add pages or routes: each has ``register(app, socketio, ctx)``.
 EXTENSIONS: list[str] = ["hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web",
-                         "server.players_web"]
+                         "server.players_web", "server.history_web"]
 
 _STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500}
 

@@ -82,6 +82,13 @@ class Journal:
                 "SELECT id, input FROM inputs WHERE undone IS NULL ORDER BY id").fetchall()
         return [(i, json.loads(s)) for i, s in rows]
 
+    def live_rows(self, since: int = 0) -> list[tuple[int, float, dict]]:
+        """Every input not undone from row ``since`` on, oldest first, as ``(id, at, input)``."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, at, input FROM inputs WHERE undone IS NULL AND id >= ? "
+                                    "ORDER BY id", (since,)).fetchall()
+        return [(i, at, json.loads(s)) for i, at, s in rows]
+
     def live_since_last_game(self) -> list[tuple[int, dict]]:
         """The live inputs from the newest live ``new_game`` on (all that matters to the state)."""
         with self._lock:
