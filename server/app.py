@@ -22,7 +22,7 @@ from . import games
 from .access import AccessError
 from .context import TableContext
 from .journal import JournalError
-from .protocol import MAX_INPUT_BYTES, ProtocolError, check
+from .protocol import MAX_INPUT_BYTES, ProtocolError, check, check_key
 from .publisher import Publisher
 from .web_access import json_error, request_role, role_for
 
@@ -32,7 +32,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 EXTENSIONS: list[str] = ["hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web",
                          "server.players_web", "server.history_web"]
 
-_STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500}
+_STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500, "queued": 202}
 
 
 def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
@@ -44,9 +44,11 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     app.extensions["tofu"] = ctx
     tokens: dict[str, str | None] = {}   # Socket.IO sid -> the token it connected with
 
-    def process(raw, role: str, source: str) -> tuple[dict, int]:
-        """Check, authorise and apply one input; the answer and its HTTP status."""
+    def process(raw, role: str, source: str, key=None) -> tuple[dict, int]:
+        """Check, authorise and apply one input (sent with idempotency ``key``); the answer
+        and its HTTP status."""
         try:
+            key = check_key(key)
             inp = check(raw)
             ctx.access.check_input(inp, role)
         except (ProtocolError, AccessError) as exc:
@@ -57,7 +59,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
                 pass
             socketio.emit("refused", {**exc.as_dict(), "input": raw}, to="host")
             return {"ok": False, "error": exc.as_dict()}, 400 if isinstance(exc, ProtocolError) else 403
-        outcome = ctx.table.submit(inp, source)
+        outcome = ctx.table.submit(inp, source, key=key)
         if outcome.accepted:
             return outcome.as_dict(role), 200
         return outcome.as_dict(role), _STATUS.get(outcome.error.code, 409)
@@ -89,10 +91,11 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         except RecursionError:
             return json_error(400, "bad_json", "The body is nested too deeply to be an input; send one "
                           "protocol object such as {\"button\": {\"name\": \"advance\"}}.")
-        answer, status = process(body, request_role(ctx), "http")
+        answer, status = process(body, request_role(ctx), "http", request.headers.get("Idempotency-Key"))
         if answer["ok"]:
             return jsonify(answer), status
-        return jsonify({"error": answer["error"]}), status
+        answer.pop("ok")
+        return jsonify(answer), status
 
     @app.get("/api/health")
     def api_health():
@@ -170,8 +173,11 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         if extra:
             return {"ok": False, "error": {"code": "bad_input", "message": "Send one input object "
                                            "per message, with nothing after it."}}
+        key = None
+        if isinstance(data, dict) and "input" in data and set(data) <= {"input", "key"}:
+            data, key = data["input"], data.get("key", None)   # {"input": {...}, "key": "..."}
         # the role now, not at connect: a seat token stops counting once its game is over
-        answer, _status = process(data, role_for(ctx, tokens.get(request.sid)), "socket")
+        answer, _status = process(data, role_for(ctx, tokens.get(request.sid)), "socket", key)
         return answer
 
     for name in EXTENSIONS:

@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS refusals (
     code    TEXT    NOT NULL,
     message TEXT    NOT NULL
 );
+CREATE TABLE IF NOT EXISTS input_keys (
+    key      TEXT    PRIMARY KEY,
+    input_id INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -61,10 +65,27 @@ class Journal:
                 raise JournalError(f"The journal at {self.path} could not be written: {exc}.") from exc
             return cur.lastrowid
 
-    def append(self, inp: dict, source: str = "", at: float | None = None) -> int:
-        """Commit one accepted input; returns its row id."""
-        return self._write("INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)",
-                           (at or time.time(), source, json.dumps(inp, separators=(",", ":"))))
+    def append(self, inp: dict, source: str = "", at: float | None = None, key: str | None = None) -> int:
+        """Commit one accepted input (and its sender's idempotency ``key``); returns its row id."""
+        row = (at or time.time(), source, json.dumps(inp, separators=(",", ":")))
+        if key is None:
+            return self._write("INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)", row)
+        with self._lock:
+            try:
+                with self._db:   # one transaction: the input and its key, or neither
+                    self._db.execute("BEGIN IMMEDIATE")
+                    row_id = self._db.execute(
+                        "INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)", row).lastrowid
+                    self._db.execute("INSERT INTO input_keys (key, input_id) VALUES (?, ?)", (key, row_id))
+            except sqlite3.Error as exc:
+                raise JournalError(f"The journal at {self.path} could not be written: {exc}.") from exc
+            return row_id
+
+    def row_for_key(self, key: str) -> int | None:
+        """The row of the input journaled with idempotency ``key``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT input_id FROM input_keys WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
 
     def undo_last(self) -> dict | None:
         """Mark the newest live input undone; returns it, or None if there is none."""

@@ -34,6 +34,7 @@ _UID = re.compile(r"^([0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
 _CARD_GAME = re.compile(r"^[a-z][a-z0-9\-]{0,31}$")
 _SLOT = re.compile(r"^[a-z0-9][a-z0-9_\-.]{0,63}$")
 _MAX_DEPTH = 6
+_KEY = re.compile(r"^[A-Za-z0-9_.:\-]{8,80}$")
 
 
 class ProtocolError(Refusal):
@@ -170,3 +171,13 @@ def check(obj) -> dict:
     if kind == "board":
         return {kind: _board(body)}
     return {kind: _action(body, kind)}
+
+
+def check_key(key) -> str | None:
+    """An idempotency key as sent (None when there is none), or ProtocolError."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not _KEY.match(key):
+        _fail("The idempotency key must be 8 to 80 letters, digits or _ . : - (a UUID is ideal).",
+              "bad_key")
+    return key

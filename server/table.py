@@ -18,7 +18,9 @@ import logging
 import pickle
 import queue
 import threading
-from dataclasses import dataclass, field
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from . import games
@@ -34,6 +36,12 @@ LOBBY_PROMPT = "No game yet: start one from the host page."
 
 _PING = object()   # a queue item that only proves the applying thread is taking items
 
+#: How many idempotency keys of accepted inputs are remembered in memory (the journal
+#: keeps those of journaled inputs for good).
+KEYS_REMEMBERED = 4096
+#: How long an answer waits for an input the applying thread has already taken, in seconds.
+APPLY_WAIT = 30.0
+
 
 @dataclass
 class Outcome:
@@ -44,11 +52,27 @@ class Outcome:
     events: list[dict] = field(default_factory=list)
     error: Refusal | None = None
     quiet: bool = False
+    duplicate: bool = False     # the answer to a retry: the input was applied once, before
+    key: str | None = None      # for a ``queued`` answer: the key to send again with
 
     def as_dict(self, audience: str = "host") -> dict:
         if self.accepted:
-            return {"ok": True, "seq": self.seq, "quiet": self.quiet}
-        return {"ok": False, "error": self.error.as_dict(audience)}
+            return {"ok": True, "seq": self.seq, "quiet": self.quiet,
+                    **({"duplicate": True} if self.duplicate else {})}
+        return {"ok": False, "error": self.error.as_dict(audience),
+                **({"key": self.key} if self.key else {})}
+
+
+@dataclass(eq=False)
+class _Request:
+    """One queued input, whether the applying thread took it, and its outcome."""
+
+    inp: object
+    source: str
+    key: str | None = None
+    status: str = "queued"      # queued -> taken, or queued -> cancelled (answered "busy")
+    outcome: Outcome | None = None
+    done: threading.Event = field(default_factory=threading.Event)
 
 
 def _copy(state: dict) -> dict:
@@ -73,6 +97,9 @@ class Table:
         self.faults = 0                     # inputs that failed inside the table (internal_error)
         self.last_fault: str | None = None
         self._queue: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()       # guards request status and the two key maps
+        self._pending: dict[str, _Request] = {}
+        self._answered: OrderedDict[str, Outcome] = OrderedDict()
         self._thread: threading.Thread | None = None
         self.refold()
 
@@ -139,7 +166,7 @@ class Table:
         self.refold()
         return [{"kind": "undo", "text": "Undid the last input."}]
 
-    def handle(self, inp, source: str = "") -> Outcome:
+    def handle(self, inp, source: str = "", key: str | None = None) -> Outcome:
         """Check, resolve, apply and journal one input, now, on the calling thread.
 
         Only the applying thread (or a headless replay) calls this; everyone
@@ -155,7 +182,7 @@ class Table:
             else:
                 inp = self._resolve(inp)
                 events = self._fold_one(None, inp, copy=True)
-                row = self.journal.append(inp, source)     # durable before anyone is told
+                row = self.journal.append(inp, source, key=key)   # durable before anyone is told
                 if kind == "new_game":
                     self.game_seq = row
                 self.seq = row
@@ -229,16 +256,32 @@ class Table:
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            if item is None:
+            request = self._queue.get()
+            if request is None:
                 return
-            inp, source, done = item
-            if inp is _PING:
-                done.put(True)
+            with self._lock:
+                if request.status == "cancelled":   # its sender was told "busy, not applied"
+                    continue
+                request.status = "taken"
+            if request.inp is _PING:
+                self._finish(request, None)
                 continue
-            outcome = self.handle(inp, source)
-            if done is not None:
-                done.put(outcome)
+            try:
+                outcome = self.handle(request.inp, request.source, request.key)
+            except Exception as exc:   # even a fault in the refusal path must not stop the table
+                outcome = Outcome(False, error=self._internal_error(request.inp, request.source, exc))
+            self._finish(request, outcome)
+
+    def _finish(self, request: "_Request", outcome: Outcome | None) -> None:
+        with self._lock:
+            request.outcome = outcome
+            if request.key is not None:
+                self._pending.pop(request.key, None)
+                if outcome is not None and outcome.accepted:
+                    self._answered[request.key] = outcome
+                    while len(self._answered) > KEYS_REMEMBERED:
+                        self._answered.popitem(last=False)
+        request.done.set()
 
     def ping(self, timeout: float) -> bool:
         """True if the applying thread runs and takes a no-op off its queue within ``timeout`` s.
@@ -247,27 +290,76 @@ class Table:
         """
         if self._thread is None or not self._thread.is_alive():
             return False
-        done: queue.Queue = queue.Queue(maxsize=1)
-        self._queue.put((_PING, "", done))
-        try:
-            return done.get(timeout=timeout)
-        except queue.Empty:
-            return False
+        request = _Request(_PING, "")
+        self._queue.put(request)
+        return request.done.wait(timeout)
 
     def put(self, inp, source: str = "") -> None:
         """Queue an input without waiting (hardware and camera threads use this)."""
-        self._queue.put((inp, source, None))
+        self._queue.put(_Request(inp, source))
 
-    def submit(self, inp, source: str = "", timeout: float = 10.0) -> Outcome:
-        """Queue an input and wait for its outcome (HTTP and Socket.IO use this)."""
+    def _earlier(self, key: str) -> "Outcome | _Request | None":
+        """What became of the input sent before with ``key``: its outcome, its queued request, or None."""
+        if key in self._answered:
+            return replace(self._answered[key], duplicate=True)
+        if key in self._pending:
+            return self._pending[key]
+        row = self.journal.row_for_key(key)
+        return None if row is None else Outcome(True, seq=row, duplicate=True)
+
+    @staticmethod
+    def _told(request: "_Request", joined: bool) -> Outcome:
+        """A finished request's outcome; a retry that joined it learns it was applied once."""
+        outcome = request.outcome
+        return replace(outcome, duplicate=True) if joined and outcome.accepted else outcome
+
+    def submit(self, inp, source: str = "", timeout: float = 10.0, key: str | None = None) -> Outcome:
+        """Queue an input and wait for its outcome (HTTP and Socket.IO use this).
+
+        ``key`` (an idempotency key chosen by the sender) makes a retry safe: an input
+        sent again with the same key is applied at most once, and the retry learns the
+        first one's outcome.  If the table is too busy to take the input within
+        ``timeout`` s, it is withdrawn and refused as ``busy`` (NOT applied).  If it was
+        already being applied, the answer waits for it; should that take very long, the
+        answer is ``queued`` with a key to send again to learn the outcome.
+        """
         if self._thread is None:
-            return self.handle(inp, source)
-        done: queue.Queue = queue.Queue(maxsize=1)
-        self._queue.put((inp, source, done))
-        try:
-            return done.get(timeout=timeout)
-        except queue.Empty:
-            return Outcome(False, error=RuleError("busy", "The table is busy; try again in a moment."))
+            with self._lock:
+                earlier = self._earlier(key) if key is not None else None
+            if isinstance(earlier, Outcome):
+                return earlier
+            outcome = self.handle(inp, source, key)
+            if key is not None and outcome.accepted:
+                self._answered[key] = outcome
+            return outcome
+        with self._lock:
+            earlier = self._earlier(key) if key is not None else None
+            if isinstance(earlier, Outcome):
+                return earlier
+            request = earlier or _Request(inp, source, key)
+            if earlier is None:
+                if key is not None:
+                    self._pending[key] = request
+                self._queue.put(request)
+        if request.done.wait(timeout):
+            return self._told(request, joined=earlier is not None)
+        with self._lock:
+            if request.status == "queued":   # not started: withdraw it, so "busy" is the truth
+                request.status = "cancelled"
+                request.outcome = Outcome(False, error=RuleError(
+                    "busy", "The table is busy: the input was NOT applied. Send it again in a moment."))
+                if request.key is not None:
+                    self._pending.pop(request.key, None)
+                request.done.set()
+                return request.outcome
+            if request.key is None:           # so the sender can ask again
+                request.key = f"auto-{uuid.uuid4().hex}"
+                self._pending[request.key] = request
+        if request.done.wait(APPLY_WAIT):
+            return self._told(request, joined=earlier is not None)
+        return Outcome(False, key=request.key, error=RuleError(
+            "queued", "The table is still applying this input. Send it again with the same key "
+            "to learn whether it was applied; it will not be applied twice."))
 
     # ----- views -------------------------------------------------------------
     def seats(self) -> list[int]:

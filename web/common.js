@@ -24,16 +24,26 @@ const TofuTable = (() => {
     return socket;
   }
 
-  // POST one protocol object; resolves to {ok, status, body}.
+  // A fresh idempotency key (crypto.randomUUID needs https; getRandomValues does not).
+  function newKey() {
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // POST one protocol object; resolves to {ok, status, body}. The input carries an
+  // idempotency key, so asking again after "queued" (202) or a lost answer never applies it twice.
   async function send(input) {
-    const headers = { "Content-Type": "application/json" };
+    const headers = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
     if (token) headers["Authorization"] = "Bearer " + token;
-    try {
-      const r = await fetch("/api/input", { method: "POST", headers, body: JSON.stringify(input) });
-      const body = await r.json();
-      return { ok: r.ok, status: r.status, body };
-    } catch (e) {
-      return { ok: false, status: 0, body: { error: { code: "offline", message: "The table is not answering." } } };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await fetch("/api/input", { method: "POST", headers, body: JSON.stringify(input) });
+        const body = await r.json();
+        if (r.status === 202 && attempt < 10) continue;   // still being applied: ask again
+        return { ok: r.ok && r.status !== 202, status: r.status, body };
+      } catch (e) {
+        if (attempt < 2) continue;                        // the answer was lost: the key makes a retry safe
+        return { ok: false, status: 0, body: { error: { code: "offline", message: "The table is not answering." } } };
+      }
     }
   }
 
