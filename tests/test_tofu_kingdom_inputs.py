@@ -37,7 +37,7 @@ def play_three_maid_rounds(t):
 def test_a_coaster_not_in_play_is_refused():
     """rulebook: the coasters not in play at this player count stay in the box."""
     t = game(4)
-    error = refuse(t, tap("seat-2", "chef"), "not_in_play")
+    error = refuse(t, tap("seat-2", "chef"), "unknown_card")
     assert "4 players" in error.message
 
 
@@ -45,7 +45,7 @@ def test_a_coaster_not_in_play_is_refused():
 def test_the_same_coaster_twice_is_refused_without_saying_where_it_lies(readers):
     t = game(4, readers=readers)
     accept(t, tap("seat-2" if readers == "seats" else "table", "queen"))
-    error = refuse(t, tap("seat-3" if readers == "seats" else "table", "queen"), "already_down")
+    error = refuse(t, tap("seat-3" if readers == "seats" else "table", "queen"), "already_done")
     assert "queen" not in error.as_dict("table")["message"].lower()
     assert "Ben" in error.as_dict("host")["detail"]
 
@@ -62,20 +62,20 @@ def test_the_same_coaster_reported_again_by_its_own_reader_is_quiet():
 @pytest.mark.parametrize("readers", ["seats", "table"])
 def test_the_prince_coaster_where_a_role_is_expected_is_refused(readers):
     t = game(4, readers=readers)
-    refuse(t, tap("seat-2" if readers == "seats" else "table", "prince"), "prince_coaster")
+    refuse(t, tap("seat-2" if readers == "seats" else "table", "prince"), "breaks_rule")
 
 
 def test_a_tap_from_the_wrong_seat_during_the_single_reader_deal_is_refused():
     """One shared reader: the TV asks each seat in turn, starting left of the Prince."""
     t = game(4, readers="table")
     assert t.view("table")["due"] == "seat-2"
-    error = refuse(t, tap("seat-3", "queen"), "wrong_seat")
+    error = refuse(t, tap("seat-3", "queen"), "wrong_reader")
     assert "Ben" in error.message
     accept(t, tap("seat-2", "queen"))           # the seat whose turn it is may use its own reader
     assert t.view("table")["due"] == "seat-3"
     accept(t, tap("table", "princess"))
     accept(t, tap("table", "maid"))
-    refuse(t, tap("seat-4", "guard"), "wrong_seat")
+    refuse(t, tap("seat-4", "guard"), "wrong_reader")
     assert t.view("table")["due"] == "center"
 
 
@@ -94,16 +94,15 @@ def test_a_card_of_another_game_is_refused():
 def test_per_seat_readers_refuse_the_table_reader_the_princes_reader_and_empty_seats():
     t = game(4)
     refuse(t, tap("table", "queen"), "wrong_reader")
-    refuse(t, tap("seat-1", "queen"), "prince_reader")
+    refuse(t, tap("seat-1", "queen"), "wrong_reader")
     refuse(t, tap("seat-6", "queen"), "empty_seat")
     accept(t, tap("seat-2", "queen"))
-    refuse(t, tap("seat-2", "maid"), "reader_taken")
 
 
 def test_eight_players_have_no_centre_coaster():
     t = game(8)
-    refuse(t, tap("center", "queen"), "no_center")
-    refuse(t, host("place", target="center", role="queen"), "no_center")
+    refuse(t, tap("center", "queen"), "wrong_reader")
+    refuse(t, host("place", target="center", role="queen"), "bad_argument")
 
 
 def test_the_round_starts_by_itself_when_every_expected_coaster_is_down():
@@ -126,8 +125,27 @@ def test_a_coaster_picked_up_during_the_deal_is_no_longer_down():
 
 def test_taps_after_the_deal_are_refused():
     t = game(4, deal=DEAL4)
-    refuse(t, tap("seat-2", "queen"), "deal_done")
-    assert t.handle(tap("seat-2", "princess")).quiet         # its own coaster, reported again
+    refuse(t, tap("seat-1", "queen"), "not_now")              # the Prince's reader holds nothing
+    t2 = game(4, deal=DEAL4, readers="table")
+    refuse(t2, tap("seat-2", "princess"), "wrong_reader")
+
+
+@pytest.mark.parametrize("phase", ["deal", "questions", "scored"])
+def test_a_tap_on_a_reader_holding_a_coaster_never_tells_which_coaster_lies_there(phase):
+    """issue 11 item 6: a tap on a reader that holds a face-down coaster answers the same, quietly,
+    whichever coaster is tapped (the one lying there, reported again, or another): probing must
+    not reveal the deal to the Prince."""
+    t = game(4, deal=DEAL4 if phase != "deal" else None)
+    if phase == "deal":
+        accept(t, tap("seat-2", "princess"))
+    if phase == "scored":
+        accept(t, lift("seat-3", "queen"))
+    before, rows = t.view("host"), t.journal.count()
+    answers = {role: t.handle(tap("seat-2", role)).as_dict("table")
+               for role in ("princess", "queen", "maid", "guard")}
+    assert all(a == answers["princess"] for a in answers.values()), answers
+    assert answers["princess"]["ok"] and answers["princess"]["quiet"]
+    assert t.view("host") == before and t.journal.count() == rows
     t2 = game(4, deal=DEAL4, readers="table")
     refuse(t2, tap("seat-2", "princess"), "wrong_reader")
 
@@ -160,7 +178,7 @@ def test_a_coaster_laid_back_where_it_lay_after_the_flip_is_quiet(readers):
     again = tap("seat-2" if readers == "seats" else "table", "princess")
     assert t.handle(again).quiet
     assert t.view("host") == before and t.journal.count() == rows
-    refuse(t, tap("seat-3" if readers == "seats" else "table", "maid"), "round_scored")
+    refuse(t, tap("seat-1" if readers == "seats" else "table", "maid"), "not_now")
 
 
 def test_a_lift_of_a_coaster_the_round_never_saw_is_quiet():
@@ -174,16 +192,16 @@ def test_a_lift_of_a_coaster_the_round_never_saw_is_quiet():
 def test_a_tap_after_the_flip_waits_for_advance():
     t = game(4, deal=DEAL4)
     accept(t, lift("seat-2", "princess"))
-    refuse(t, tap("seat-2", "queen"), "round_scored")
-    refuse(t, host("flip", target=2), "already_flipped")
+    refuse(t, tap("seat-1", "queen"), "not_now")
+    refuse(t, host("flip", target=2), "not_now")
     accept(t, ADVANCE)
     assert t.view("table")["prince"]["seat"] == 2 and t.state["phase"] == "deal"
 
 
 def test_advance_before_the_flip_is_refused():
     t = game(4, deal=DEAL4)
-    refuse(t, ADVANCE, "not_flipped")
-    refuse(t, {"button": {"name": "jump"}}, "unknown_button")
+    refuse(t, ADVANCE, "not_now")
+    refuse(t, {"button": {"name": "jump"}}, "unknown_move")
 
 
 def test_with_one_reader_the_prince_taps_the_coaster_he_flipped():
@@ -207,7 +225,7 @@ def test_the_game_is_over_after_the_last_flip():
     t = game(3, times_prince=1)
     play_three_maid_rounds(t)
     refuse(t, ADVANCE, "game_over")
-    refuse(t, tap("seat-2", "maid"), "game_over")
+    refuse(t, tap("table", "maid"), "game_over")
     assert t.handle(lift("seat-2", "queen")).quiet
     assert t.handle(tap("seat-2", "queen")).quiet      # laid back where it lay: not an error
 
@@ -219,7 +237,7 @@ def test_one_question_to_each_player_then_one_extra_to_anyone():
     t = game(4, deal=DEAL4)
     assert t.view("table")["budget"] == {"total": 4, "left": 4, "unasked": [2, 3, 4]}
     accept(t, ask(1, 3, "who_are_you"))
-    refuse(t, ask(1, 3, "where"), "already_asked")
+    refuse(t, ask(1, 3, "where"), "already_done")
     accept(t, ask(1, 2, "who_is", about="center"))
     accept(t, ask(1, 4, "where"))
     accept(t, ask(1, 3, "who_is", about=2))          # the extra, to someone already asked
@@ -227,42 +245,42 @@ def test_one_question_to_each_player_then_one_extra_to_anyone():
     assert view["budget"] == {"total": 4, "left": 0, "unasked": []}
     assert [(q["to"], q["question"], q["extra"]) for q in view["questions"]] == [
         (3, "who_are_you", False), (2, "who_is", False), (4, "where", False), (3, "who_is", True)]
-    refuse(t, ask(1, 2, "where"), "no_questions_left")
+    refuse(t, ask(1, 2, "where"), "already_done")
 
 
 def test_only_the_three_questions_of_the_rulebook_are_accepted():
     t = game(4, deal=DEAL4)
-    refuse(t, ask(1, 2, "are_you_the_princess"), "bad_question")
-    refuse(t, ask(1, 2, "where", about=3), "bad_question")
-    refuse(t, ask(1, 2, "who_is"), "bad_seat")
-    refuse(t, ask(1, 2, "who_is", about=2), "ask_about_self")
-    refuse(t, ask(1, 2, "who_is", about=1), "prince_has_no_coaster")
-    refuse(t, ask(1, 1, "who_are_you"), "ask_yourself")
-    refuse(t, ask(1, 7, "who_are_you"), "bad_seat")
+    refuse(t, ask(1, 2, "are_you_the_princess"), "bad_argument")
+    refuse(t, ask(1, 2, "where", about=3), "bad_argument")
+    refuse(t, ask(1, 2, "who_is"), "bad_argument")
+    refuse(t, ask(1, 2, "who_is", about=2), "breaks_rule")
+    refuse(t, ask(1, 2, "who_is", about=1), "unavailable")
+    refuse(t, ask(1, 1, "who_are_you"), "breaks_rule")
+    refuse(t, ask(1, 7, "who_are_you"), "bad_argument")
 
 
 def test_only_the_prince_asks_and_only_between_the_deal_and_the_flip():
     t = game(4)
-    refuse(t, ask(1, 2, "where"), "not_dealt")
+    refuse(t, ask(1, 2, "where"), "not_now")
     for position, role in DEAL4.items():
         accept(t, tap(position, role))
-    error = refuse(t, ask(2, 3, "where"), "not_prince")
+    error = refuse(t, ask(2, 3, "where"), "not_your_turn")
     assert "Ann" in error.message
-    refuse(t, {"seat": {"seat": 1, "action": "flip", "target": 2}}, "unknown_action")
+    refuse(t, {"seat": {"seat": 1, "action": "flip", "target": 2}}, "unknown_move")
     accept(t, host("ask", to=2, question="where"))      # the host may enter it for the Prince
     accept(t, lift("seat-2", "princess"))
-    refuse(t, ask(1, 3, "where"), "already_flipped")
+    refuse(t, ask(1, 3, "where"), "not_now")
 
 
 def test_question_recording_off_refuses_questions():
     t = game(4, deal=DEAL4, questions="off")
-    refuse(t, ask(1, 2, "where"), "questions_off")
+    refuse(t, ask(1, 2, "where"), "option_off")
     assert t.view("table")["budget"] is None
 
 
 def test_required_questions_hold_the_flip_until_everyone_was_asked():
     t = game(4, deal=DEAL4, questions="required")
-    error = refuse(t, lift("seat-2", "princess"), "questions_missing")
+    error = refuse(t, lift("seat-2", "princess"), "waiting")
     assert "Ben, Cat and Dan" in error.message
     assert t.handle(tap("seat-2", "princess")).quiet       # the coaster goes back on its reader
     for seat in (2, 3, 4):
@@ -276,14 +294,14 @@ def test_host_records_a_missed_coaster_and_sets_the_flip():
     t = game(4)
     for position, role in list(DEAL4.items())[:-1]:
         accept(t, tap(position, role))
-    refuse(t, host("flip", target="center"), "not_dealt")
-    refuse(t, host("place", target="center", role="queen"), "already_down")
-    refuse(t, host("place", target="center", role="chef"), "not_in_play")
-    refuse(t, host("place", target="center", role="king"), "bad_role")
-    refuse(t, host("place", target=1, role="guard"), "prince_has_no_coaster")
+    refuse(t, host("flip", target="center"), "not_now")
+    refuse(t, host("place", target="center", role="queen"), "already_done")
+    refuse(t, host("place", target="center", role="chef"), "unknown_card")
+    refuse(t, host("place", target="center", role="king"), "bad_argument")
+    refuse(t, host("place", target=1, role="guard"), "unavailable")
     accept(t, host("place", target="center", role="guard"))
     assert t.state["phase"] == "questions"
-    refuse(t, host("place", target="center", role="guard"), "deal_done")
+    refuse(t, host("place", target="center", role="guard"), "not_now")
     accept(t, host("flip", target=3))
     assert t.view("table")["flip"]["role"] == "queen"
 
@@ -296,14 +314,14 @@ def test_host_may_flip_even_when_questions_are_required():
 def test_host_chooses_the_prince_during_the_deal():
     t = game(4)
     accept(t, tap("seat-3", "queen"))
-    refuse(t, host("set_prince", seat=3), "prince_has_coaster")
-    refuse(t, host("set_prince", seat=9), "bad_seat")
+    refuse(t, host("set_prince", seat=3), "breaks_rule")
+    refuse(t, host("set_prince", seat=9), "bad_argument")
     accept(t, host("set_prince", seat=2))
     view = t.view("table")
     assert view["prince"]["seat"] == 2 and view["positions"] == ["seat-3", "seat-4", "seat-1", "center"]
     for position, role in (("seat-4", "maid"), ("seat-1", "princess"), ("center", "guard")):
         accept(t, tap(position, role))
-    refuse(t, host("set_prince", seat=1), "deal_done")
+    refuse(t, host("set_prince", seat=1), "not_now")
     accept(t, lift("seat-1", "princess"))
     accept(t, ADVANCE)
     assert t.view("table")["prince"]["seat"] == 3          # the Prince passes on from the chosen one
@@ -311,9 +329,9 @@ def test_host_chooses_the_prince_during_the_deal():
 
 def test_host_adjusts_soybeans_and_the_winners_follow():
     t = game(3, times_prince=1)
-    refuse(t, host("adjust_soybeans", seat=2, delta=-1), "below_zero")
-    refuse(t, host("adjust_soybeans", seat=2, delta=0), "bad_delta")
-    refuse(t, host("adjust_soybeans", seat=2, delta=True), "bad_delta")
+    refuse(t, host("adjust_soybeans", seat=2, delta=-1), "breaks_rule")
+    refuse(t, host("adjust_soybeans", seat=2, delta=0), "bad_argument")
+    refuse(t, host("adjust_soybeans", seat=2, delta=True), "bad_argument")
     play_three_maid_rounds(t)
     assert t.view("table")["winners"] == ["Ann", "Ben", "Cat"]
     accept(t, host("adjust_soybeans", seat=3, delta=2))
@@ -324,18 +342,18 @@ def test_host_adjusts_soybeans_and_the_winners_follow():
 
 def test_reveal_all_follows_the_option():
     t = game(4, deal=DEAL4, reveal="host")
-    refuse(t, host("reveal_all"), "not_flipped")
+    refuse(t, host("reveal_all"), "not_now")
     accept(t, lift("seat-3", "queen"))
     assert t.view("table")["roles"] is None
     accept(t, host("reveal_all"))
     roles = {r["position"]: r["role"] for r in t.view("table")["roles"]}
     assert roles == DEAL4
-    refuse(t, host("reveal_all"), "already_revealed")
+    refuse(t, host("reveal_all"), "already_done")
     accept(t, ADVANCE)
     assert t.view("table")["roles"] is None
     t2 = game(4, deal=DEAL4)
     accept(t2, lift("seat-3", "queen"))
-    refuse(t2, host("reveal_all"), "reveal_off")
+    refuse(t2, host("reveal_all"), "option_off")
     t3 = game(4, deal=DEAL4, reveal="auto")
     accept(t3, lift("seat-3", "queen"))
     assert len(t3.view("table")["roles"]) == 4
@@ -343,9 +361,9 @@ def test_reveal_all_follows_the_option():
 
 def test_unknown_host_actions_and_boards_are_refused():
     t = game(4)
-    error = refuse(t, host("shuffle"), "unknown_action")
+    error = refuse(t, host("shuffle"), "unknown_move")
     assert "set_prince" in error.message
-    refuse(t, {"board": {"board": "diet-1", "slots": {}}}, "not_this_game")
+    refuse(t, {"board": {"board": "diet-1", "slots": {}}}, "unknown_move")
 
 
 def test_bad_options_are_refused():
@@ -354,3 +372,16 @@ def test_bad_options_are_refused():
     refuse(t, new_game(4, reveal=True), "bad_option")
     refuse(t, new_game(4, times_prince=0), "bad_option")
     refuse(t, new_game(2), "player_count")
+
+
+@pytest.mark.parametrize("question", [["where"], {"where": 1}, None, 3, True])
+@pytest.mark.parametrize("sender", ["seat", "host"])
+def test_a_question_that_is_not_a_question_id_is_refused_and_changes_nothing(question, sender):
+    """issue 11 item 1: a list or an object as the question made the engine raise TypeError and
+    stopped the table; the move's argument schema refuses it before any rule runs."""
+    t = game(4, deal=DEAL4)
+    body = {"action": "ask", "question": question, "to": 2}
+    inp = {"seat": {"seat": 1, **body}} if sender == "seat" else {"host": body}
+    error = refuse(t, inp, "bad_argument")
+    assert "question" in error.message and "where" in error.message
+    accept(t, {"host": {"action": "ask", "question": "where", "to": 2}})   # the table goes on

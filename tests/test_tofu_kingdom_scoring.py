@@ -191,7 +191,7 @@ def test_a_data_file_that_is_not_json_names_the_file(tmp_path):
 def test_a_broken_shipped_file_refuses_only_a_new_tofu_kingdom_game(monkeypatch):
     monkeypatch.setattr(tofu_kingdom, "COASTER_DATA_ERROR", "coasters.json: coaster 'queen' is bad.")
     t = table()
-    refuse(t, new_game(3), "coaster_data")
+    refuse(t, new_game(3), "bad_data")
     assert "coaster 'queen' is bad" in t.handle(new_game(3)).error.message
 
 

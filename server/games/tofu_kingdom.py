@@ -28,8 +28,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .base import (FIRST_SEAT, Game, Option, Quiet, RuleError, audience_seat, common_view, event,
-                   finish, input_kind, new_state, player, top_scorers)
+from .base import (FIRST_SEAT, Audience, Game, Option, Quiet, RuleError, common_view, event, finish,
+                   new_state, player, reader_seat, seat_after, seat_reader, top_scorers)
+from .moves import ALWAYS, TAG_ARGS, Arg, Move, Phase
 
 GAME_ID = "tofu-kingdom"
 DATA_FILE = Path(__file__).parent / "data" / "tofu_kingdom" / "coasters.json"
@@ -39,8 +40,6 @@ ROLES = (PRINCE, "princess", "queen", "maid", "guard", "chef", "minister", "spy"
 SYMBOLS = ("heart", "crown", "mask")
 TRUTHS = ("truth", "lie", "choose")
 CENTER = "center"
-#: Host actions still allowed once the game is over (corrections of the last round).
-AFTER_THE_END = ("adjust_soybeans", "reveal_all")
 #: The three questions the Prince may ask, by the id used in inputs and views.
 QUESTION_LABELS = {
     "where": "Where is Princess Tofu?",
@@ -165,17 +164,13 @@ def _role_name(state: dict, role: str) -> str:
 def _positions(state: dict) -> list[str]:
     """Where this round's coasters go: the seats from the Prince's left around, then the centre."""
     count, prince = _count(state), state["prince"]
-    seats = [(prince + i - 1) % count + 1 for i in range(1, count)]
-    return [f"seat-{s}" for s in seats] + ([CENTER] if count < 8 else [])
-
-
-def _seat_of(position: str) -> int | None:
-    return int(position[5:]) if position.startswith("seat-") else None
+    seats = [seat_after(state, prince, i) for i in range(1, count)]
+    return [seat_reader(s) for s in seats] + ([CENTER] if count < 8 else [])
 
 
 def _where(state: dict, position: str) -> str:
     """A position as players say it: "Ben's coaster" or "the centre coaster"."""
-    seat = _seat_of(position)
+    seat = reader_seat(position)
     return "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
 
 
@@ -188,7 +183,7 @@ def _team(state: dict, seat: int) -> str | None:
     """The team symbol of ``seat`` this round (None while its coaster is not down)."""
     if seat == state["prince"]:
         return state["coasters"][PRINCE]["team"]
-    role = state["placed"].get(f"seat-{seat}")
+    role = state["placed"].get(seat_reader(seat))
     return state["coasters"][role]["team"] if role else None
 
 
@@ -197,24 +192,18 @@ def _names(state: dict, seats: list[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _seat_number(state: dict, value, what: str) -> int:
-    count = _count(state)
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= count:
-        raise RuleError("bad_seat", f"{what} must be a seat number from 1 to {count}.")
-    return value
-
-
-def _position_arg(state: dict, value, what: str) -> str:
-    """A host/seat page's ``target`` or ``about``: a seat number or "center"."""
+def _position_arg(state: dict, value) -> str:
+    """A host/seat page's ``target`` or ``about`` (a seat number or "center", checked by its
+    schema) as a position of this round."""
     if value == CENTER:
         if _count(state) == 8:
-            raise RuleError("no_center", "With 8 players there is no centre coaster.")
+            raise RuleError("bad_argument", "With 8 players there is no centre coaster.")
         return CENTER
-    seat = _seat_number(state, value, f"{what} (a seat number, or \"center\")")
+    seat = value
     if seat == state["prince"]:
-        raise RuleError("prince_has_no_coaster", f"{_name(state, seat)} is the Prince this round and "
+        raise RuleError("unavailable", f"{_name(state, seat)} is the Prince this round and "
                         "has no character coaster; choose another player or the centre.")
-    return f"seat-{seat}"
+    return seat_reader(seat)
 
 
 # ----- setup ---------------------------------------------------------------------
@@ -222,7 +211,7 @@ def _position_arg(state: dict, value, what: str) -> str:
 def setup(players: list[str], options: dict, seed: int) -> dict:
     """A new game: round 1 dealing, the first Prince from the ``first_seat`` option."""
     if COASTER_DATA_ERROR:
-        raise RuleError("coaster_data", f"Tofu Kingdom cannot start: {COASTER_DATA_ERROR}")
+        raise RuleError("bad_data", f"Tofu Kingdom cannot start: {COASTER_DATA_ERROR}")
     count = len(players)
     if options["first_seat"] > count:
         raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count} (the first Prince).")
@@ -234,28 +223,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     return state
 
 
-# ----- apply ---------------------------------------------------------------------
-
-def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
-    """Apply one resolved input; see the module docstring for what each input does."""
-    kind, body = input_kind(inp)
-    if kind == "lift":
-        return _lift(state, body)
-    if kind == "tap" and _back_in_place(state, body):
-        raise Quiet()
-    if state["over"] and not (kind == "host" and body["action"] in AFTER_THE_END):
-        raise RuleError("game_over", "The game is over; start a new game from the host page.")
-    if kind == "tap":
-        return _tap(state, body)
-    if kind == "button":
-        return _button(state, body)
-    if kind == "seat":
-        return _seat_action(state, body)
-    if kind == "host":
-        return _host_action(state, body)
-    raise RuleError("not_this_game", f"Tofu Kingdom has no {kind} inputs; it reads coasters, "
-                    "buttons and the seat and host pages.")
-
+# ----- coasters on the readers ----------------------------------------------------------
 
 def _role_of(state: dict, card: str) -> str:
     """The role of a tapped coaster, refusing cards that cannot go down this round."""
@@ -264,38 +232,44 @@ def _role_of(state: dict, card: str) -> str:
         raise RuleError("not_this_game", f"{card} is not a Tofu Kingdom coaster; this table is "
                         "playing Tofu Kingdom.")
     if role == PRINCE:
-        raise RuleError("prince_coaster", "That is the Prince Mochi coaster: it stays in front of "
+        raise RuleError("breaks_rule", "That is the Prince Mochi coaster: it stays in front of "
                         "the Prince. Tap a character coaster instead.")
     if role not in state["in_play"]:
-        raise RuleError("not_in_play", f"{_role_name(state, role)} is not in play with "
+        raise RuleError("unknown_card", f"{_role_name(state, role)} is not in play with "
                         f"{_count(state)} players; put it back in the box and tap a coaster that "
                         "was dealt.")
     return role
 
 
 def _back_in_place(state: dict, body: dict) -> bool:
-    """A coaster the table already knows, laid back where it lies this round: a seat reader
-    reporting it again, a refused flip put back, the flipped coaster laid face up on its reader,
-    or (one reader) the flipped coaster tapped again."""
-    role = body["card"].partition("/")[2] if body["card"].startswith(GAME_ID + "/") else None
-    if role is None:
+    """A coaster laid where one already lies this round: a seat reader reporting it again, a
+    refused flip put back, the flipped coaster laid face up on its reader, or (one reader) the
+    flipped coaster tapped again.  With a reader per seat, any coaster on a reader that holds
+    one is taken quietly, whichever it is: the answer must not tell what lies face down."""
+    if not body["card"].startswith(GAME_ID + "/"):
         return False
     if state["options"]["readers"] == "seats":
-        return state["placed"].get(body["reader"]) == role
+        return body["reader"] in state["placed"]
+    role = body["card"].partition("/")[2]
     return state["flip"] is not None and body["reader"] == "table" and role == state["flip"]["role"]
 
 
-def _tap(state: dict, body: dict):
+def tap(state: dict, args: dict) -> list[dict]:
+    """A coaster on a reader: laid during the deal, or (one reader) the flip."""
+    if _back_in_place(state, args):
+        raise Quiet()
+    if state["over"]:
+        raise RuleError("game_over", "The game is over; start a new game from the host page.")
     if state["phase"] == "scored":
-        raise RuleError("round_scored", f"Round {state['round']} is scored: press advance to start "
+        raise RuleError("not_now", f"Round {state['round']} is scored: press advance to start "
                         "the next round, then lay the coasters.")
-    role = _role_of(state, body["card"])
+    role = _role_of(state, args["card"])
     if state["phase"] == "deal":
-        return _deal_tap(state, body["reader"], role)
+        return _deal_tap(state, args["reader"], role)
     if state["options"]["readers"] == "seats":
-        raise RuleError("deal_done", "Every coaster is already down. The Prince flips one by "
+        raise RuleError("not_now", "Every coaster is already down. The Prince flips one by "
                         "lifting it from its reader.")
-    if body["reader"] != "table":
+    if args["reader"] != "table":
         raise RuleError("wrong_reader", "Tap the coaster you flipped on the table reader.")
     position = next(p for p, r in state["placed"].items() if r == role)
     return _flip(state, position, "tap")
@@ -305,21 +279,18 @@ def _deal_tap(state: dict, reader: str, role: str):
     placed = state["placed"]
     if state["options"]["readers"] == "seats":
         position = _seat_reader_position(state, reader)
-        if position in placed:
-            raise RuleError("reader_taken", f"{_where(state, position).capitalize()} is already "
-                            "down on that reader; lift it before laying another.")
     else:
         position = _due_position(state, reader)
     if role in placed.values():
         where = next(p for p, r in placed.items() if r == role)
-        raise RuleError("already_down", "That coaster is already down this round; each coaster is "
+        raise RuleError("already_done", "That coaster is already down this round; each coaster is "
                         "laid once. Tap the coaster you were dealt.",
                         detail=f"{_role_name(state, role)} is {_where(state, where)}.")
     placed[position] = role
-    seat = _seat_of(position)
+    seat = reader_seat(position)
     who = "The centre coaster is" if seat is None else f"{_name(state, seat)}'s coaster is"
     events = [event(state, "laid", f"{who} down ({len(placed)} of {len(_positions(state))}).")]
-    return state, events + _start_questions_if_dealt(state)
+    return events + _start_questions_if_dealt(state)
 
 
 def _seat_reader_position(state: dict, reader: str) -> str:
@@ -328,14 +299,14 @@ def _seat_reader_position(state: dict, reader: str) -> str:
                         "on your own seat's reader.")
     if reader == CENTER:
         if _count(state) == 8:
-            raise RuleError("no_center", "With 8 players there is no centre coaster.")
+            raise RuleError("wrong_reader", "With 8 players there is no centre coaster.")
         return CENTER
-    seat = _seat_of(reader)
+    seat = reader_seat(reader)
     if seat > _count(state):
         raise RuleError("empty_seat", f"Nobody sits at seat {seat}; lay the coaster on your own "
                         "seat's reader.")
     if seat == state["prince"]:
-        raise RuleError("prince_reader", f"{_name(state, seat)} is the Prince this round and lays "
+        raise RuleError("wrong_reader", f"{_name(state, seat)} is the Prince this round and lays "
                         "no coaster; the other players lay theirs on their own readers.")
     return reader
 
@@ -344,13 +315,13 @@ def _due_position(state: dict, reader: str) -> str:
     """One shared reader: whose coaster this tap is (the next seat in turn, then the centre)."""
     due = next(p for p in _positions(state) if p not in state["placed"])
     if reader not in ("table", due):
-        raise RuleError("wrong_seat", f"It is {_due_text(state, due)} turn: tap it on the table "
+        raise RuleError("wrong_reader", f"It is {_due_text(state, due)} turn: tap it on the table "
                         "reader.")
     return due
 
 
 def _due_text(state: dict, position: str) -> str:
-    seat = _seat_of(position)
+    seat = reader_seat(position)
     return "the centre coaster's" if seat is None else f"{_name(state, seat)}'s (seat {seat})"
 
 
@@ -362,9 +333,9 @@ def _start_questions_if_dealt(state: dict) -> list[dict]:
                   f"{_name(state, state['prince'])}, open your eyes and ask your questions.")]
 
 
-def _lift(state: dict, body: dict):
+def lift(state: dict, args: dict) -> list[dict]:
     """A coaster left its reader: the flip during the questions, un-laying it during the deal."""
-    position, card = body["reader"], body.get("card", "")
+    position, card = args["reader"], args["card"]
     role = card.partition("/")[2] if card.startswith(GAME_ID + "/") else None
     if (state["over"] or state["options"]["readers"] != "seats" or role is None
             or state["phase"] not in ("deal", "questions") or state["placed"].get(position) != role):
@@ -372,9 +343,9 @@ def _lift(state: dict, body: dict):
     if state["phase"] == "questions":
         return _flip(state, position, "lift")
     del state["placed"][position]
-    seat = _seat_of(position)
+    seat = reader_seat(position)
     who = "The centre coaster was" if seat is None else f"{_name(state, seat)}'s coaster was"
-    return state, [event(state, "picked_up", f"{who} picked up again; lay it back on its reader.")]
+    return [event(state, "picked_up", f"{who} picked up again; lay it back on its reader.")]
 
 
 def _flip(state: dict, position: str, how: str):
@@ -382,7 +353,7 @@ def _flip(state: dict, position: str, how: str):
     if how != "host" and state["options"]["questions"] == "required":
         unasked = _unasked(state)
         if unasked:
-            raise RuleError("questions_missing", f"Ask {_names(state, unasked)} first: this table "
+            raise RuleError("waiting", f"Ask {_names(state, unasked)} first: this table "
                             "requires a question to every player before the flip. Put the coaster "
                             "back and ask.")
     role = state["placed"][position]
@@ -401,7 +372,7 @@ def _flip(state: dict, position: str, how: str):
                     position=position, role=role, symbol=symbol, scorers=scorers)]
     if state["round"] == state["rounds"]:
         events.append(_finish(state))
-    return state, events
+    return events
 
 
 def _finish(state: dict) -> dict:
@@ -416,17 +387,12 @@ def _result_text(state: dict, winners: list[str]) -> str:
             f"{beans} soybeans each.")
 
 
-def _button(state: dict, body: dict):
-    if body["name"] != "advance":
-        raise RuleError("unknown_button", f"Button {body['name']!r} does nothing in Tofu Kingdom; "
-                        "use advance (next round) or undo.")
-    if state["phase"] != "scored":
-        raise RuleError("not_flipped", "Advance starts the next round once the Prince has flipped "
-                        "a coaster.")
-    state.update(round=state["round"] + 1, prince=state["prince"] % _count(state) + 1, placed={},
+def advance(state: dict, args: dict) -> list[dict]:
+    """The next round: the Prince passes to the left."""
+    state.update(round=state["round"] + 1, prince=seat_after(state, state["prince"]), placed={},
                  questions=[], flip=None, revealed=False, phase="deal")
-    return state, [event(state, "next_round", f"Round {state['round']} of {state['rounds']}: "
-                         f"{_name(state, state['prince'])} is the Prince.")]
+    return [event(state, "next_round", f"Round {state['round']} of {state['rounds']}: "
+                  f"{_name(state, state['prince'])} is the Prince.")]
 
 
 # ----- questions -----------------------------------------------------------------
@@ -436,174 +402,210 @@ def _unasked(state: dict) -> list[int]:
     return [s for s in _others(state) if s not in asked]
 
 
-def _ask(state: dict, body: dict):
+def ask(state: dict, args: dict) -> list[dict]:
     """Record one question: each other player once (any order), then one extra to anyone."""
     if state["options"]["questions"] == "off":
-        raise RuleError("questions_off", "This game was started with question recording off.")
-    if state["phase"] == "deal":
-        raise RuleError("not_dealt", "Questions start once every coaster is down.")
-    if state["phase"] != "questions":
-        raise RuleError("already_flipped", "The Prince has already flipped a coaster this round.")
-    kind = body.get("question")
-    if kind not in QUESTION_LABELS:
-        raise RuleError("bad_question", f"The Prince may only ask: {', '.join(QUESTION_LABELS)} "
-                        f"({' / '.join(QUESTION_LABELS.values())}).")
-    to = _seat_number(state, body.get("to"), "to (the player asked)")
+        raise RuleError("option_off", "This game was started with question recording off.")
+    kind, to = args["question"], args["to"]
     if to == state["prince"]:
-        raise RuleError("ask_yourself", "The Prince asks the other players, not himself.")
+        raise RuleError("breaks_rule", "The Prince asks the other players, not himself.")
     about = None
     if kind == "who_is":
-        about = _position_arg(state, body.get("about"), "about (whom the question is about)")
-        if about == f"seat-{to}":
-            raise RuleError("ask_about_self", f"To ask {_name(state, to)} about themselves, use "
+        if args["about"] is None:
+            raise RuleError("bad_argument", f"\"{QUESTION_LABELS['who_is']}\" needs about: a seat "
+                            "number or \"center\".")
+        about = _position_arg(state, args["about"])
+        if about == seat_reader(to):
+            raise RuleError("breaks_rule", f"To ask {_name(state, to)} about themselves, use "
                             f"\"{QUESTION_LABELS['who_are_you']}\".")
-    elif "about" in body:
-        raise RuleError("bad_question", f"\"{QUESTION_LABELS[kind]}\" is not about anyone; only "
+    elif args["about"] is not None:
+        raise RuleError("bad_argument", f"\"{QUESTION_LABELS[kind]}\" is not about anyone; only "
                         f"\"{QUESTION_LABELS['who_is']}\" takes about.")
     unasked = _unasked(state)
     if len(state["questions"]) > len(_others(state)):
-        raise RuleError("no_questions_left", "The Prince has asked every player and the extra "
+        raise RuleError("already_done", "The Prince has asked every player and the extra "
                         "question: time to flip a coaster.")
     if unasked and to not in unasked:
-        raise RuleError("already_asked", f"{_name(state, to)} has already answered a question. "
+        raise RuleError("already_done", f"{_name(state, to)} has already answered a question. "
                         f"Ask {_names(state, unasked)} first; the extra question comes after "
                         "everyone has answered once.")
     extra = not unasked
     state["questions"].append({"to": to, "question": kind, "about": about, "extra": extra})
     target = "" if about is None else f" (about {_where(state, about)})"
     label = "Extra question" if extra else f"Question {len(state['questions'])}"
-    return state, [event(state, "asked", f"{label}: {_name(state, state['prince'])} asks "
-                         f"{_name(state, to)} \"{QUESTION_LABELS[kind]}\"{target}.")]
+    return [event(state, "asked", f"{label}: {_name(state, state['prince'])} asks "
+                  f"{_name(state, to)} \"{QUESTION_LABELS[kind]}\"{target}.")]
 
 
-def _seat_action(state: dict, body: dict):
-    seat = _seat_number(state, body["seat"], "seat")
-    if body["action"] != "ask":
-        raise RuleError("unknown_action", f"A seat page can only ask a question (action ask), "
-                        f"not {body['action']!r}.")
-    if seat != state["prince"]:
-        raise RuleError("not_prince", f"Only the Prince asks questions; this round's Prince is "
-                        f"{_name(state, state['prince'])}.")
-    return _ask(state, body)
+def _is_prince(state: dict, seat: int) -> str | None:
+    if seat == state["prince"]:
+        return None
+    return f"Only the Prince asks questions; this round's Prince is {_name(state, state['prince'])}."
+
+
+def _not_asking(state: dict) -> str:
+    if state["phase"] == "deal":
+        return "Questions start once every coaster is down."
+    return "The Prince has already flipped a coaster this round."
 
 
 # ----- host corrections ----------------------------------------------------------
 
-def _host_action(state: dict, body: dict):
-    action = body["action"]
-    handlers = {"ask": _ask, "flip": _host_flip, "place": _host_place,
-                "set_prince": _host_set_prince, "reveal_all": _host_reveal,
-                "adjust_soybeans": _adjust_soybeans}
-    if action not in handlers:
-        raise RuleError("unknown_action", f"Tofu Kingdom has no host action {action!r}; the "
-                        f"actions are: {', '.join(handlers)}.")
-    return handlers[action](state, body)
-
-
-def _host_flip(state: dict, body: dict):
+def host_flip(state: dict, args: dict) -> list[dict]:
     """Set the flip by hand (say a reader missed the lift)."""
-    position = _position_arg(state, body.get("target"), "target")
+    return _flip(state, _position_arg(state, args["target"]), "host")
+
+
+def _not_flipping(state: dict) -> str:
     if state["phase"] == "deal":
-        raise RuleError("not_dealt", "Not every coaster is down yet; record the missing ones with "
-                        "place first.")
-    if state["phase"] != "questions":
-        raise RuleError("already_flipped", "A coaster is already flipped this round; undo to "
-                        "change it.")
-    return _flip(state, position, "host")
+        return "Not every coaster is down yet; record the missing ones with place first."
+    return "A coaster is already flipped this round; undo to change it."
 
 
-def _host_place(state: dict, body: dict):
+def host_place(state: dict, args: dict) -> list[dict]:
     """Record a coaster by hand during the deal (say a reader did not see it)."""
-    if state["phase"] != "deal":
-        raise RuleError("deal_done", "Every coaster is already down; to correct one, undo back "
-                        "into the deal.")
-    position = _position_arg(state, body.get("target"), "target")
-    role = body.get("role")
-    if role not in ROLES:
-        raise RuleError("bad_role", f"role must be one of: {', '.join(ROLES[1:])}.")
+    position, role = _position_arg(state, args["target"]), args["role"]
     _role_of(state, f"{GAME_ID}/{role}")
     elsewhere = [p for p, r in state["placed"].items() if r == role and p != position]
     if elsewhere:
-        raise RuleError("already_down", "That coaster is already recorded elsewhere this round; "
+        raise RuleError("already_done", "That coaster is already recorded elsewhere this round; "
                         "the host page shows where. Correct that one first.",
                         detail=f"{_role_name(state, role)} is {_where(state, elsewhere[0])}.")
     state["placed"][position] = role
-    seat = _seat_of(position)
+    seat = reader_seat(position)
     who = "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
     events = [event(state, "placed", f"The host recorded {who} "
                     f"({len(state['placed'])} of {len(_positions(state))} down).")]
-    return state, events + _start_questions_if_dealt(state)
+    return events + _start_questions_if_dealt(state)
 
 
-def _host_set_prince(state: dict, body: dict):
+def host_set_prince(state: dict, args: dict) -> list[dict]:
     """Choose this round's Prince (before the questions); the next ones follow from the left."""
-    seat = _seat_number(state, body.get("seat"), "seat")
-    if state["phase"] != "deal":
-        raise RuleError("deal_done", "The Prince can only be changed during the deal.")
-    if f"seat-{seat}" in state["placed"]:
-        raise RuleError("prince_has_coaster", f"{_name(state, seat)}'s coaster is down; lift it "
+    seat = args["seat"]
+    if seat_reader(seat) in state["placed"]:
+        raise RuleError("breaks_rule", f"{_name(state, seat)}'s coaster is down; lift it "
                         "(or undo it) before making them the Prince.")
     state["prince"] = seat
-    return state, [event(state, "prince_set", f"The host made {_name(state, seat)} the Prince of "
+    return [event(state, "prince_set", f"The host made {_name(state, seat)} the Prince of "
                          f"round {state['round']}.")]
 
 
-def _host_reveal(state: dict, body: dict):
+def host_reveal(state: dict, args: dict) -> list[dict]:
+    """Show every role of the round on the TV (reveal=host), after the flip."""
     if state["options"]["reveal"] == "never":
-        raise RuleError("reveal_off", "This game was started with reveal=never: the roles stay "
+        raise RuleError("option_off", "This game was started with reveal=never: the roles stay "
                         "hidden.")
-    if state["flip"] is None:
-        raise RuleError("not_flipped", "Roles can only be revealed after the flip.")
     if state["revealed"]:
-        raise RuleError("already_revealed", "The roles of this round are already on the TV.")
+        raise RuleError("already_done", "The roles of this round are already on the TV.")
     state["revealed"] = True
-    return state, [event(state, "revealed", f"The host revealed every role of round "
+    return [event(state, "revealed", f"The host revealed every role of round "
                          f"{state['round']}.")]
 
 
-def _adjust_soybeans(state: dict, body: dict):
+def adjust_soybeans(state: dict, args: dict) -> list[dict]:
     """Give or take soybeans (any time, also after the game; the winners follow)."""
-    seat = _seat_number(state, body.get("seat"), "seat")
-    delta = body.get("delta")
-    if not isinstance(delta, int) or isinstance(delta, bool) or delta == 0:
-        raise RuleError("bad_delta", "delta must be a whole number of soybeans to give (positive) "
+    seat, delta = args["seat"], args["delta"]
+    if delta == 0:
+        raise RuleError("bad_argument", "delta must be a whole number of soybeans to give (positive) "
                         "or take (negative), not zero.")
     record = player(state, seat)
     if record["score"] + delta < 0:
-        raise RuleError("below_zero", f"{record['name']} has only {record['score']} soybeans; "
+        raise RuleError("breaks_rule", f"{record['name']} has only {record['score']} soybeans; "
                         "a player cannot have fewer than none.")
     record["score"] += delta
     if state["over"]:
         state["winners"] = top_scorers(state)
     verb = f"gave {record['name']} {delta}" if delta > 0 else f"took {-delta} from {record['name']}"
-    return state, [event(state, "soybeans", f"The host {verb} soybean{'s' * (abs(delta) != 1)}.")]
+    return [event(state, "soybeans", f"The host {verb} soybean{'s' * (abs(delta) != 1)}.")]
 
 
 # ----- views ---------------------------------------------------------------------
 
-def _prompt(state: dict) -> str:
-    prince = _name(state, state["prince"])
-    head = f"Round {state['round']} of {state['rounds']}."
-    if state["over"]:
-        return _result_text(state, state["winners"])
-    if state["phase"] == "deal":
-        look = f"{head} Prince {prince}, close your eyes. Everyone else: see who is who, then "
-        if state["options"]["readers"] == "table":
-            due = next(p for p in _positions(state) if p not in state["placed"])
-            seat = _seat_of(due)
-            who = "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
-            return f"{look}tap {who} face down on the table reader."
-        down, total = len(state["placed"]), len(_positions(state))
-        centre = " (the extra one on the centre reader)" if _count(state) < 8 else ""
-        return f"{look}lay your coaster face down on your reader{centre}. {down} of {total} down."
-    if state["phase"] == "questions":
-        how = ("lift it from its reader" if state["options"]["readers"] == "seats"
-               else "tap it on the table reader")
-        return (f"{head} Prince {prince}: ask your questions, then flip the coaster you choose "
-                f"and {how}.")
+def _head(state: dict) -> str:
+    return f"Round {state['round']} of {state['rounds']}."
+
+
+def _prompt_deal(state: dict) -> str:
+    look = (f"{_head(state)} Prince {_name(state, state['prince'])}, close your eyes. Everyone else: "
+            "see who is who, then ")
+    if state["options"]["readers"] == "table":
+        due = next(p for p in _positions(state) if p not in state["placed"])
+        seat = reader_seat(due)
+        who = "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
+        return f"{look}tap {who} face down on the table reader."
+    down, total = len(state["placed"]), len(_positions(state))
+    centre = " (the extra one on the centre reader)" if _count(state) < 8 else ""
+    return f"{look}lay your coaster face down on your reader{centre}. {down} of {total} down."
+
+
+def _you_deal(state: dict, seat: int) -> str:
+    if seat == state["prince"]:
+        return "You are the Prince this round: close your eyes until every coaster is down."
+    if seat_reader(seat) in state["placed"]:
+        return "Your coaster is down; wait for the others."
+    if state["options"]["readers"] == "table":
+        return "Tap your coaster face down on the table reader when it is your turn."
+    return "Lay your coaster face down on your reader."
+
+
+def _how_to_flip(state: dict) -> str:
+    return ("lift it from its reader" if state["options"]["readers"] == "seats"
+            else "tap it on the table reader")
+
+
+def _prompt_scored(state: dict) -> str:
     flip = state["flip"]
-    return (f"{head} {_role_name(state, flip['role'])}: the {flip['symbol']}. "
+    return (f"{_head(state)} {_role_name(state, flip['role'])}: the {flip['symbol']}. "
             "Pick up your coasters; press advance for the next round.")
+
+
+PHASES = (
+    Phase("deal", "Everyone but the Prince lays their coaster face down",
+          prompt=_prompt_deal, you=_you_deal),
+    Phase("questions", "The Prince asks questions, then flips a coaster",
+          prompt=lambda s: (f"{_head(s)} Prince {_name(s, s['prince'])}: ask your questions, then "
+                            f"flip the coaster you choose and {_how_to_flip(s)}."),
+          you=lambda s, seat: (f"Your turn, Prince: ask your questions, then flip the coaster you "
+                               f"choose and {_how_to_flip(s)}." if seat == s["prince"] else
+                               "Answer the Prince's questions as your role tells you.")),
+    Phase("scored", "The flipped coaster is scored", prompt=_prompt_scored),
+    Phase("over", "The game is over", prompt=lambda s: _result_text(s, s["winners"])),
+)
+
+_SEAT = Arg("seat", "seat", "the player's seat number")
+_POSITION = Arg("target", "seat", "whose coaster: a seat number, or \"center\"", choices=(CENTER,))
+_ASK_ARGS = (Arg("question", "choice", "which question: " + ", ".join(
+                 f"{k} ({v})" for k, v in QUESTION_LABELS.items()), choices=tuple(QUESTION_LABELS)),
+             Arg("to", "seat", "the player asked"),
+             Arg("about", "seat", "whom \"who_is\" is about: a seat number, or \"center\"",
+                 optional=True, choices=(CENTER,)))
+
+MOVES = (
+    Move("tap", None, tap, "Lay a coaster face down (one reader: also the flipped coaster)",
+         who="the players, on their readers", phases=ALWAYS, args=TAG_ARGS),
+    Move("lift", None, lift, "A coaster lifted: the Prince's flip (a reader per seat)",
+         who="the Prince, flipping", phases=ALWAYS, args=TAG_ARGS),
+    Move("button", "advance", advance, "Start the next round", who="anyone at the table",
+         phases=("scored",),
+         early=lambda s: "Advance starts the next round once the Prince has flipped a coaster."),
+    Move("seat", "ask", ask, "Record a question", who="the Prince", phases=("questions",),
+         args=_ASK_ARGS, may=_is_prince, early=_not_asking),
+    Move("host", "ask", ask, "Record a question the Prince asked", who="host",
+         phases=("questions",), args=_ASK_ARGS, early=_not_asking),
+    Move("host", "flip", host_flip, "Record the flip (a reader missed the lift)", who="host",
+         phases=("questions",), args=(_POSITION,), early=_not_flipping),
+    Move("host", "place", host_place, "Record a coaster laid during the deal", who="host",
+         phases=("deal",), args=(_POSITION, Arg("role", "choice", "the coaster", choices=ROLES)),
+         early=lambda s: "Every coaster is already down; to correct one, undo back into the deal."),
+    Move("host", "set_prince", host_set_prince, "Choose this round's Prince", who="host",
+         phases=("deal",), args=(_SEAT,),
+         early=lambda s: "The Prince can only be changed during the deal."),
+    Move("host", "reveal_all", host_reveal, "Show every role of the round on the TV", who="host",
+         phases=("scored", "over"), early=lambda s: "Roles can only be revealed after the flip."),
+    Move("host", "adjust_soybeans", adjust_soybeans, "Give or take soybeans", who="host",
+         phases=ALWAYS, args=(_SEAT, Arg("delta", "int", "soybeans to give (positive) or take "
+                                        "(negative), not zero"))),
+)
 
 
 def _public(state: dict) -> dict:
@@ -682,7 +684,7 @@ def _seat_view(state: dict, seat: int) -> dict:
                 "goal": f"You get a soybean when the coaster you flip shows the {team}. Ask each "
                         "player one question, then one extra, then flip.",
                 "can_ask": can_ask, "ask_to": _unasked(state) or _others(state)}
-    role = state["placed"].get(f"seat-{seat}")
+    role = state["placed"].get(seat_reader(seat))
     if role is None:
         return {"seat": seat, "is_prince": False, "role": None, "role_name": None, "team": None,
                 "truth": None, "goal": "Your role shows here once the table has read your coaster."}
@@ -698,12 +700,12 @@ def _host_view(state: dict) -> dict:
             "options": dict(state["options"]), "coasters": state["coasters"]}
 
 
-def view(state: dict, audience: str) -> dict:
+def show(state: dict, audience: Audience) -> dict:
     """The view for ``table`` (public), ``seat-N`` (adds the player's own role) or ``host``."""
-    out = common_view(state, _prompt(state))
+    out = common_view(state)
     out.update(_public(state))
-    seat = audience_seat(audience)
-    if audience == "host":
+    seat = audience.seat
+    if audience.is_host:
         out["host"] = _host_view(state)
     elif seat is not None and 1 <= seat <= _count(state):
         out["me"] = _seat_view(state, seat)
@@ -711,7 +713,7 @@ def view(state: dict, audience: str) -> dict:
 
 
 GAME = Game(id=GAME_ID, name="Tofu Kingdom", min_players=3, max_players=8,
-            setup=setup, legacy_apply=apply, show=view, options=OPTIONS,
+            setup=setup, show=show, phases=PHASES, moves=MOVES, options=OPTIONS,
             cards=lambda: [f"{GAME_ID}/{role}" for role in ROLES],
             summary="The Prince asks questions and flips the coaster he thinks is Princess Tofu; "
                     "the flipped coaster's symbol decides who gets a soybean.")
