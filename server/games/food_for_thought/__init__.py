@@ -9,7 +9,7 @@ slot-id scheme), ``scoring`` (receipt, sets, goals, winner), ``views``, plus
 from __future__ import annotations
 
 from ..base import FIRST_SEAT, Game, Option, Quiet, RuleError, event, input_kind, player
-from . import actions, boards, physical, rounds, rules
+from . import actions, boards, inference, physical, rounds, rules
 from .setup import set_allergy, setup
 from .views import view
 
@@ -49,6 +49,13 @@ def _host(state: dict, body: dict) -> list[dict]:
             raise RuleError("too_late", "Allergy tiles are handed out before any food reaches a body.")
         set_allergy(state, p, tile)
         return [event(state, "allergy", f"{p['name']} has the {state['cards']['allergies'][tile]['name']} tile.")]
+    return _seat_action(state, seat, body)
+
+
+def _seat_action(state: dict, seat: int, body: dict) -> list[dict]:
+    if body["action"] == "answer":
+        return inference.answer(state, seat, body)
+    state["question"] = None                  # an action from the phone settles the table's question
     return actions.take(state, seat, body)
 
 
@@ -62,7 +69,7 @@ def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
             raise RuleError("empty_seat", f"Nobody sits at seat {body['seat']}.")
         if body["action"] in HOST_ACTIONS:
             raise RuleError("host_only", f"Only the host can {body['action'].replace('_', ' ')}.")
-        return state, actions.take(state, body["seat"], body)
+        return state, _seat_action(state, body["seat"], body)
     if kind == "host":
         return state, _host(state, body)
     if kind == "board":
@@ -95,6 +102,8 @@ OPTIONS = (
            choices=("digital", "physical", "camera")),
     Option("draws", "Decks, assistants, goals and the bag: dealt by the table, or drawn by the group "
            "(tagged cards tapped, dining-out tokens read by the camera)", "table", choices=("table", "physical")),
+    Option("mode", "physical: the camera and readers drive the game and the phones only answer questions; "
+           "guided: players enter every action on their phones", "guided", choices=("guided", "physical")),
     Option("data", "Card data: the owner's folder where it has a file, else the sample; or sample only",
            "owner", choices=("owner", "sample")),
 )

@@ -123,6 +123,11 @@ def shop(state, seat, p, body):
         how = "rolled"
     else:
         raise RuleError("enter_dice", "Roll the two dice and enter them: {\"dice\": [a, b]}.")
+    return start_shopping(state, seat, p, dice, how)
+
+
+def start_shopping(state: dict, seat: int, p: dict, dice: list[int], how: str) -> list[dict]:
+    """A marker on a shopping space with the dice known: the player buys next."""
     state["spaces"]["shop"].append(seat)
     state["dice"] = dice
     state["pending"] = {"action": "buy", "seat": seat}

@@ -27,6 +27,7 @@ from ..base import Quiet, RuleError, event
 from . import physical, rules
 
 COVERED = "covered"
+MARKER = "marker"
 _DIET = re.compile(r"^diet-([1-9])$")
 
 
@@ -62,7 +63,10 @@ def implied(state: dict, board: str) -> dict:
         return shop_slots(state)
     if board == physical.MAIN and physical.main_in_play(state):
         return physical.main_slots(state)
-    return diet_slots(_seat_of(state, board))
+    p = _seat_of(state, board)
+    if state["options"]["mode"] == "physical":          # the unused action markers lie on the diet board
+        return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, p["actions_left"] + 1)}}
+    return diet_slots(p)
 
 
 def _seat_of(state: dict, board: str) -> dict:
@@ -87,7 +91,7 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
             raise RuleError("bad_token", f"A shopping list slot holds {COVERED!r} or null, not {token!r}.")
         return
     p = _seat_of(state, board)
-    if token is not None and token not in state["foods"]:
+    if token is not None and token not in state["foods"] and not (parts[0] == "markers" and token == MARKER):
         raise RuleError("unknown_food", f"{token!r} in {slot} is not a food token.")
     ok = False
     if parts[0] == "body" and len(parts) == 3 and parts[2].isdigit():
@@ -97,6 +101,10 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
             raise RuleError("wrong_group", f"{token} does not belong in the {g['name']} group ({slot}).")
     elif parts[0] == "kitchen" and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
         ok = 1 <= int(parts[1]) <= len(p["kitchen"]) and int(parts[2]) >= 1
+    elif parts[0] == "markers" and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
+        if token not in (None, MARKER):
+            raise RuleError("bad_token", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
+        return
     elif parts[0] in ("trash", "freezer", "thaw") and len(parts) == 2 and parts[1].isdigit():
         limit = {"trash": 999, "freezer": rules.FREEZER_SPACES, "thaw": rules.THAW_SPACES}[parts[0]]
         ok = 1 <= int(parts[1]) <= limit and (parts[0] == "trash" or state["options"]["freezer"])
@@ -184,16 +192,23 @@ def board_input(state: dict, body: dict) -> list[dict]:
         return _main_reading(state, slots)
     if board != "shop":
         _seat_of(state, board)
-    info = state["boards"].get(board) or {"watched": False, "seen": {}, "areas": []}
+    physical_first = state["options"]["mode"] == "physical"
+    info = state["boards"].get(board) or {"watched": physical_first, "seen": {}, "areas": []}
     for slot, token in slots.items():
         _check_slot(state, board, slot, token, strict=False)
     if not info["watched"]:
         raise Quiet()
+    state["boards"][board] = info
     seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
     areas = sorted(set(info["areas"]) | {area(s) for s in slots})
     if seen == info["seen"] and areas == info["areas"]:
         raise Quiet()                 # the camera saw nothing new: not journaled
     info["seen"], info["areas"] = seen, areas
+    if physical_first:
+        from .inference import after_reading
+        inferred = after_reading(state)
+        if inferred:
+            return inferred
     diff = disagreements(state, board)
     return [event(state, "snapshot", f"Camera on {board}: " + (f"{len(diff)} slot(s) differ from the "
                   "recorded actions." if diff else "agrees with the recorded actions."))]
@@ -204,11 +219,15 @@ def _main_reading(state: dict, slots: dict) -> list[dict]:
     for slot, token in slots.items():
         physical.check_main_slot(state, slot, token)
     info = state["boards"].setdefault(physical.MAIN, {"watched": True, "seen": {}, "areas": []})
-    info["seen"] = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
-    events = physical.main_reading(state, info["seen"])
-    if not events:
-        raise Quiet()
-    return events
+    seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
+    if seen == info["seen"]:
+        raise Quiet()                     # nothing new on the main board: not journaled
+    info["seen"] = seen
+    events = physical.main_reading(state, seen)
+    if state["options"]["mode"] == "physical":
+        from .inference import after_reading
+        events += after_reading(state)
+    return events or [event(state, "main_board", "Camera on the main board: dice and dining out read.")]
 
 
 def correct(state: dict, board, slots) -> list[dict]:

@@ -214,7 +214,7 @@ DIE = "die"
 
 def main_in_play(state: dict) -> bool:
     """Whether the camera's ``main`` board (dice, dining out) feeds this game."""
-    return physical_draws(state) or state["options"]["dice"] == "camera"
+    return physical_draws(state) or state["options"]["dice"] == "camera" or state["options"]["mode"] == "physical"
 
 
 def main_slots(state: dict) -> dict:

@@ -82,6 +82,9 @@ def table_view(state: dict) -> dict:
         "data_label": "SAMPLE DATA" if state["data"]["sample"] else "",
         "options": {k: state["options"][k] for k in ("potluck", "goals", "food_allergy", "freezer", "dice", "diet",
                                                       "data", "draws")},
+        "question": ({"seat": state["question"]["seat"], "options": list(state["question"]["options"])}
+                     if state["question"] else None),
+        "put_back": [dict(d) for d in state["put_back"]],
         "drawn": {k: list(v) if isinstance(v, list) else v for k, v in state["drawn"].items()},
         "board_name": " / ".join(d["name"] for d in state["diets"].values()),
         "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
@@ -134,6 +137,10 @@ def seat_options(state: dict, seat: int) -> dict:
         return mine
     if phase == "cleanup":
         mine["why_not"]["all"] = "Clean-up: wait for the host to start the next round."
+        return mine
+    if state["question"] and state["question"]["seat"] == seat:
+        mine["can"] = ["answer"]
+        mine["answer"] = {"options": list(state["question"]["options"])}
         return mine
     if state["pending"]:
         if state["pending"]["action"] == "dice":

@@ -1,0 +1,170 @@
+"""Physical-first play: work out a player's action from what the camera sees changed.
+
+In the ``physical`` mode the boards are the truth.  Each diet board shows its
+player's unused action markers (slots ``markers.<n>`` holding ``marker``): when
+the active player's count drops by one, they have placed a marker and acted.
+The engine then lists the actions that could explain the change (every open
+space: Pizza To Go, each buffet row, a snack of each food that left the kitchen,
+each open market stand with the wild foods that appeared, a shopping trip with
+the dice read on the main board and the newly covered spaces, an empty cook,
+a pass), plays each one on a copy of the state with the same rules as the
+guided mode, and keeps those after which the record looks exactly like what the
+camera sees:
+
+- exactly one: it is applied, with no phone input, and its events are the TV's
+  announcement;
+- several: the active player answers one question on their phone (one tap:
+  the ``answer`` seat action with the option's number);
+- none: nothing is applied; the differences between the table and the record
+  are listed (what to put back) until a later reading shows a legal state, or
+  the host acts for the player.
+
+Everything here is pure: candidates are tried on deep copies of the state.
+"""
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+from ..base import RuleError, event
+from . import actions, boards, physical
+from .tokens import food_name
+
+MARKER = boards.MARKER
+
+
+def physical_first(state: dict) -> bool:
+    return state["options"]["mode"] == "physical"
+
+
+def _seen(state: dict, board: str) -> dict:
+    return state["boards"].get(board, {}).get("seen", {})
+
+
+def _reported(state: dict, board: str) -> bool:
+    return bool(state["boards"].get(board, {}).get("areas"))
+
+
+def _markers_seen(state: dict, seat: int) -> int | None:
+    info = state["boards"].get(f"diet-{seat}")
+    if not info or not any(a.startswith("markers.") for a in info["areas"]):
+        return None
+    return sum(1 for s, t in info["seen"].items() if s.startswith("markers.") and t == MARKER)
+
+
+def _tokens(slots: dict, prefix: str) -> Counter:
+    return Counter(t for s, t in slots.items() if s.startswith(prefix) and t is not None)
+
+
+def candidates(state: dict, seat: int) -> list[dict]:
+    """Actions ``seat`` may have taken, built from the change between the record and the camera."""
+    seen, rec = _seen(state, f"diet-{seat}"), boards.implied(state, f"diet-{seat}")
+    gained = (_tokens(seen, "body.") + _tokens(seen, "kitchen.") + _tokens(seen, "freezer.")) - (
+        _tokens(rec, "body.") + _tokens(rec, "kitchen.") + _tokens(rec, "freezer."))
+    left_kitchen = _tokens(rec, "kitchen.") - _tokens(seen, "kitchen.")
+    out: list[dict] = [{"action": "pizza"}]
+    out += [{"action": "buffet", "row": r} for r, row in enumerate(state["buffet"], 1) if row]
+    out += [{"action": "snack", "food": f} for f in sorted(left_kitchen)]
+    for card in state["market_up"]:
+        stand = state["cards"]["market"][card]
+        wild = gained - Counter(f for f in stand["foods"] if f != "wild")
+        if sum(wild.values()) == stand["foods"].count("wild"):
+            out.append({"action": "market", "card": card, "wild": sorted(wild.elements())})
+    dice = _dice(state)
+    if dice is not None:
+        covered = [s[5:] for s, t in _seen(state, "shop").items() if t == boards.COVERED and s[5:] not in state["covered"]]
+        specials = gained - Counter(state["shopping"][s] for s in covered)
+        out.append({"action": "shop", "dice": dice, "items": [{"space": s} for s in sorted(covered)]
+                    + [{"special": f} for f in sorted(specials.elements())]})
+    out += [{"action": "cook"}, {"action": "pass"}]
+    return out
+
+
+def _dice(state: dict) -> list[int] | None:
+    faces = sorted(int(s.split(".")[1]) for s, t in _seen(state, physical.MAIN).items()
+                   if s.startswith("die.") and t == physical.DIE)
+    return faces * (3 - len(faces)) if len(faces) in (1, 2) else None
+
+
+def play(state: dict, seat: int, body: dict) -> list[dict]:
+    """Apply one candidate action of ``seat`` to ``state`` (the same rules as the phone's)."""
+    if body["action"] != "shop":
+        return actions.take(state, seat, body)
+    p = actions._check_turn(state, seat, "shop")
+    why = actions.space_open(state, seat, "shop")
+    if why:
+        raise RuleError("space_taken", why)
+    events = actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
+    return events + actions.buy(state, seat, {"items": body["items"]})
+
+
+def _agrees(state: dict, seat: int) -> bool:
+    """Whether the record now looks like what the camera has reported, on every board it read."""
+    for board in (f"diet-{seat}", "shop"):
+        if _reported(state, board) and boards.disagreements(state, board):
+            return False
+    return True
+
+
+def _outcomes(state: dict, seat: int) -> list[tuple[dict, dict, list[dict]]]:
+    found = []
+    for body in candidates(state, seat):
+        trial = copy.deepcopy(state)
+        try:
+            events = play(trial, seat, body)
+        except RuleError:
+            continue
+        if _agrees(trial, seat):
+            found.append((body, trial, events))
+    return found
+
+
+def after_reading(state: dict) -> list[dict]:
+    """Called after each camera reading in the physical mode: infer the active player's action."""
+    if state["phase"] != "actions" or state["pending"] is not None or state.get("question"):
+        return []
+    seat = state["turn"]
+    p = state["seats"][str(seat)]
+    seen = _markers_seen(state, seat)
+    if seen is None or seen >= p["actions_left"]:
+        state["put_back"] = []
+        return []
+    found = _outcomes(state, seat)
+    if len(found) == 1:
+        body, trial, events = found[0]
+        state.clear()
+        state.update(trial)
+        state["put_back"] = []
+        return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events
+    if not found:
+        state["put_back"] = [{"board": b, **d} for b in (f"diet-{seat}", "shop")
+                             for d in boards.disagreements(state, b)]
+        return [event(state, "put_back", f"{p['name']}: the table shows no legal action; put back what the "
+                      "TV lists, or the host acts for you.")]
+    state["question"] = {"seat": seat, "options": [_label(state, body) for body, _t, _e in found],
+                         "bodies": [body for body, _t, _e in found]}
+    return [event(state, "question", f"{p['name']}: which action was it? Answer on your phone.")]
+
+
+def answer(state: dict, seat: int, body: dict) -> list[dict]:
+    """The active player's one tap answering the table's question."""
+    q = state.get("question")
+    if not q or q["seat"] != seat:
+        raise RuleError("no_question", "The table has no question for you now.")
+    choice = body.get("choice")
+    if not isinstance(choice, int) or isinstance(choice, bool) or not 1 <= choice <= len(q["bodies"]):
+        raise RuleError("bad_choice", f"Answer with a choice from 1 to {len(q['bodies'])}.")
+    state["question"] = None
+    return play(state, seat, q["bodies"][choice - 1])
+
+
+def _label(state: dict, body: dict) -> str:
+    a = body["action"]
+    if a == "buffet":
+        return f"Chinese Buffet, row {body['row']}"
+    if a == "snack":
+        return f"Snack: {food_name(state, body['food'])}"
+    if a == "market":
+        return f"Farmers market: {state['cards']['market'][body['card']]['name']}"
+    return {"pizza": "Pizza To Go", "shop": "Grocery shopping", "cook": "Recipes & Cook, nothing cooked",
+            "pass": "Pass for the rest of the round"}[a]

@@ -1,0 +1,108 @@
+"""Food for Thought played physical-first: the group moves tokens, markers and cards, the camera
+reports the boards, and the table works out each action with no phone input; it asks one question
+when two actions fit, and lists what to put back when none is legal."""
+import copy
+
+from server.games.food_for_thought import inference
+from server.games.food_for_thought.boards import implied
+from tests.support.food_for_thought import new_table, ok, pick_assistants, player, refused, seat
+
+
+def _table(**options):
+    table = new_table(["Ann", "Ben"], mode="physical", **options)
+    pick_assistants(table)
+    return table
+
+
+def _as_people_do(table, seat_no, body):
+    """The boards after ``seat_no`` does ``body`` by hand, following the rules (their physical tokens)."""
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, seat_no, body)
+    return {b: implied(trial, b) for b in (f"diet-{seat_no}", "shop")}
+
+
+def _read(table, board, slots, before=None):
+    """The camera's reading of ``board``: every slot it sees, empty ones (held before) as null."""
+    held = {**(before or {}), **table.state["boards"].get(board, {}).get("seen", {})}
+    empties = {s: None for s in held if s not in slots}
+    return ok(table, {"board": {"board": board, "slots": {**empties, **slots}}})
+
+
+def _lay(table, seat_no, boards):
+    for board, slots in boards.items():
+        _read(table, board, slots, implied(table.state, board))
+
+
+def test_pizza_to_go_is_worked_out_from_the_tokens_with_no_phone_input():
+    """rulebook Pizza To Go: every token of the brochure goes into the body; the marker used is one of
+    the player's four.  The table sees Ann's markers drop to 3 and the brochure's tokens in her body."""
+    table = _table()
+    pizza = list(table.state["pizza"])
+    seq_inputs = table.seq
+    _lay(table, 1, _as_people_do(table, 1, {"action": "pizza"}))
+    assert table.state["spaces"]["pizza"] == 1 and table.state["pizza"] == []
+    assert sorted(f for g in player(table, 1)["body"].values() for f in g if f) == sorted(pizza)
+    assert table.state["turn"] == 2 and player(table, 1)["actions_left"] == 3
+    assert any("dines at Pizza To Go" in line for line in table.state["log"])
+    assert table.seq > seq_inputs                     # camera readings only: no phone input at all
+
+
+def test_a_snack_is_worked_out_and_an_illegal_one_is_shown_as_what_to_put_back():
+    """rulebook Snack: one food from the kitchen to the body, once per round.  Ann moves two tokens:
+    nothing is applied and the TV lists the difference; she puts one back and the snack is applied."""
+    table = _table()
+    player(table, 1)["kitchen"][0] = ["water", "grain"]
+    start = {b: implied(table.state, b) for b in ("diet-1",)}
+    wrong = dict(start["diet-1"])
+    wrong.pop("kitchen.1.1"), wrong.pop("kitchen.1.2"), wrong.pop("markers.4")
+    wrong.update({"body.water.1": "water", "body.grain.1": "grain"})
+    _read(table, "diet-1", wrong, start["diet-1"])
+    assert player(table, 1)["actions_left"] == 4 and player(table, 1)["body"]["water"] == []
+    put_back = table.view("table")["put_back"]
+    assert {d["slot"] for d in put_back} >= {"body.water.1", "body.grain.1"}
+    right = dict(wrong)
+    right.pop("body.grain.1")
+    right["kitchen.1.1"] = "grain"
+    _read(table, "diet-1", right, wrong)
+    assert player(table, 1)["body"]["water"] == ["water"] and player(table, 1)["kitchen"][0] == ["grain"]
+    assert player(table, 1)["snacks"] == 1 and table.view("table")["put_back"] == []
+
+
+def test_shopping_is_checked_against_the_dice_read_on_the_board():
+    """rulebook Grocery Shopping: on sale $1 (a die's row or column), other spaces $3, at most $6.
+    Ann covers three spaces worth $7: refused and listed; she uncovers one and the $5 purchase is
+    applied and announced with its prices."""
+    table = _table()
+    table.state["covered"] = {}
+    ok(table, {"board": {"board": "main", "slots": {"die.2": "die", "die.5": "die"}}})
+    body = {"action": "shop", "dice": [2, 5], "items": [{"space": "2.1"}, {"space": "2.2"}, {"space": "1.1"}]}
+    boards = _as_people_do(table, 1, body)
+    over = {**boards, "shop": {**boards["shop"], "shop.3.3": "covered"}}
+    third = table.state["shopping"]["3.3"]
+    column = table.state["diets"][player(table, 1)["diet"]]["kitchen"]["entry"][third]
+    over["diet-1"] = {**boards["diet-1"], f"kitchen.{column}.9": third}
+    _lay(table, 1, over)
+    assert table.state["pending"] is None and player(table, 1)["actions_left"] == 4
+    assert table.view("table")["put_back"]
+    _lay(table, 1, boards)
+    assert player(table, 1)["actions_left"] == 3 and {"2.1", "2.2", "1.1"} <= set(table.state["covered"])
+    assert any("($5 of $6)" in line for line in table.state["log"])
+
+
+def test_two_actions_that_fit_are_one_question_on_the_phone():
+    """Two buffet rows with the same tokens: the table cannot tell which row Ann took, so her phone
+    asks once; her one tap applies it (rulebook Chinese Buffet: all the tokens of one row)."""
+    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
+    pick_assistants(table)
+    table.state["buffet"] = [["veg", "dairy"], ["veg", "dairy"]]
+    turn = table.state["turn"]
+    _lay(table, turn, _as_people_do(table, turn, {"action": "buffet", "row": 2}))
+    question = table.view(f"seat-{turn}")["me"]
+    assert question["can"] == ["answer"] and question["answer"]["options"] == [
+        "Chinese Buffet, row 1", "Chinese Buffet, row 2"]
+    assert player(table, turn)["actions_left"] == 4                  # nothing applied yet
+    other = turn % 3 + 1
+    refused(table, {"seat": {"seat": other, "action": "answer", "choice": 1}}, "no_question")
+    refused(table, {"seat": {"seat": turn, "action": "answer", "choice": 3}}, "bad_choice")
+    seat(table, turn, "answer", choice=2)
+    assert table.state["buffet"] == [["veg", "dairy"], []] and player(table, turn)["actions_left"] == 3
