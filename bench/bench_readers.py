@@ -2,11 +2,12 @@
 
     python3 bench/bench_readers.py [--seconds 2] [--runs 5] [--taps 20]
 
-For 1, 4 and 8 readers it measures polls per second per reader and the tap
-detection latency (a tag placed at a random moment until the hub hands over
-the ``tap``), and it compares one empty poll with the library's original wait
-loop against the driver's timer-bounded one.  Each figure is the median of
-``--runs`` runs.
+For 1, 4 and 8 readers it measures polls per second per reader, the polling
+CPU per reader, SPI transfers per second per reader and the tap detection
+latency (a tag placed at a random moment until the hub hands over the ``tap``),
+and it compares one empty poll with the library's original wait loop against
+the driver's.  Each figure is the median of ``--runs`` runs.  ``--min-round-ms``
+is the hub's pause between rounds (0: poll flat out; the table's default is 10).
 
 Two clocks are reported:
 * "Pi" figures use the emulator's bus clock: every SPI transfer costs what it
@@ -14,7 +15,13 @@ Two clocks are reported:
   1 MHz), and buses run side by side as they do on the Pi's separate SPI
   controllers. They do not depend on this machine's speed.
 * "here" figures are the wall clock of the emulation on this machine (Python
-  emulating the chip, one GIL for all buses).
+  emulating the chip, one GIL for all buses).  CPU here is the CPU time of the
+  bus's polling thread (shared among its readers), which includes emulating the
+  chip in Python; on a Pi that part is the kernel's SPI work.
+* "Pi CPU est." counts 25 us of CPU (the system call) per SPI transfer, at the
+  polling pace: the Pi's when polling flat out (``--min-round-ms 0``), the one
+  measured here when the hub paces the rounds (the bus clock does not see the
+  hub's pauses, so the Pi polls/s columns then count busy time only).
 """
 from __future__ import annotations
 
@@ -36,30 +43,40 @@ from tests.support.mfrc522_emulator import EmulatedTag, Emulator   # noqa: E402
 PLACES = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (3, 0), (3, 1), (4, 0)]
 
 
-def polls_per_second(count: int, seconds: float) -> tuple[float, float, float]:
-    """Polls/s per reader with no tags: (Pi median, Pi slowest reader, here median)."""
+def polls_per_second(count: int, seconds: float, min_round: float) -> dict[str, float]:
+    """Per reader with no tags, medians over the readers: polls/s (Pi, slowest on the Pi,
+    here), CPU % of a core here, SPI transfers per poll, and Pi CPU est. %."""
     with Emulator() as emu:
         for bus, device in PLACES[:count]:
             emu.add_reader(bus, device)
         hub = ReaderHub([Mfrc522Reader(f"seat-{i + 1}", b, d) for i, (b, d) in enumerate(PLACES[:count])],
-                        lambda inp, source: None, min_round=0.0)
+                        lambda inp, source: None, min_round=min_round)
         hub.start()
         time.sleep(0.2)                              # let every reader open
-        start_polls = hub.polls()
-        start_bus = {b: emu.buses[b].now for b in emu.buses}
+        start_polls, start_cpu = hub.polls(), hub.cpu_seconds()
+        start_bus = {b: (emu.buses[b].now, emu.buses[b].transfers) for b in emu.buses}
         started = time.perf_counter()
         time.sleep(seconds)
-        end_polls = hub.polls()
+        end_polls, end_cpu = hub.polls(), hub.cpu_seconds()
         elapsed = time.perf_counter() - started
-        end_bus = {b: emu.buses[b].now for b in emu.buses}
+        end_bus = {b: (emu.buses[b].now, emu.buses[b].transfers) for b in emu.buses}
         hub.stop()
-    pi, here = [], []
+    pi, here, cpu, per_poll = [], [], [], []
     for i, (bus, _) in enumerate(PLACES[:count]):
         name = f"seat-{i + 1}"
+        sharing = sum(b == bus for b, _ in PLACES[:count])
         polls = end_polls[name] - start_polls[name]
-        pi.append(polls / (end_bus[bus] - start_bus[bus]))
+        bus_time = end_bus[bus][0] - start_bus[bus][0]
+        pi.append(polls / bus_time)
         here.append(polls / elapsed)
-    return statistics.median(pi), min(pi), statistics.median(here)
+        cpu.append((end_cpu[name] - start_cpu[name]) / elapsed * 100)
+        bus_polls = sum(end_polls[f"seat-{j + 1}"] - start_polls[f"seat-{j + 1}"]
+                        for j, (b, _) in enumerate(PLACES[:count]) if b == bus)
+        per_poll.append((end_bus[bus][1] - start_bus[bus][1]) / max(1, bus_polls))
+    pace = statistics.median(pi) if min_round == 0 else statistics.median(here)
+    transfers = statistics.median(per_poll)
+    return {"pi": statistics.median(pi), "slowest": min(pi), "here": statistics.median(here),
+            "cpu": statistics.median(cpu), "transfers": transfers, "pi_cpu": transfers * pace * 25e-6 * 100}
 
 
 def tap_latency(count: int, taps: int, seed: int) -> tuple[float, float]:
@@ -128,24 +145,28 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="polling time per run")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (the median is shown)")
     parser.add_argument("--taps", type=int, default=20, help="taps per latency run")
+    parser.add_argument("--min-round-ms", type=float, default=0.0,
+                        help="the hub's pause between rounds (the table's default is 10)")
+    parser.add_argument("--readers", default="1,4,8", help="reader counts to measure")
     args = parser.parse_args()
 
     print("| readers | polls/s per reader (Pi) | slowest reader (Pi) | polls/s per reader (here) "
+          "| CPU % per reader (here) | SPI transfers per empty poll | Pi CPU est. % per reader "
           "| tap latency ms (Pi) | tap latency ms (here) |")
-    print("|---|---|---|---|---|---|")
-    for count in (1, 4, 8):
-        rates = [polls_per_second(count, args.seconds) for _ in range(args.runs)]
+    print("|---|---|---|---|---|---|---|---|---|")
+    for count in map(int, args.readers.split(",")):
+        rates = [polls_per_second(count, args.seconds, args.min_round_ms / 1000) for _ in range(args.runs)]
         latencies = [tap_latency(count, args.taps, seed) for seed in range(args.runs)]
-        print(f"| {count} | {statistics.median(r[0] for r in rates):.0f} | "
-              f"{statistics.median(r[1] for r in rates):.0f} | "
-              f"{statistics.median(r[2] for r in rates):.0f} | "
+        figure = {key: statistics.median(r[key] for r in rates) for key in rates[0]}
+        print(f"| {count} | {figure['pi']:.0f} | {figure['slowest']:.0f} | {figure['here']:.0f} | "
+              f"{figure['cpu']:.0f} | {figure['transfers']:.0f} | {figure['pi_cpu']:.0f} | "
               f"{statistics.median(l[0] for l in latencies):.1f} | "
               f"{statistics.median(l[1] for l in latencies):.1f} |", flush=True)
     loop = wait_loop_ratio(max(args.runs, 5))
     print()
     print("| one poll, no card | SPI transfers | Pi time ms | time here ms |")
     print("|---|---|---|---|")
-    for name, label in (("original", "mfrc522 0.0.7 wait loop (REQA)"), ("fixed", "timer-bounded (driver)")):
+    for name, label in (("original", "mfrc522 0.0.7 wait loop (REQA)"), ("fixed", "this driver")):
         print(f"| {label} | {loop[name]:.0f} | {loop[name + '_ms']:.1f} | {loop[name + '_wall']:.2f} |")
     print(f"| ratio original / fixed | {loop['original'] / loop['fixed']:.1f} | "
           f"{loop['original_ms'] / loop['fixed_ms']:.1f} | {loop['original_wall'] / loop['fixed_wall']:.1f} |")
