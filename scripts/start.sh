@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-exec .venv/bin/tofu-table serve --simulate "$@"
+# --local-display: a TV page opened on this machine shows the join and seat codes without pairing
+exec .venv/bin/tofu-table serve --simulate --local-display "$@"

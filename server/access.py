@@ -65,6 +65,8 @@ class Access:
         """The view ``role`` may see when it asks for ``wanted``; AccessError if none."""
         if wanted in ("table", "", None):
             return "table"
+        if wanted == "seat":   # a remembered phone: its player's seat, or the table view between games
+            return role if role.startswith("seat-") else "table"
         if wanted == role or role == "host" and (wanted == "host" or wanted.startswith("seat-")):
             return wanted
         if wanted == "host":

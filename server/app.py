@@ -9,11 +9,9 @@ object and answer with the outcome.
 from __future__ import annotations
 
 import importlib
-import io
 import json
 from pathlib import Path
 
-import segno
 from flask import Flask, Response, jsonify, request, send_from_directory
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -29,7 +27,7 @@ from .web_access import json_error, request_role, role_for
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 #: Modules that add pages or routes: each has ``register(app, socketio, ctx)``.
-EXTENSIONS: list[str] = ["hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web",
+EXTENSIONS: list[str] = ["server.join_web", "hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web",
                          "server.players_web", "server.history_web"]
 
 _STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500, "queued": 202}
@@ -40,9 +38,36 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_INPUT_BYTES
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_INPUT_BYTES)
-    publisher = Publisher(ctx, socketio)
+    # Socket.IO sid -> (the token it connected with, the view it asked for, the room it is in)
+    clients: dict[str, tuple[str | None, str, str | None]] = {}
+
+    def regroup() -> None:
+        """Put every seat page in the room its token gives now (after a new game, or a phone
+        forgotten): a remembered phone follows its player to the new seat, or to the table
+        view when its player is not playing; a page opened with an old game's seat token is
+        asked to scan again."""
+        for sid, (token, wanted, room) in list(clients.items()):
+            if wanted != "seat" and not (room or "").startswith("seat-"):
+                continue
+            try:
+                new = ctx.access.audience(wanted, role_for(ctx, token))
+            except AccessError:
+                new = None
+            if new == room:
+                continue
+            if room:
+                socketio.server.leave_room(sid, room, namespace="/")
+            clients[sid] = (token, wanted, new)
+            if new is None:
+                socketio.emit("reauth", {"message": "A new game has started: scan your seat's code "
+                                                    "on the TV again."}, to=sid)
+            else:
+                socketio.server.enter_room(sid, new, namespace="/")
+                socketio.emit("state", publisher.view(new), to=sid)
+
+    publisher = Publisher(ctx, socketio, regroup)
     app.extensions["tofu"] = ctx
-    tokens: dict[str, str | None] = {}   # Socket.IO sid -> the token it connected with
+    app.extensions["tofu_regroup"] = regroup
 
     def process(raw, role: str, source: str, key=None) -> tuple[dict, int]:
         """Check, authorise and apply one input (sent with idempotency ``key``); the answer
@@ -110,16 +135,6 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
             return json_error(400, "bad_limit", "limit must be a whole number from 1 to 1000.")
         return jsonify(ctx.table.journal.recent(int(limit)))
 
-    @app.get("/qr/seat/<int:seat>.svg")
-    def seat_qr(seat: int):
-        token = ctx.access.seat_token(ctx.table.game_seq, seat)
-        if token is None or seat not in ctx.table.seats():
-            return json_error(404, "no_such_seat", f"Seat {seat} is not in the current game.")
-        base = (ctx.public_url or request.host_url).rstrip("/")
-        out = io.BytesIO()
-        segno.make(f"{base}/seat/{seat}?token={token}", error="m").save(out, kind="svg", scale=6, border=2)
-        return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
-
     # ----- pages ------------------------------------------------------------
     def page(name: str):
         return send_from_directory(WEB_DIR, name)
@@ -155,18 +170,19 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         token = auth.get("token") or request.args.get("token")
         token = token if isinstance(token, str) else None
         wanted = auth.get("view") or request.args.get("view") or "table"
+        wanted = wanted if isinstance(wanted, str) else "?"
         role = role_for(ctx, token)
         try:
-            audience = ctx.access.audience(wanted if isinstance(wanted, str) else "?", role)
+            audience = ctx.access.audience(wanted, role)
         except AccessError as exc:
             raise ConnectionRefusedError(exc.message, exc.as_dict()) from None
-        tokens[request.sid] = token
+        clients[request.sid] = (token, wanted, audience)
         join_room(audience)
         socketio.emit("state", publisher.view(audience), to=request.sid)
 
     @socketio.on("disconnect")
     def on_disconnect(*_):
-        tokens.pop(request.sid, None)
+        clients.pop(request.sid, None)
 
     @socketio.on("input")
     def on_input(data=None, *extra):
@@ -177,7 +193,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         if isinstance(data, dict) and "input" in data and set(data) <= {"input", "key"}:
             data, key = data["input"], data.get("key", None)   # {"input": {...}, "key": "..."}
         # the role now, not at connect: a seat token stops counting once its game is over
-        answer, _status = process(data, role_for(ctx, tokens.get(request.sid)), "socket", key)
+        answer, _status = process(data, role_for(ctx, clients.get(request.sid, (None,))[0]), "socket", key)
         return answer
 
     for name in EXTENSIONS:

@@ -51,7 +51,8 @@ def serve(args) -> int:
     base = args.public_url or f"http://{display_host}:{args.port}"
     try:
         ctx = TableContext.open(Path(args.data), simulate, public_url=args.public_url or
-                                (base if args.host in ("0.0.0.0", "::") else None))
+                                (base if args.host in ("0.0.0.0", "::") else None),
+                                local_display=args.local_display)
     except (OSError, sqlite3.Error) as exc:
         print(f"Cannot use the data folder {args.data}: {exc}. Make it writable by this user, "
               "or choose another with --data.", file=sys.stderr)
@@ -124,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data", default=str(default_data_dir()), help="data folder (journal, registry, settings)")
     p.add_argument("--public-url", help="address phones use to reach this table (for the QR codes)")
+    p.add_argument("--local-display", action="store_true",
+                   help="a browser on this machine (127.0.0.1) is a paired TV: it shows the join and "
+                        "seat codes without pairing (the Pi's kiosk TV)")
     p.add_argument("--verbose", action="store_true", help="log every HTTP request")
     p.set_defaults(func=serve)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .access import Access, load_host_token
+from .devices import DeviceStore
 from .health import Health
 from .journal import Journal
 from .players import Roster
@@ -33,17 +34,22 @@ class TableContext:
     table: Table
     access: Access
     roster: Roster
+    devices: DeviceStore
     health: Health = field(default_factory=Health)
     public_url: str | None = None
+    local_display: bool = False   # the browser on this machine is a paired display (the Pi's kiosk TV)
 
     @classmethod
-    def open(cls, data_dir: Path, simulate: bool, public_url: str | None = None) -> "TableContext":
-        """Open (or create) the data dir's journal and host token and refold the table."""
+    def open(cls, data_dir: Path, simulate: bool, public_url: str | None = None,
+             local_display: bool = False) -> "TableContext":
+        """Open (or create) the data dir's journal, host token and devices, and refold the table."""
         data_dir = Path(data_dir)
         data_dir.mkdir(parents=True, exist_ok=True)
         table = Table(Journal(data_dir / "journal.sqlite"))
         access = Access(load_host_token(data_dir), simulate)
         ctx = cls(data_dir=data_dir, simulate=simulate, table=table, access=access,
-                  roster=Roster(data_dir / "players.sqlite"), public_url=public_url)
+                  roster=Roster(data_dir / "players.sqlite"),
+                  devices=DeviceStore(data_dir / "devices.sqlite"), public_url=public_url,
+                  local_display=local_display)
         ctx.health.register("table", table.health)
         return ctx

@@ -19,9 +19,10 @@ log = logging.getLogger(__name__)
 class Publisher:
     """Builds views after each outcome and emits ``state``, ``event`` and ``refused``."""
 
-    def __init__(self, ctx, socketio):
+    def __init__(self, ctx, socketio, regroup=None):
         self.ctx = ctx
         self.socketio = socketio
+        self.regroup = regroup
         self.views: dict[str, dict] = {}
         self._game_seq = ctx.table.game_seq
         self._queue: queue.Queue = queue.Queue()
@@ -84,11 +85,8 @@ class Publisher:
                     emit("refused", error.as_dict(f"seat-{error.seat}"), to=f"seat-{error.seat}")
             emit("refused", {**error.as_dict("host"), "input": inp}, to="host")
             return
-        if new_game:
-            for seat in range(1, 9):
-                emit("reauth", {"message": "A new game has started: scan your seat's QR code "
-                                           "on the TV again."}, to=f"seat-{seat}")
-                self.socketio.close_room(f"seat-{seat}")
+        if new_game and self.regroup is not None:
+            self.regroup()   # phones move to their players' new seats before the new views go out
         for audience, view in views.items():
             emit("state", view, to=audience)
         for ev in outcome.events:

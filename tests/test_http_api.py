@@ -219,11 +219,11 @@ def scan(svg: str) -> str:
 
 
 @pytest.mark.parametrize("seat", [1, 2])
-def test_a_seats_qr_code_opens_that_seats_page_with_a_working_token(srv, seat):
-    r = get(srv, f"/qr/seat/{seat}.svg")
+def test_a_seats_qr_code_opens_the_join_page_with_a_working_seat_token(srv, seat):
+    r = get(srv, f"/qr/seat/{seat}.svg", params={"token": srv.host_token})
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("image/svg+xml")
     url = scan(r.text)
-    assert url.startswith(f"{srv.url}/seat/{seat}?token=")
+    assert url.startswith(f"{srv.url}/join?token=")
     assert get(srv, url.split(srv.url)[1]).status_code == 200
     token = url.split("token=")[1]
     assert srv.state(f"seat-{seat}", token)["audience"] == f"seat-{seat}"
@@ -231,15 +231,15 @@ def test_a_seats_qr_code_opens_that_seats_page_with_a_working_token(srv, seat):
 
 @pytest.mark.parametrize("seat", [3, 8, 9, 0])
 def test_a_seat_outside_the_game_has_no_qr_code(srv, seat):
-    r = get(srv, f"/qr/seat/{seat}.svg")
+    r = get(srv, f"/qr/seat/{seat}.svg", params={"token": srv.host_token})
     assert r.status_code == 404
 
 
 def test_no_qr_code_before_a_game_starts(hardware_srv):
-    assert get(hardware_srv, "/qr/seat/1.svg").status_code == 404
+    assert get(hardware_srv, "/qr/seat/1.svg", params={"token": hardware_srv.host_token}).status_code == 404
 
 
-@pytest.mark.parametrize("path", ["/", "/host", "/seat/1", "/sim"])
+@pytest.mark.parametrize("path", ["/", "/host", "/seat/1", "/seat", "/join", "/pair", "/sim"])
 def test_the_pages_are_served_in_simulation(srv, path):
     r = get(srv, path)
     assert r.status_code == 200 and "<html" in r.text.lower()

@@ -95,6 +95,7 @@ def test_server_unit_settings_the_appliance_relies_on(pi_root):
     assert settings["User"] == "tofu" and set(settings["SupplementaryGroups"].split()) == {"spi", "gpio", "video"}
     assert settings["StandardOutput"] == settings["StandardError"] == "journal"
     assert "--host 0.0.0.0" in settings["ExecStart"]
+    assert "--local-display" in settings["ExecStart"]   # the kiosk TV shows the join and seat codes
 
 
 def test_sysusers_makes_the_user_in_the_device_groups(tmp_path):

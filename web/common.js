@@ -4,11 +4,22 @@ window.TofuGames = window.TofuGames || {};
 
 const TofuTable = (() => {
   const params = new URLSearchParams(location.search);
-  const token = params.get("token");
+  // A phone that joined (seat and join pages) and a TV the host paired (TV and pair pages) keep
+  // their token in localStorage, so they stay joined across games; a token in the address
+  // (the host's own links) comes first.
+  const storedKey = ["/", "/pair"].includes(location.pathname) ? "tofu-display"
+    : /^\/(seat|join)(\/|$)/.test(location.pathname) ? "tofu-phone" : null;
+  const stored = storedKey ? localStorage.getItem(storedKey) : null;
+  const token = params.get("token") || stored;
+  // Keep (or with null, drop) this page's remembered token.
+  function remember(value) {
+    if (value) localStorage.setItem(storedKey, value);
+    else localStorage.removeItem(storedKey);
+  }
 
   // Connect to the room of `audience`; callbacks get the full state, events, refusals,
   // and connection status changes (true when connected, false with a reason when not).
-  function connect({ audience = "table", onState, onEvent, onRefused, onStatus, onReauth }) {
+  function connect({ audience = "table", onState, onEvent, onRefused, onStatus, onReauth, onDevices }) {
     const socket = io({ auth: { view: audience, token }, transports: ["websocket", "polling"],
                         reconnectionDelay: 500, reconnectionDelayMax: 2000 });
     socket.on("connect", () => onStatus && onStatus(true));
@@ -21,6 +32,7 @@ const TofuTable = (() => {
     socket.on("event", (ev) => onEvent && onEvent(ev));
     socket.on("refused", (r) => onRefused && onRefused(r));
     socket.on("reauth", (m) => onReauth && onReauth(m));
+    socket.on("devices", (d) => onDevices && onDevices(d));
     return socket;
   }
 
@@ -44,6 +56,19 @@ const TofuTable = (() => {
         if (attempt < 2) continue;                        // the answer was lost: the key makes a retry safe
         return { ok: false, status: 0, body: { error: { code: "offline", message: "The table is not answering." } } };
       }
+    }
+  }
+
+  // Call one of the table's JSON endpoints (GET without a body); resolves to {ok, status, body}.
+  async function api(path, { method = "GET", body, auth = token } = {}) {
+    const headers = {};
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (auth) headers["Authorization"] = "Bearer " + auth;
+    try {
+      const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { ok: r.ok, status: r.status, body: await r.json() };
+    } catch (e) {
+      return { ok: false, status: 0, body: { error: { code: "offline", message: "The table is not answering." } } };
     }
   }
 
@@ -102,5 +127,5 @@ const TofuTable = (() => {
     suspenseTimer = setTimeout(() => document.body.classList.remove("suspense"), ms);
   }
 
-  return { token, connect, send, h, loadGame, renderGame, notice, suspense };
+  return { token, stored, remember, connect, send, api, h, loadGame, renderGame, notice, suspense };
 })();
