@@ -127,7 +127,7 @@ def register(app, socketio, ctx) -> None:
         ids = ctx.roster.ids_by_name()
         stats = player_stats(history.records(), player_id, ids)
         stats["games"] = [with_ids(r, ids) for r in stats["games"]]
-        return jsonify({"player": player.as_dict(), **stats})
+        return jsonify({"player": player.as_dict(), **stats, "roster": [p.as_dict() for p in ctx.roster.all()]})
 
     @bp.get("/api/history/export.csv")
     def export_csv():
