@@ -1,6 +1,13 @@
 """Camera benchmark: per-slot error on the synthetic set, time per frame, commit latency after a hand.
 
     python3 bench/bench_vision.py [--conditions 40] [--tables 10] [--frames 60] [--hands 6]
+                                  [--levels easy,medium,hard] [--shots 8] [--pictures 3]
+
+0. Per-slot error on the harder renderer (``vision/scenes.py``), per nuisance level: each shot is
+   one table (main board and four diet boards at 1280x720), calibrated as docs/camera.md says
+   (empty boards, then the token plan, under the calibration light), then read in ``--pictures``
+   pictures with fresh random tokens under the play light (its mix changed since calibration,
+   glare and people's shadows as the level says).  Boards fully right and confusion pairs too.
 
 1. Per-slot error: single boards (diet board and shopping list) under random slant, uneven and
    coloured light (calibrated under it, then drifting), blur, noise and JPEG; three pictures per
@@ -25,7 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision import scenes                                  # noqa: E402
 from vision import synthetic as syn                       # noqa: E402
+from vision.calibration import capture_empty, capture_tokens, token_plan  # noqa: E402
+from vision.check import Tally                             # noqa: E402
 from vision.classify import classify, zone_means, sample_offsets, patch_gain  # noqa: E402
 from vision.layout import sample_layouts                   # noqa: E402
 from vision.markers import detect, make_detector           # noqa: E402
@@ -41,6 +51,39 @@ def _count(pairs, tally: dict) -> None:
         if label != t:
             tally["errors"] += 1
             tally["unknown" if label == UNKNOWN else "wrong_type"] += 1
+
+
+LEVEL_SEEDS = {"easy": 1000, "medium": 2000, "hard": 3000}
+
+
+def level_error(level: str, shots: int, pictures: int) -> Tally:
+    """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each."""
+    ls = {k: v for k, v in sample_layouts().items() if not k.startswith("freezer")}
+    tally = Tally()
+    for c in range(shots):
+        seed = LEVEL_SEEDS[level] + c
+        play = scenes.shot(ls, level, seed)
+        pipe = Pipeline(ls)
+        plans = {b: token_plan(layout) for b, layout in ls.items()}
+        empty = [scenes.render(scenes.calibration_shot(play, {}, seed * 10 + i))[0] for i in range(3)]
+        full = [scenes.render(scenes.calibration_shot(play, plans, seed * 10 + 5 + i))[0] for i in range(3)]
+        for b in ls:
+            try:
+                capture_empty(pipe, b, empty)
+                capture_tokens(pipe, b, full, plans[b])
+            except LookupError:
+                pass                      # refused: the board stays uncalibrated and reads nothing
+        refs = {b: w.reference for b, w in pipe.boards.items() if w.reference is not None}
+        rng = np.random.default_rng(seed)
+        for k in range(pictures):
+            tokens = {b: scenes.random_tokens(layout, rng) for b, layout in ls.items()}
+            img, truth = scenes.render(scenes.with_tokens(play, tokens, seed * 100 + k))
+            fresh = Pipeline(ls, refs)
+            fresh.process(img)
+            for b, w in fresh.boards.items():
+                read = None if w.reading is None else dict(zip((s.id for s in w.layout.slots), w.reading.labels))
+                tally.add_board(truth["boards"][b]["slots"], read)
+    return tally
 
 
 def table_error(conditions: int) -> dict:
@@ -179,14 +222,32 @@ def commit_latency(runs: int, taken: int = 1) -> list[int]:
     return frames_to_commit
 
 
+def _print_tally(name: str, t: Tally) -> None:
+    s = t.summary()
+    pairs = ", ".join(f"{c['truth']}->{c['read']} {c['count']}" for c in s["confusions"])
+    print(f"per-slot error, {name}: {t.errors} of {t.slots} slots = {s['error_percent']:.3f} % "
+          f"({t.unknown} unknown, {t.wrong} wrong values); boards fully right {t.boards_right} of {t.boards} "
+          f"= {s['boards_right_percent']:.1f} % ({t.unread_boards} unread); most confused: {pairs}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--conditions", type=int, default=40)
     ap.add_argument("--tables", type=int, default=10, help="whole-table conditions for the error rate")
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--hands", type=int, default=6)
+    ap.add_argument("--levels", default="easy,medium,hard", help="harder-renderer levels to measure ('' for none)")
+    ap.add_argument("--shots", type=int, default=8, help="tables per level (each calibrated anew)")
+    ap.add_argument("--pictures", type=int, default=3, help="pictures read per table")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    total = Tally()
+    for level in [v for v in args.levels.split(",") if v]:
+        t = level_error(level, args.shots, args.pictures)
+        total = total.merge(t)
+        _print_tally(f"harder renderer, {level}", t)
+    if total.slots:
+        _print_tally("harder renderer, all levels", total)
     for name, err in (("one board, ~1.1 px/mm", slot_error(args.conditions)),
                       ("whole table 1280x720, ~0.75 px/mm", table_error(args.tables))):
         print(f"per-slot error, {name}: {err['errors']} of {err['slots']} slots = "
