@@ -56,6 +56,8 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     tokens = syn.random_tokens(layout, np.random.default_rng(5))
     img, truth = syn.render(syn.with_tokens(base, {"diet-1": tokens}, 9))
     cv2.imwrite(str(tmp_path / "game.png"), img)
+    hand = syn.Hand(tip=(60, 150), origin=(-400, 150), width_mm=60)      # reaching in from the left
+    cv2.imwrite(str(tmp_path / "hand.png"), syn.render(syn.with_tokens(base, {"diet-1": tokens}, 10, [hand]))[0])
     ref = tmp_path / "ref"
     assert main(["vision", "calibrate", "--layout", str(path), "--empty", str(tmp_path / "empty-1.png"),
                  str(tmp_path / "empty-2.png"), "--tokens", str(tmp_path / "plan-1.png"),
@@ -63,9 +65,13 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     assert (ref / "diet-1.json").exists()
     capsys.readouterr()
     assert main(["vision", "classify", "--layout", str(path), "--reference", str(ref),
-                 str(tmp_path / "game.png"), "--json"]) == 0
-    result = json.loads(capsys.readouterr().out)["images"][0]
+                 str(tmp_path / "game.png"), str(tmp_path / "hand.png"), "--json"]) == 0
+    result, with_hand = json.loads(capsys.readouterr().out)["images"]
     assert result["located"] and result["status"] == "ok"
+    # each board says whether something lies over it and how far the light is from calibration's
+    assert not result["busy"] and result["edge_mm2"] == 0 and not result["recalibrate"]
+    assert with_hand["busy"] and with_hand["edge_mm2"] > 1000 and with_hand["foreground_mm2"] > 1000
+    assert 0 <= result["light_change"] < 0.25
     read = {slot: s["token"] for slot, s in result["slots"].items()}
     assert read == truth["boards"]["diet-1"]["slots"]
     assert all(0 <= s["confidence"] <= 1 for s in result["slots"].values())

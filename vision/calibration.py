@@ -40,7 +40,8 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
 #: A token type's colour must lie at least this many spreads from the empty board.
 MIN_CONTRAST = 3.0
 
-Sample = tuple[np.ndarray, np.ndarray | None]     # one frame's zone means (N, 6) and patch colour
+#: One frame's zone means (N, 6), patch colour and the board's coarse grey view.
+Sample = tuple[np.ndarray, np.ndarray | None, np.ndarray]
 
 
 def measure(pipeline: Pipeline, board: str, frames) -> list[Sample]:
@@ -59,23 +60,24 @@ def _median(board: str, samples: list[Sample]) -> Sample:
     if not samples:
         raise LookupError(f"Board {board} was not found in any of the frames: check that its "
                           "markers are in view and not covered.")
-    patches = [p for _, p in samples if p is not None]
-    return np.median([m for m, _ in samples], 0), (np.median(patches, 0) if patches else None)
+    patches = [p for _, p, _ in samples if p is not None]
+    return (np.median([m for m, _, _ in samples], 0), (np.median(patches, 0) if patches else None),
+            np.median([v for _, _, v in samples], 0).astype(np.uint8))
 
 
 def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
     """A fresh reference from measurements of the empty board (no token colours yet)."""
-    means, patch = _median(layout.board, samples)
+    means, patch, view = _median(layout.board, samples)
     return Reference(board=layout.board, empty=means.astype(np.float32),
                      patch=None if patch is None else patch.astype(np.float32),
                      slots=[s.id for s in layout.slots],
-                     centres=np.round(layout.slot_centres(), 2).tolist())
+                     centres=np.round(layout.slot_centres(), 2).tolist(), view=view)
 
 
 def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample],
                       plan: dict[str, str]) -> Reference:
     """Set the colours of the token types lying on the ``plan`` slots (other types are kept)."""
-    means, patch = _median(layout.board, samples)
+    means, patch, _ = _median(layout.board, samples)
     gain = patch_gain(reference, patch)
     index = {s.id: i for i, s in enumerate(layout.slots)}
     unseen, found = [], {}

@@ -15,10 +15,12 @@ from every class, or with too small a margin, is ``unknown``.
 """
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .layout import Layout
@@ -68,6 +70,7 @@ class Reference:
     tokens: dict[str, np.ndarray] = field(default_factory=dict)   # type -> (6,) feature centre
     slots: list[str] = field(default_factory=list)
     centres: list[list[float]] = field(default_factory=list)    # slot centres (mm) it was measured at
+    view: np.ndarray | None = None           # the empty board, rectified, coarse and grey (what a hand is told from)
 
     def missing_types(self, types) -> list[str]:
         """Those of ``types`` without a colour reference yet."""
@@ -76,14 +79,17 @@ class Reference:
     def to_dict(self) -> dict:
         return {"board": self.board, "slots": self.slots, "centres": self.centres, "empty": np.round(self.empty, 2).tolist(),
                 "patch": None if self.patch is None else np.round(self.patch, 2).tolist(),
-                "tokens": {k: np.round(v, 4).tolist() for k, v in self.tokens.items()}}
+                "tokens": {k: np.round(v, 4).tolist() for k, v in self.tokens.items()},
+                "view_png": None if self.view is None else
+                base64.b64encode(cv2.imencode(".png", self.view)[1].tobytes()).decode()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Reference":
         return cls(board=data["board"], slots=list(data["slots"]), centres=list(data.get("centres", [])),
                    empty=np.asarray(data["empty"], np.float32),
                    patch=None if data.get("patch") is None else np.asarray(data["patch"], np.float32),
-                   tokens={k: np.asarray(v, np.float32) for k, v in data.get("tokens", {}).items()})
+                   tokens={k: np.asarray(v, np.float32) for k, v in data.get("tokens", {}).items()},
+                   view=_png(data.get("view_png")))
 
     def save(self, folder: str | Path) -> Path:
         """Write ``folder/<board>.json`` (atomically)."""
@@ -109,6 +115,15 @@ class Reference:
         """True when the reference was measured on this layout's slots, where they are now."""
         return (self.slots == [s.id for s in layout.slots] and len(self.centres) == len(layout.slots)
                 and bool(np.allclose(self.centres, layout.slot_centres(), atol=0.5)))
+
+
+def _png(text: str | None) -> np.ndarray | None:
+    if not text:
+        return None
+    view = cv2.imdecode(np.frombuffer(base64.b64decode(text), np.uint8), cv2.IMREAD_GRAYSCALE)
+    if view is None:
+        raise ValueError("its picture of the empty board is not a PNG")
+    return view
 
 
 def features(means: np.ndarray, empty: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:

@@ -15,7 +15,7 @@ import cv2
 from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
 from .classify import Reference
 from .layout import Layout, LayoutError, load_layouts
-from .pipeline import Pipeline
+from .pipeline import LIGHT_WARN, Pipeline, light_change
 from .sheet import pages, write_pdf, write_png
 
 PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4), "a3": (297, 420)}
@@ -141,7 +141,12 @@ def classify(args) -> int:
         entry = {"image": str(path), "frame": pipe.frame_status if img is not None else "unreadable",
                  "board": layout.board, "located": bool(watch.fix and watch.fix.usable),
                  "status": watch.fix.status if watch.fix else "not_found",
-                 "markers_seen": watch.fix.seen if watch.fix else [], "slots": {}}
+                 "markers_seen": watch.fix.seen if watch.fix else [],
+                 # a hand or anything else over the board (against the calibration's empty board)
+                 "busy": watch.over, "foreground_mm2": round(watch.motion.last["foreground_mm2"]),
+                 "edge_mm2": round(watch.motion.last["edge_mm2"]),
+                 "light_change": round(light_change(watch.gain), 2),
+                 "recalibrate": light_change(watch.gain) > LIGHT_WARN, "slots": {}}
         if watch.reading is not None:
             entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
                               for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
@@ -153,7 +158,9 @@ def classify(args) -> int:
     else:
         for r in results:
             print(f"{r['image']}: board {r['board']} {'found' if r['located'] else 'NOT found'} "
-                  f"({r['status']}, markers {r['markers_seen']})")
+                  f"({r['status']}, markers {r['markers_seen']}); {'BUSY' if r['busy'] else 'not busy'} "
+                  f"(foreground {r['foreground_mm2']} mm2, at the edge {r['edge_mm2']} mm2); light change "
+                  f"{r['light_change']:.0%}{': calibrate again' if r['recalibrate'] else ''}")
             for slot, s in r["slots"].items():
                 print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
     return 1 if failed else 0

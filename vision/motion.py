@@ -4,7 +4,9 @@ The board is looked at through its homography at a coarse scale (``MM_PER_PX``),
 in grey.  A board is *busy* when, compared with the previous frame, enough of
 it changed (motion), or when, compared with the background (the board as it
 last lay still), enough changed *outside the slots* (a hand or arm resting over
-the board, or anything that is not a token on a slot).  Token changes inside
+the board, or anything that is not a token on a slot), or when anything changed that reaches
+the board's edge, however small (a fingertip resting on an edge space from the side: a hand
+always comes in over an edge, a token never touches one).  Token changes inside
 slots are what the classifier reads, so they alone do not make a board busy
 once they stop moving.  The background follows the board slowly while it is
 still; something that lies still outside the slots for ``absorb_frames`` is
@@ -25,6 +27,9 @@ CHANGE = 22
 #: Changed area (mm^2) that makes a board busy: about half a token.
 MOTION_MM2 = 150.0
 FOREGROUND_MM2 = 400.0
+#: Changed area (mm^2) connected to the board's edge that makes it busy: four coarse pixels, just
+#: above what noise and JPEG leave, well below a fingertip's.
+EDGE_MM2 = 16.0
 
 
 class MotionDetector:
@@ -49,7 +54,8 @@ class MotionDetector:
         self.background: np.ndarray | None = None
         self.static_frames = 0
         self.absorbed = False
-        self.last = {"motion_mm2": 0.0, "foreground_mm2": 0.0}
+        self.seeded = False
+        self.last = {"motion_mm2": 0.0, "foreground_mm2": 0.0, "edge_mm2": 0.0}
 
     def set_homography(self, homography: np.ndarray, scale: float) -> None:
         """Use a new homography; ``scale`` maps full-frame pixels to the grey image given to update."""
@@ -57,6 +63,7 @@ class MotionDetector:
         w, h = self.size
         self.maps = (pts[:, 0].reshape(h, w).astype(np.float32), pts[:, 1].reshape(h, w).astype(np.float32))
         self.previous = self.background = None
+        self.seeded = False
         self.static_frames = 0
 
     def rectified(self, small_grey: np.ndarray) -> np.ndarray:
@@ -64,18 +71,51 @@ class MotionDetector:
         return cv2.remap(small_grey, self.maps[0], self.maps[1], cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
+    def seed(self, empty_view: np.ndarray) -> None:
+        """Start from the empty board as calibration saw it (until the board has been seen still).
+
+        A hand already over the board in the first frame then shows as foreground, instead of
+        being taken for the board.
+        """
+        if empty_view.shape == self.size[::-1] and self.previous is None:
+            self.background = empty_view.astype(np.float32)
+            self.seeded = True
+
+    def foreground(self, view: np.ndarray, background: np.ndarray) -> tuple[float, float]:
+        """What differs from ``background``: the area outside the slots, and the area of the changed
+        regions that reach the board's edge (mm^2 each)."""
+        fg = (cv2.absdiff(view.astype(np.float32), background.astype(np.float32)) > CHANGE).astype(np.uint8)
+        outside = int(np.count_nonzero(fg & self.outside)) * self.px_mm2
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        if n <= 1:
+            return float(outside), 0.0
+        rim = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+        rim = rim[rim > 0]
+        edge = int(stats[rim, cv2.CC_STAT_AREA].sum()) * self.px_mm2 if len(rim) else 0
+        return float(outside), float(edge)
+
     def update(self, small_grey: np.ndarray) -> bool:
         """True when the board is busy in this frame."""
         view = self.rectified(small_grey)
+        if self.previous is None and self.seeded:
+            # the calibration's empty board, brought to today's brightness outside the slots
+            ratio = np.median((self.background[self.outside] + 1) / (view[self.outside].astype(np.float32) + 1))
+            self.background *= 1 / ratio
+            foreground, edge = self.foreground(view, self.background)
+            self.last = {"motion_mm2": 0.0, "foreground_mm2": foreground, "edge_mm2": edge}
+            self.previous, self.seeded = view, False
+            busy = foreground > FOREGROUND_MM2 or edge > EDGE_MM2
+            if not busy:
+                self.background = view.astype(np.float32)
+            return busy
         if self.previous is None:
             self.previous, self.background = view, view.astype(np.float32)
             return True
         motion = int(np.count_nonzero(cv2.absdiff(view, self.previous) > CHANGE)) * self.px_mm2
-        fg = cv2.absdiff(view.astype(np.float32), self.background) > CHANGE
-        foreground = int(np.count_nonzero(fg & self.outside)) * self.px_mm2
+        foreground, edge = self.foreground(view, self.background)
         self.previous = view
-        self.last = {"motion_mm2": float(motion), "foreground_mm2": float(foreground)}
-        busy = motion > MOTION_MM2 or foreground > FOREGROUND_MM2
+        self.last = {"motion_mm2": float(motion), "foreground_mm2": foreground, "edge_mm2": edge}
+        busy = motion > MOTION_MM2 or foreground > FOREGROUND_MM2 or edge > EDGE_MM2
         if motion <= MOTION_MM2:
             self.static_frames += 1
         else:

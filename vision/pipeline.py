@@ -19,13 +19,14 @@ from .layout import Layout
 from .localize import BoardLocator, Fix
 from .markers import detect, make_detector
 from .motion import MotionDetector
+from .tokens import UNKNOWN
 from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
 DEAD_SPREAD = 4.0
-#: Light changed since calibration by more than this share (the grey patch says): warn; decide nothing.
+#: Light changed since calibration by more than this share (the grey patch says): the board's
+#: readings are all unsure (nothing is decided) and the owner is asked to calibrate again.
 LIGHT_WARN = 0.25
-LIGHT_STOP = 0.5
 
 
 def light_change(gain: np.ndarray | None) -> float:
@@ -68,6 +69,7 @@ class BoardWatch:
     means: np.ndarray | None = None
     patch: np.ndarray | None = None
     busy: bool = True
+    over: bool = True              # something (a hand) over the board, whether or not it moves
     n_inner: int = 0
 
 
@@ -104,6 +106,8 @@ class Pipeline:
             return
         watch.reference = reference if reference is not None and reference.fits(watch.layout) else None
         watch.tracker.reset()
+        if watch.reference is not None and watch.reference.view is not None:
+            watch.motion.seed(watch.reference.view)
 
     # ----- one frame ---------------------------------------------------------------------
     def process(self, frame: np.ndarray | None) -> list[dict]:
@@ -157,8 +161,11 @@ class Pipeline:
             self._build_maps(watch, fix.homography)
             watch.motion.set_homography(fix.homography, 0.5)
             watch.tracker.reset()
+            if watch.reference is not None and watch.reference.view is not None:
+                watch.motion.seed(watch.reference.view)     # the empty board: a hand in the first frame shows
         # too few markers in view: the cached place is kept for the picture, but nothing is decided
-        busy = watch.motion.update(small) or fix.moved or fix.status == "covered"
+        watch.over = watch.motion.update(small)
+        busy = watch.over or fix.moved or fix.status == "covered"
         watch.busy = busy
         if watch.reference is None:
             watch.tracker.update(None, True)
@@ -169,8 +176,9 @@ class Pipeline:
             watch.patch = cv2.remap(frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
         gain = watch.gain = patch_gain(watch.reference, watch.patch)
         watch.reading = classify(watch.reference, watch.means, gain, self.settings.min_confidence)
-        # a lamp switched or moved since calibration: the patch cannot make up for that much
-        busy = busy or light_change(gain) > LIGHT_STOP
+        if light_change(gain) > LIGHT_WARN:
+            # a lamp switched or moved, a curtain drawn: the patch cannot make up for that much
+            watch.reading = Reading([UNKNOWN] * len(watch.reading.labels), np.zeros(len(watch.reading.labels), np.float32))
         return watch.tracker.update(watch.reading.labels, busy)
 
     def _build_maps(self, watch: BoardWatch, homography: np.ndarray) -> None:
@@ -211,11 +219,13 @@ class Pipeline:
                 "clutter": w.motion.absorbed,
                 "motion": dict(w.motion.last),
                 "light_change": round(light_change(w.gain), 2),
+                "recalibrate": light_change(w.gain) > LIGHT_WARN,
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "boards": boards}
 
-    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None]:
-        """Zone means (N, 6) of every slot of ``board`` and its patch colour, from the last frame.
+    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """Zone means (N, 6) of every slot of ``board``, its patch colour and its coarse grey view
+        (what :class:`vision.motion.MotionDetector` compares), from the last frame.
 
         Raises LookupError with a message for the owner when the board is not located.
         """
@@ -229,4 +239,6 @@ class Pipeline:
         patch = None
         if watch.patch_maps is not None:
             patch = cv2.remap(self.last_frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
-        return zone_means(samples, watch.n_inner), patch
+        small = cv2.resize(cv2.cvtColor(self.last_frame, cv2.COLOR_BGR2GRAY),
+                           (self.last_frame.shape[1] // 2, self.last_frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        return zone_means(samples, watch.n_inner), patch, watch.motion.rectified(small)
