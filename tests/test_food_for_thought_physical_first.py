@@ -106,3 +106,21 @@ def test_two_actions_that_fit_are_one_question_on_the_phone():
     refused(table, {"seat": {"seat": turn, "action": "answer", "choice": 3}}, "bad_choice")
     seat(table, turn, "answer", choice=2)
     assert table.state["buffet"] == [["veg", "dairy"], []] and player(table, turn)["actions_left"] == 3
+
+
+def test_cooking_is_worked_out_from_tokens_moved_onto_the_recipes():
+    """rulebook Recipes & Cook: move up to 3 kitchen tokens onto incomplete recipes; a recipe whose
+    spaces are all filled scores and its food goes to the body.  The table tracks the tokens lying on
+    Ann's recipe cards until the recipe is complete."""
+    table = _table()
+    p = player(table, 1)
+    p["recipes"], p["recipe_tokens"] = ["r01"], {"r01": [None, None]}        # Sample Toast: grain + dairy
+    p["kitchen"][0], p["kitchen"][1] = ["grain"], ["dairy"]
+    _lay(table, 1, _as_people_do(table, 1, {"action": "cook", "place": [{"recipe": "r01", "food": "grain"}]}))
+    assert player(table, 1)["recipe_tokens"]["r01"] == ["grain", None]
+    assert implied(table.state, "diet-1")["onrecipe.1"] == "grain"
+    seat(table, 2, "pass")
+    _lay(table, 1, _as_people_do(table, 1, {"action": "cook", "place": [{"recipe": "r01", "food": "dairy"}]}))
+    p = player(table, 1)
+    assert p["recipes_done"] == ["r01"] and p["body"]["grain"] == ["grain"] and p["body"]["dairy"] == ["dairy"]
+    assert table.state["players"][0]["score"] == 2

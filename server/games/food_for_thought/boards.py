@@ -65,7 +65,9 @@ def implied(state: dict, board: str) -> dict:
         return physical.main_slots(state)
     p = _seat_of(state, board)
     if state["options"]["mode"] == "physical":          # the unused action markers lie on the diet board
-        return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, p["actions_left"] + 1)}}
+        on_recipes = [f for rid in p["recipes"] for f in p["recipe_tokens"][rid] if f is not None]
+        return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, p["actions_left"] + 1)},
+                **{f"onrecipe.{n}": f for n, f in enumerate(sorted(on_recipes), 1)}}
     return diet_slots(p)
 
 
@@ -105,6 +107,8 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
         if token not in (None, MARKER):
             raise RuleError("bad_token", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
         return
+    elif parts[0] == "onrecipe" and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
+        ok = True                         # a token lying on one of the player's incomplete recipe cards
     elif parts[0] in ("trash", "freezer", "thaw") and len(parts) == 2 and parts[1].isdigit():
         limit = {"trash": 999, "freezer": rules.FREEZER_SPACES, "thaw": rules.THAW_SPACES}[parts[0]]
         ok = 1 <= int(parts[1]) <= limit and (parts[0] == "trash" or state["options"]["freezer"])
@@ -147,7 +151,7 @@ def area(slot: str) -> str:
     parts = slot.split(".")
     if parts[0] == "kitchen":
         return ".".join(parts[:2])
-    if parts[0] in ("trash", "freezer", "thaw"):
+    if parts[0] in ("trash", "freezer", "thaw", "onrecipe"):
         return parts[0]
     return slot
 

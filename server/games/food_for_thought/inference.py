@@ -24,7 +24,9 @@ Everything here is pure: candidates are tried on deep copies of the state.
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
+from itertools import product
 
 from ..base import RuleError, event
 from . import actions, boards, physical
@@ -76,7 +78,27 @@ def candidates(state: dict, seat: int) -> list[dict]:
         specials = gained - Counter(state["shopping"][s] for s in covered)
         out.append({"action": "shop", "dice": dice, "items": [{"space": s} for s in sorted(covered)]
                     + [{"special": f} for f in sorted(specials.elements())]})
+    out += _cooks(state, seat, seen, rec)
     out += [{"action": "cook"}, {"action": "pass"}]
+    return out
+
+
+def _cooks(state: dict, seat: int, seen: dict, rec: dict) -> list[dict]:
+    """Cooks moving the kitchen tokens that left (from the columns they left) onto the player's
+    incomplete recipes, the ones tapped this turn included: every way of sharing them out."""
+    gone = []
+    for col in range(1, len(state["seats"][str(seat)]["kitchen"]) + 1):
+        lost = _tokens(rec, f"kitchen.{col}.") - _tokens(seen, f"kitchen.{col}.")
+        gone += [(f, col) for f in sorted(lost.elements())]
+    p = state["seats"][str(seat)]
+    drawn = state["drawn"]["recipes"] if state["drawn"]["seat"] == seat else []
+    recipes = list(p["recipes"]) + list(drawn)
+    if not gone or not recipes or len(gone) > 3:
+        return []
+    out = []
+    for choice in product(recipes, repeat=len(gone)):
+        place = [{"recipe": r, "food": f, "column": c} for r, (f, c) in zip(choice, gone)]
+        out.append({"action": "cook", "place": place})
     return out
 
 
@@ -107,14 +129,17 @@ def _agrees(state: dict, seat: int) -> bool:
 
 
 def _outcomes(state: dict, seat: int) -> list[tuple[dict, dict, list[dict]]]:
-    found = []
+    """The candidates after which the record agrees with the boards, one per distinct outcome."""
+    found, outcomes = [], set()
     for body in candidates(state, seat):
         trial = copy.deepcopy(state)
         try:
             events = play(trial, seat, body)
         except RuleError:
             continue
-        if _agrees(trial, seat):
+        key = json.dumps({k: v for k, v in trial.items() if k != "log"}, sort_keys=True)
+        if _agrees(trial, seat) and key not in outcomes:
+            outcomes.add(key)
             found.append((body, trial, events))
     return found
 
@@ -166,5 +191,8 @@ def _label(state: dict, body: dict) -> str:
         return f"Snack: {food_name(state, body['food'])}"
     if a == "market":
         return f"Farmers market: {state['cards']['market'][body['card']]['name']}"
+    if a == "cook" and body.get("place"):
+        return "Cook: " + ", ".join(f"{food_name(state, i['food'])} on {state['cards']['recipes'][i['recipe']]['name']}"
+                                    for i in body["place"])
     return {"pizza": "Pizza To Go", "shop": "Grocery shopping", "cook": "Recipes & Cook, nothing cooked",
             "pass": "Pass for the rest of the round"}[a]
