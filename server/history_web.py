@@ -5,9 +5,9 @@ journal when ``history.sqlite`` is new or from another version, and every
 accepted input keeps the running game's record in step (:meth:`History.sync`).
 
     GET /history, /history/game/<id>, /history/player/<id>    the pages
-    GET /api/history?game=ID&player=PLAYER_ID                 records, newest first       host
-    GET /api/history/<id>                                     one game's record           host
-    GET /api/history/players/<id>                             a player's figures          host
+    GET /api/history?game=ID&player=PLAYER_ID                 records, newest first       host or player's phone
+    GET /api/history/<id>                                     one game's record           host or player's phone
+    GET /api/history/players/<id>                             a player's figures          host or player's phone
     GET /api/history/export.csv, /api/history/export.json     every record (docs/history.md)  host
     GET /api/tonight                                          tonight's standings (names, games, wins)  anyone
 """
@@ -25,7 +25,7 @@ from .app import WEB_DIR
 from .history import History
 from .players import RosterError
 from .stats import player_stats, standings
-from .web_access import json_error, refuse_unless_host
+from .web_access import json_error, refuse_unless_host, request_role, request_token
 
 #: The CSV export's columns, one row per player per game (described in docs/history.md).
 CSV_COLUMNS = ("game_id", "game", "game_name", "started_at", "ended_at", "duration_s", "seat", "player",
@@ -85,9 +85,13 @@ def register(app, socketio, ctx) -> None:
     bp.add_url_rule("/history/player/<int:_id>", "history_player", page)
 
     @bp.before_request
-    def host_only():
-        if request.path.startswith("/api/history"):
-            return refuse_unless_host(ctx, "The game history")
+    def host_or_remembered_player():
+        if not request.path.startswith("/api/history") or request_role(ctx) == "host":
+            return None
+        device = ctx.devices.find(request_token())
+        export = request.path.startswith("/api/history/export")
+        if export or device is None or device.kind != "phone" or device.player is None:
+            return refuse_unless_host(ctx, "The export" if export else "The game history")
         return None
 
     @bp.get("/api/history")

@@ -71,6 +71,21 @@ def test_history_needs_the_host_token_and_tonight_shows_only_names_and_wins(srv)
     assert "receipts" not in str(tonight) and "score" not in str(tonight)
 
 
+def test_a_remembered_players_phone_may_read_the_history_but_not_export_it(srv):
+    code = get(srv, "/api/join").json()["code"]
+    joined = requests.post(srv.url + "/api/devices/join", json={"code": code}, timeout=10)
+    assert joined.status_code == 200, joined.text
+    phone = joined.json()["token"]
+    r = get(srv, "/api/history", token=phone)   # joined, but not yet anyone
+    assert r.status_code == 403 and "Anna" not in r.text
+    me = requests.post(srv.url + "/api/devices/me", json={"player": "Anna", "seat": None},
+                       headers={"Authorization": f"Bearer {phone}"}, timeout=10)
+    assert me.status_code == 200, me.text
+    games = get(srv, "/api/history", token=phone).json()["games"]
+    assert [g["game"] for g in games] == ["food-for-thought", "tofu-god"]
+    assert get(srv, "/api/history/export.csv", token=phone).status_code == 403
+
+
 def test_the_pages_show_the_games_a_chart_and_the_receipts(srv):
     data = get(srv, "/api/history").json()
     fft, god = data["games"]

@@ -8,7 +8,7 @@ const TofuTable = (() => {
   // their token in localStorage, so they stay joined across games; a token in the address
   // (the host's own links) comes first.
   const storedKey = ["/", "/pair"].includes(location.pathname) ? "tofu-display"
-    : /^\/(seat|join)(\/|$)/.test(location.pathname) ? "tofu-phone" : null;
+    : /^\/(seat|join|history)(\/|$)/.test(location.pathname) ? "tofu-phone" : null;
   const stored = storedKey ? localStorage.getItem(storedKey) : null;
   const token = params.get("token") || stored;
   // Keep (or with null, drop) this page's remembered token.
