@@ -72,6 +72,26 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     assert not result["busy"] and result["edge_mm2"] == 0 and not result["recalibrate"]
     assert with_hand["busy"] and with_hand["edge_mm2"] > 1000 and with_hand["foreground_mm2"] > 1000
     assert 0 <= result["light_change"] < 0.25
+
+    # the owner's measure: photos and what truly lay where; one slot written down wrongly on purpose
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (tmp_path / "game.png").rename(photos / "game.png")
+    want = dict(truth["boards"]["diet-1"]["slots"])
+    truth_file = tmp_path / "truth.json"
+    truth_file.write_text(json.dumps({"game.png": want}))
+    args = ["vision", "check", "--layout", str(path), "--reference", str(ref), "--truth", str(truth_file), str(photos)]
+    assert main(args + ["--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["slots"] == len(layout.slots) and report["summary"]["errors"] == 0
+    want["kitchen.1.1"] = "alcohol" if want["kitchen.1.1"] != "alcohol" else None
+    truth_file.write_text(json.dumps({"game.png": want}))
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "1 of 71 slots wrong" in out and "kitchen.1.1" in out
+    truth_file.write_text(json.dumps({"game.png": {"kitchen.9.9": None}}))
+    assert main(args) == 2
+    assert "kitchen.9.9" in capsys.readouterr().err
     read = {slot: s["token"] for slot, s in result["slots"].items()}
     assert read == truth["boards"]["diet-1"]["slots"]
     assert all(0 <= s["confidence"] <= 1 for s in result["slots"].values())

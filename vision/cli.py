@@ -3,6 +3,7 @@
     tofu-table markers -o markers.pdf [--boards shop,diet-1] [--dpi 300] [--paper a4|letter]
     tofu-table vision calibrate --layout FILE --empty IMAGE... --tokens IMAGE... --reference DIR
     tofu-table vision classify --layout FILE --reference DIR IMAGE... [--json]
+    tofu-table vision check --layout FILE --reference DIR --truth FILE PHOTO_FOLDER [--json]
 """
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from pathlib import Path
 import cv2
 
 from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
+from .check import Tally
 from .classify import Reference
 from .layout import Layout, LayoutError, load_layouts
 from .pipeline import LIGHT_WARN, Pipeline, light_change
 from .sheet import pages, write_pdf, write_png
+from .tokens import UNKNOWN
 
 PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4), "a3": (297, 420)}
 
@@ -46,6 +49,14 @@ def add_parser(subparsers) -> None:
                    help="images with tokens laid as `--plan` prints (run it first)")
     k.add_argument("--reference", required=True, help="folder to write <board>.json into")
     k.set_defaults(func=calibrate)
+    ch = vsub.add_parser("check", help="score the camera on photos whose true contents you wrote down")
+    ch.add_argument("--layout", required=True)
+    ch.add_argument("--reference", required=True)
+    ch.add_argument("--truth", required=True,
+                    help='JSON: {"photo.jpg": {"kitchen.1.1": "water", "kitchen.1.2": null, ...}, ...}')
+    ch.add_argument("photos", help="the folder holding the photos")
+    ch.add_argument("--json", action="store_true", help="print JSON")
+    ch.set_defaults(func=check)
     pl = vsub.add_parser("plan", help="print where to lay each token type for `vision calibrate`")
     pl.add_argument("--layout", required=True)
     pl.set_defaults(func=plan)
@@ -119,40 +130,45 @@ def calibrate(args) -> int:
     return 0
 
 
+def _layout_and_reference(args) -> tuple[Layout, Reference]:
+    """The layout and its calibration named on the command line; ValueError says what is wrong."""
+    layout = Layout.load(args.layout)
+    ref = Reference.load(args.reference, layout.board)
+    if ref is None or not ref.fits(layout):
+        raise ValueError(f"{args.reference} has no colour reference for {layout.board} with this layout's slots: "
+                         "calibrate first (`tofu-table vision calibrate` or the /calibrate page)")
+    return layout, ref
+
+
+def _read(layout: Layout, ref: Reference, path) -> dict:
+    """One picture through a fresh pipeline: where the board is, what lies over it, every slot."""
+    pipe = Pipeline({layout.board: layout}, {layout.board: ref})
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    pipe.process(img)
+    watch = pipe.boards[layout.board]
+    entry = {"image": str(path), "frame": pipe.frame_status if img is not None else "unreadable",
+             "board": layout.board, "located": bool(watch.fix and watch.fix.usable),
+             "status": watch.fix.status if watch.fix else "not_found",
+             "markers_seen": watch.fix.seen if watch.fix else [],
+             # a hand or anything else over the board (against the calibration's empty board)
+             "busy": watch.over, "foreground_mm2": round(watch.motion.last["foreground_mm2"]),
+             "edge_mm2": round(watch.motion.last["edge_mm2"]),
+             "light_change": round(light_change(watch.gain), 2),
+             "recalibrate": light_change(watch.gain) > LIGHT_WARN, "slots": {}}
+    if watch.reading is not None:
+        entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
+                          for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
+    return entry
+
+
 def classify(args) -> int:
     """Classify every slot of the layout's board in each image."""
     try:
-        layout = Layout.load(args.layout)
-    except LayoutError as exc:
+        layout, ref = _layout_and_reference(args)
+    except ValueError as exc:          # LayoutError is one
         return _fail(str(exc))
-    try:
-        ref = Reference.load(args.reference, layout.board)
-    except ValueError as exc:
-        return _fail(str(exc))
-    if ref is None or not ref.fits(layout):
-        return _fail(f"{args.reference} has no colour reference for {layout.board} with this layout's slots: "
-                     "calibrate first (`tofu-table vision calibrate` or the /calibrate page)")
-    results, failed = [], False
-    for path in args.images:
-        pipe = Pipeline({layout.board: layout}, {layout.board: ref})
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        pipe.process(img)
-        watch = pipe.boards[layout.board]
-        entry = {"image": str(path), "frame": pipe.frame_status if img is not None else "unreadable",
-                 "board": layout.board, "located": bool(watch.fix and watch.fix.usable),
-                 "status": watch.fix.status if watch.fix else "not_found",
-                 "markers_seen": watch.fix.seen if watch.fix else [],
-                 # a hand or anything else over the board (against the calibration's empty board)
-                 "busy": watch.over, "foreground_mm2": round(watch.motion.last["foreground_mm2"]),
-                 "edge_mm2": round(watch.motion.last["edge_mm2"]),
-                 "light_change": round(light_change(watch.gain), 2),
-                 "recalibrate": light_change(watch.gain) > LIGHT_WARN, "slots": {}}
-        if watch.reading is not None:
-            entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
-                              for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
-        else:
-            failed = True
-        results.append(entry)
+    results = [_read(layout, ref, path) for path in args.images]
+    failed = any(not r["slots"] for r in results)
     if args.json:
         print(json.dumps({"images": results}, indent=1))
     else:
@@ -164,3 +180,51 @@ def classify(args) -> int:
             for slot, s in r["slots"].items():
                 print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
     return 1 if failed else 0
+
+
+def check(args) -> int:
+    """Read a folder of photos and score every slot against a ground-truth file."""
+    try:
+        layout, ref = _layout_and_reference(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        truth = json.loads(Path(args.truth).read_text())
+    except (OSError, ValueError) as exc:
+        return _fail(f"cannot read the ground-truth file {args.truth}: {exc}")
+    folder = Path(args.photos)
+    slots = {s.id for s in layout.slots}
+    if not isinstance(truth, dict) or not truth:
+        return _fail(f"{args.truth} must be a JSON object: photo file name -> {{slot: token or null}}")
+    for name, want in truth.items():
+        if not isinstance(want, dict):
+            return _fail(f"{args.truth}: the entry of {name} must be an object {{slot: token or null}}")
+        if not (folder / name).is_file():
+            return _fail(f"{args.truth} names {name}, which is not in {folder}")
+        unknown = sorted(set(want) - slots)
+        if unknown:
+            return _fail(f"{args.truth}: {name} names slot {unknown[0]!r}, which {layout.board}'s layout does not "
+                         f"have; its slots are {', '.join(sorted(slots)[:4])}, ...")
+    tally, photos = Tally(), []
+    for name, want in sorted(truth.items()):
+        entry = _read(layout, ref, folder / name)
+        read = {slot: s["token"] for slot, s in entry["slots"].items()} if entry["slots"] else None
+        # slots the file leaves out are not scored; listed slots must read exactly as given
+        tally.add_board(want, read)
+        photos.append({"image": name, "located": entry["located"], "busy": entry["busy"],
+                       "light_change": entry["light_change"],
+                       "wrong": {slot: {"truth": v, "read": (read or {}).get(slot, UNKNOWN)}
+                                 for slot, v in sorted(want.items()) if (read or {}).get(slot, UNKNOWN) != v}})
+    summary = tally.summary()
+    if args.json:
+        print(json.dumps({"summary": summary, "photos": photos}, indent=1))
+    else:
+        for p in photos:
+            state = "board NOT found" if not p["located"] else f"{len(p['wrong'])} slot(s) wrong"
+            print(f"{p['image']}: {state}" + (" (something lay over the board)" if p["busy"] else ""))
+            for slot, w in p["wrong"].items():
+                print(f"  {slot:<20} is {w['truth'] or 'empty'}, read {w['read'] or 'empty'}")
+        print(f"{summary['errors']} of {summary['slots']} slots wrong ({summary['error_percent']} %): "
+              f"{summary['unknown']} unsure, {summary['wrong']} read as something else; "
+              f"{summary['boards_right']} of {summary['boards']} photos fully right.")
+    return 0 if tally.errors == 0 else 1
