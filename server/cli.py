@@ -18,7 +18,7 @@ from pathlib import Path
 from .context import TableContext, default_data_dir
 
 #: Modules adding subcommands: each has ``add_parser(subparsers)``.
-COMMANDS: list[str] = ["server.games.food_for_thought.cli", "hardware.enrol_cli", "hardware.doctor", "vision.cli"]
+COMMANDS: list[str] = ["server.backup", "server.games.food_for_thought.cli", "hardware.enrol_cli", "hardware.doctor", "vision.cli"]
 
 #: Modules starting devices for ``serve``: each has ``start(ctx) -> callable that stops them``.
 DEVICES: list[str] = ["server.systemd_notify", "hardware.station", "vision.camera"]
