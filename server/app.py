@@ -67,6 +67,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
 
     publisher = Publisher(ctx, socketio, regroup)
     app.extensions["tofu"] = ctx
+    app.extensions["tofu_publisher"] = publisher
     app.extensions["tofu_regroup"] = regroup
 
     def process(raw, role: str, source: str, key=None) -> tuple[dict, int]:

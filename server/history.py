@@ -176,7 +176,10 @@ class History:
         """The evening's games: the newest game and those before it with no gap of more than
         :data:`EVENING_GAP`, provided the newest ended less than that ago (oldest first)."""
         now = time.time() if now is None else now
-        games = self.records()
+        with self._lock:   # only the last day's games can be tonight's: no need to read them all
+            rows = self._db.execute("SELECT record FROM games WHERE ended_at > ? ORDER BY ended_at DESC, id DESC",
+                                    (now - 24 * 3600,)).fetchall()
+        games = [json.loads(r) for (r,) in rows]
         evening: list[dict] = []
         edge = now
         for record in games:

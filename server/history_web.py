@@ -75,6 +75,15 @@ def register(app, socketio, ctx) -> None:
 
     sync()
     table.listeners.insert(0, sync)   # before the publisher, so the TV's standings include this game
+
+    def add_tonight(views: dict) -> None:
+        """Between games (a game over, or the lobby) the TV and the host see tonight's standings."""
+        if views["table"]["over"] or views["table"]["game"] is None:
+            views["table"]["tonight"] = views["host"]["tonight"] = tonight_view(history, ctx.roster.ids_by_name())
+
+    publisher = app.extensions["tofu_publisher"]
+    publisher.additions.append(add_tonight)
+    publisher.snapshot()
     bp = Blueprint("history", __name__)
 
     def page(_id=None):

@@ -24,6 +24,8 @@ class Publisher:
         self.socketio = socketio
         self.regroup = regroup
         self.views: dict[str, dict] = {}
+        #: Extensions that add to the views: each is called with every new set of views.
+        self.additions: list = []
         self._game_seq = ctx.table.game_seq
         self._queue: queue.Queue = queue.Queue()
         self.snapshot()
@@ -41,6 +43,11 @@ class Publisher:
              "path": f"/seat/{p['seat']}?token={self.ctx.access.seat_token(table.game_seq, p['seat'])}"}
             for p in views["host"]["players"]]
         views["host"]["health"] = self.ctx.health.snapshot()
+        for add in self.additions:
+            try:
+                add(views)
+            except Exception:   # a broken addition must not stop the views
+                log.exception("a view addition failed")
         self.views = views
         return views
 

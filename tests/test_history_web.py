@@ -69,6 +69,25 @@ def test_history_needs_the_host_token_and_tonight_shows_only_names_and_wins(srv)
     assert {s["name"] for s in tonight["standings"]} == {"Anna", "Ben", "Ann"}
     assert set(tonight["standings"][0]) == {"name", "played", "won"}
     assert "receipts" not in str(tonight) and "score" not in str(tonight)
+    view = srv.state()   # the game is over: the public view carries the same standings for the TV
+    assert view["over"] and view["tonight"] == tonight
+
+
+def test_the_tv_shows_tonights_standings_after_a_game_and_not_during_one(srv):
+    with browser() as b:
+        page = b.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        page.wait_for_selector("#tonight li")
+        items = page.locator("#tonight li").all_inner_texts()
+        assert len(items) == 3 and "Ann" in items[0] and "1 of 1 won" in items[0]
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#tonight li')).fontSize)")
+        assert size >= 24, f"tonight's standings are {size} px at 1080p, too small for the sofa"
+        screenshot(page, "history-tv-tonight-1920x1080")
+        assert srv.post({"new_game": {"game": "tiny", "players": ["Ann", "Ben"]}}).status_code == 200
+        page.wait_for_function("!document.querySelector('#tonight li')")
+        assert "tonight" not in srv.state()
+        assert srv.post({"host": {"action": "undo"}}).status_code == 200
+        page.wait_for_selector("#tonight li")
 
 
 def test_a_remembered_players_phone_may_read_the_history_but_not_export_it(srv):
