@@ -190,7 +190,7 @@ def buy(state, seat, body):
                     + f" (${total} of ${rules.BUDGET}).")]
     if state["phase"] == "pizza_extra":
         p["pizza"] = False
-        return events + rounds.end_round(state)
+        return events + rounds.round_over(state)
     return events + rounds.next_turn(state, seat)
 
 
@@ -486,7 +486,7 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
             raise RuleError("nothing_to_skip", "Only the Pizza To Go player skips, at the end of the round.")
         physical.check_nothing_drawn(state, seat, action)
         _p(state, seat)["pizza"] = False
-        return [event(state, "skip", f"{_name(state, seat)} skips the extra action.")] + rounds.end_round(state)
+        return [event(state, "skip", f"{_name(state, seat)} skips the extra action.")] + rounds.round_over(state)
     if action not in HANDLERS:
         raise RuleError("unknown_action", f"There is no action {action!r}; actions are "
                         f"{', '.join(MARKER_ACTIONS)}, buy, assistant, use_ability, tile_first, skip.")
@@ -503,7 +503,7 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
     _refill_planner(state)                # the Daily Planner refills at the end of each turn
     if state["phase"] == "pizza_extra":
         p["pizza"] = False
-        return events + rounds.end_round(state)
+        return events + rounds.round_over(state)
     if action != "pass":
         p["actions_left"] -= 1
     return events + rounds.next_turn(state, seat)

@@ -66,7 +66,8 @@ def implied(state: dict, board: str) -> dict:
     p = _seat_of(state, board)
     if state["options"]["mode"] == "physical":          # the unused action markers lie on the diet board
         on_recipes = [f for rid in p["recipes"] for f in p["recipe_tokens"][rid] if f is not None]
-        return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, p["actions_left"] + 1)},
+        unused = rules.ACTIONS_PER_ROUND if state["phase"] == "assistants" else p["actions_left"]   # taken back
+        return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, unused + 1)},          # at clean-up
                 **{f"onrecipe.{n}": f for n, f in enumerate(sorted(on_recipes), 1)}}
     return diet_slots(p)
 
@@ -224,9 +225,10 @@ def _main_reading(state: dict, slots: dict) -> list[dict]:
         physical.check_main_slot(state, slot, token)
     info = state["boards"].setdefault(physical.MAIN, {"watched": True, "seen": {}, "areas": []})
     seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
-    if seen == info["seen"]:
+    areas = sorted(set(info["areas"]) | ({"action"} if any(s.startswith("action.") for s in slots) else set()))
+    if seen == info["seen"] and areas == info["areas"]:
         raise Quiet()                     # nothing new on the main board: not journaled
-    info["seen"] = seen
+    info["seen"], info["areas"] = seen, areas
     events = physical.main_reading(state, seen)
     if state["options"]["mode"] == "physical":
         from .inference import after_reading

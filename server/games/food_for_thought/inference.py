@@ -58,15 +58,49 @@ def _tokens(slots: dict, prefix: str) -> Counter:
     return Counter(t for s, t in slots.items() if s.startswith(prefix) and t is not None)
 
 
+def _markers_read(state: dict) -> bool:
+    """Whether the camera reads the markers on the main board's action spaces."""
+    return "action" in state["boards"].get(physical.MAIN, {}).get("areas", [])
+
+
+def _new_marker_spaces(state: dict, seat: int) -> set[str] | None:
+    """Main board spaces where the camera sees more of ``seat``'s markers than the record has
+    (None when the camera has not read the main board's action spaces)."""
+    if not _markers_read(state):
+        return None
+    seen = _seen(state, physical.MAIN)
+    record = physical.space_markers(state)
+    token = physical.marker(seat)
+    return {space for space in physical.MAIN_SPACES
+            if sum(1 for s, t in seen.items() if s.startswith(f"action.{space}.") and t == token)
+            > record[space].count(seat)}
+
+
 def candidates(state: dict, seat: int) -> list[dict]:
-    """Actions ``seat`` may have taken, built from the change between the record and the camera."""
+    """Actions ``seat`` may have taken, built from the change between the record and the camera;
+    where the camera sees the player's new marker on a main board space, only that space's."""
+    out = _all_candidates(state, seat)
+    spaces = _new_marker_spaces(state, seat)
+    if spaces is None:
+        return out
+    if len(spaces) > 1:
+        return []                             # two new markers at once: nothing fits
+    on_main = [c for c in out if c["action"] in physical.MAIN_SPACES]
+    personal = [c for c in out if c["action"] not in physical.MAIN_SPACES and c["action"] != "pass"]
+    if spaces:
+        (space,) = spaces
+        return [c for c in on_main if c["action"] == space] + [{"action": "pass", "space": space}]
+    return personal + [{"action": "pass"}]
+
+
+def _all_candidates(state: dict, seat: int) -> list[dict]:
     seen, rec = _seen(state, f"diet-{seat}"), boards.implied(state, f"diet-{seat}")
     gained = (_tokens(seen, "body.") + _tokens(seen, "kitchen.") + _tokens(seen, "freezer.")) - (
         _tokens(rec, "body.") + _tokens(rec, "kitchen.") + _tokens(rec, "freezer."))
-    left_kitchen = _tokens(rec, "kitchen.") - _tokens(seen, "kitchen.")
+    gone = _left_kitchen(state, seat, seen, rec)
     out: list[dict] = [{"action": "pizza"}]
     out += [{"action": "buffet", "row": r} for r, row in enumerate(state["buffet"], 1) if row]
-    out += [{"action": "snack", "food": f} for f in sorted(left_kitchen)]
+    out += [{"action": "snack", "food": f, "column": c} for f, c in sorted(set(gone))]
     for card in state["market_up"]:
         stand = state["cards"]["market"][card]
         wild = gained - Counter(f for f in stand["foods"] if f != "wild")
@@ -78,18 +112,23 @@ def candidates(state: dict, seat: int) -> list[dict]:
         specials = gained - Counter(state["shopping"][s] for s in covered)
         out.append({"action": "shop", "dice": dice, "items": [{"space": s} for s in sorted(covered)]
                     + [{"special": f} for f in sorted(specials.elements())]})
-    out += _cooks(state, seat, seen, rec)
+    out += _cooks(state, seat, gone)
     out += [{"action": "cook"}, {"action": "pass"}]
     return out
 
 
-def _cooks(state: dict, seat: int, seen: dict, rec: dict) -> list[dict]:
-    """Cooks moving the kitchen tokens that left (from the columns they left) onto the player's
-    incomplete recipes, the ones tapped this turn included: every way of sharing them out."""
+def _left_kitchen(state: dict, seat: int, seen: dict, rec: dict) -> list[tuple[str, int]]:
+    """(food, column) of each token the record has in the kitchen and the camera no longer sees."""
     gone = []
     for col in range(1, len(state["seats"][str(seat)]["kitchen"]) + 1):
         lost = _tokens(rec, f"kitchen.{col}.") - _tokens(seen, f"kitchen.{col}.")
         gone += [(f, col) for f in sorted(lost.elements())]
+    return gone
+
+
+def _cooks(state: dict, seat: int, gone: list[tuple[str, int]]) -> list[dict]:
+    """Cooks moving the kitchen tokens that left (from the columns they left) onto the player's
+    incomplete recipes, the ones tapped this turn included: every way of sharing them out."""
     p = state["seats"][str(seat)]
     drawn = state["drawn"]["recipes"] if state["drawn"]["seat"] == seat else []
     recipes = list(p["recipes"]) + list(drawn)
@@ -124,6 +163,14 @@ def _agrees(state: dict, seat: int) -> bool:
     """Whether the record now looks like what the camera has reported, on every board it read."""
     for board in (f"diet-{seat}", "shop"):
         if _reported(state, board) and boards.disagreements(state, board):
+            return False
+    if not _markers_read(state):
+        return True
+    seen, record = _seen(state, physical.MAIN), physical.main_slots(state)
+    for space in physical.MAIN_SPACES:                    # the markers on the main board's spaces
+        prefix = f"action.{space}."
+        if sorted(t for s, t in seen.items() if s.startswith(prefix)) != sorted(
+                t for s, t in record.items() if s.startswith(prefix)):
             return False
     return True
 

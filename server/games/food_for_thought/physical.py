@@ -212,6 +212,24 @@ MAIN = "main"
 DIE = "die"
 
 
+#: Main board action spaces whose markers the camera reads (``action.<space>.<n>`` holding ``marker<seat>``).
+MAIN_SPACES = ("shop", "market", "pizza", "buffet")
+
+
+def marker(seat: int) -> str:
+    """The token of seat ``seat``'s action markers on the main board (the player's colour)."""
+    return f"marker{seat}"
+
+
+def space_markers(state: dict) -> dict:
+    """Which seats' markers stand on each main board action space, by the record."""
+    spaces = state["spaces"]
+    market = [p["seat"] for p in state["seats"].values() for _ in range(p["market_visits"])]
+    pizza = [spaces["pizza"]] if spaces["pizza"] is not None else []
+    return {"shop": list(spaces["shop"]), "market": market, "pizza": pizza,
+            "buffet": [s for s in spaces["buffet"] if s is not None]}
+
+
 def main_in_play(state: dict) -> bool:
     """Whether the camera's ``main`` board (dice, dining out) feeds this game."""
     return physical_draws(state) or state["options"]["dice"] == "camera" or state["options"]["mode"] == "physical"
@@ -220,6 +238,9 @@ def main_in_play(state: dict) -> bool:
 def main_slots(state: dict) -> dict:
     """What the record puts on the main board: the dice of the current shopping, the dining-out tokens."""
     out = {f"die.{d}": DIE for d in state["dice"] or []}
+    if state["options"]["mode"] == "physical":
+        for space, seats in space_markers(state).items():
+            out.update({f"action.{space}.{n}": marker(s) for n, s in enumerate(seats, 1)})
     out.update({f"pizza.{n}": f for n, f in enumerate(state["pizza"], 1)})
     for r, row in enumerate(state["buffet"], 1):
         out.update({f"buffet.{r}.{n}": f for n, f in enumerate(row, 1)})
@@ -231,6 +252,10 @@ def check_main_slot(state: dict, slot: str, token) -> None:
     parts = slot.split(".")
     main = state["main"]
     nums = [int(x) for x in parts[1:] if x.isdigit()]
+    if parts[0] == "action" and len(parts) == 3 and parts[1] in MAIN_SPACES and nums:
+        if token is not None and token not in {marker(int(s)) for s in state["seats"]}:
+            raise RuleError("bad_token", f"An action space holds a player's marker (marker<seat>), not {token!r}.")
+        return
     if parts[0] == "die" and len(parts) == 2 and nums and 1 <= nums[0] <= rules.DIE_FACES:
         if token not in (None, DIE):
             raise RuleError("bad_token", f"A die space holds {DIE!r} or null, not {token!r}.")
@@ -258,7 +283,8 @@ def main_reading(state: dict, seen: dict) -> list[dict]:
             p = state["seats"][str(pend["seat"])]
             events.append(event(state, "dice", f"{p['name']} rolled {state['dice'][0]} and {state['dice'][1]} "
                                 "(read by the camera).", dice=list(state["dice"])))
-    if physical_draws(state) and state["laying_out"]:
+    acting = any(s.startswith("action.") for s in seen)        # a marker is down: dining out is being eaten
+    if physical_draws(state) and state["laying_out"] and not acting:
         main = state["main"]
         pizza = [seen.get(f"pizza.{n}") for n in range(1, main["pizza_spaces"] + 1)]
         buffet = [[seen.get(f"buffet.{r}.{n}") for n in range(1, main["buffet_row_spaces"] + 1)]

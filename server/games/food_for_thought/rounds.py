@@ -155,12 +155,25 @@ def next_turn(state: dict, after: int) -> list[dict]:
         state["phase"], state["turn"] = "pizza_extra", holder["seat"]
         return [event(state, "pizza_extra", f"{holder['name']} may move their Pizza To Go marker to "
                       "another open action space and take that action, or skip.")]
-    return end_round(state)
+    return round_over(state)
 
 
 # ----------------------------------------------------------------------------- clean-up
+def round_over(state: dict) -> list[dict]:
+    """The last marker is down.  Guided: the engine does its clean-up steps at once.  Physical-first:
+    the record waits for the people to tidy the boards (the camera saw the round's last action on
+    boards not yet cleaned up); the host's continue then runs the clean-up and starts the next round."""
+    if state["options"]["mode"] != "physical":
+        return end_round(state)
+    state["phase"], state["turn"] = "round_end", None
+    state["cleanup"] = _people_steps(state, state["first_seat"] % len(state["players"]) + 1)
+    return [event(state, "round_end", f"Round {state['round']} is over: do the clean-up steps on the table, "
+                  "then the host continues.")]
+
+
+
 #: What the people at the table do by hand at clean-up (the engine has done the rest).
-def _people_steps(state: dict) -> list[str]:
+def _people_steps(state: dict, first: int | None = None) -> list[str]:
     steps = ["Move every kitchen token one space right; the last column goes to the trash"
              + (" (and empty each thaw area into the trash)" if state["options"]["freezer"] else "") + ".",
              "Move the round marker on; take back your action markers.",
@@ -179,7 +192,8 @@ def _people_steps(state: dict) -> list[str]:
                                                    "the new ones shown on the screen."))
     if state["oos_up"]:
         steps.append("Put this round's out of stock cards back in the box.")
-    steps.append(f"Pass the first player token to {seat_record(state, state['first_seat'])['name']}.")
+    first = state["first_seat"] if first is None else first
+    steps.append(f"Pass the first player token to {seat_record(state, first)['name']}.")
     return steps
 
 
@@ -215,6 +229,12 @@ def end_round(state: dict) -> list[dict]:
 
 def finish_cleanup(state: dict) -> list[dict]:
     """People have done their clean-up steps: the next round starts."""
+    if state["phase"] == "round_end":
+        events = end_round(state)
+        if state["over"]:
+            return events
+        state["cleanup"] = []
+        return events + start_round(state)
     if state["phase"] != "cleanup":
         raise RuleError("not_cleanup", "There is no clean-up waiting to be confirmed.")
     state["cleanup"] = []
