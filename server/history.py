@@ -143,8 +143,9 @@ class History:
         """Bring the record of the game started at ``game_seq`` in step with the table: there
         when the game is over, gone when it is not (an undo took its end back), left as it is
         for ``over=None`` (the host ended the game); no record outlives its game's ``new_game``."""
-        with self._lock:
-            self._db.execute("DELETE FROM games WHERE id > ?", (game_seq or 0,))
+        with self._lock:   # reads first: most inputs change no record, and then nothing is written
+            if self._db.execute("SELECT 1 FROM games WHERE id > ? LIMIT 1", (game_seq or 0,)).fetchone():
+                self._db.execute("DELETE FROM games WHERE id > ?", (game_seq or 0,))
             recorded = self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_seq,)).fetchone()
         if game_seq is None or over is None or bool(recorded) == over:
             return
