@@ -48,28 +48,28 @@ def test_the_table_learns_the_recipes_drawn_instead_of_choosing_them():
     ok(table, _tap(1, "recipes", "r05"))
     assert table.view("table")["drawn"]["recipes"] == ["r03", "r05"]
     ok(table, _tap(1, "recipes", "r05"))                       # put back
-    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "water"}}, "cards_drawn")
+    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "water"}}, "waiting")
     refused(table, _tap(2, "recipes", "r07"), "not_your_turn")
     seat(table, 1, "cook")
     assert player(table, 1)["recipes"] == ["r03"] and table.view("table")["drawn"]["recipes"] == []
-    refused(table, _tap(2, "recipes", "r03"), "card_taken")
+    refused(table, _tap(2, "recipes", "r03"), "unavailable")
     refused(table, _tap(1, "recipes", "r03"), "not_your_turn")
     ok(table, _tap(2, "activities", "a02"))
     ok(table, _tap(2, "activities", "a04"))
-    refused(table, _tap(2, "activities", "a05"), "too_many")    # rulebook: up to 2 activities
+    refused(table, _tap(2, "activities", "a05"), "breaks_rule")    # rulebook: up to 2 activities
     seat(table, 2, "workout")
     assert player(table, 2)["activities"] == ["a02", "a04"]
     ok(table, _tap(1, "recipes", "r10"))
     ok(table, _tap(1, "recipes", "r11"))
     ok(table, _tap(1, "recipes", "r12"))
-    refused(table, _tap(1, "recipes", "r13"), "too_many")      # rulebook: up to 3 recipes
-    refused(table, _tap(1, "recipes", "p01"), "card_out_of_game")   # a Potluck card, module off
+    refused(table, _tap(1, "recipes", "r13"), "breaks_rule")      # rulebook: up to 3 recipes
+    refused(table, _tap(1, "recipes", "p01"), "unknown_card")   # a Potluck card, module off
 
 
 def test_a_tap_refuses_when_the_table_deals_and_for_a_card_of_another_game():
     table = new_table(["Ann", "Ben"])
     pick_assistants(table)
-    refused(table, _tap(1, "recipes", "r03"), "table_draws")
+    refused(table, _tap(1, "recipes", "r03"), "option_off")
     refused(table, {"tap": {"reader": "seat-1", "card": "tofu-god/set-1/rat"}}, "not_this_game")
     out = ok(table, {"lift": {"reader": "seat-1", "card": physical.card_id("recipes", "r03")}})
     assert out.quiet
@@ -102,7 +102,7 @@ def test_goal_cards_laid_out_are_tapped():
     assert table.state["goals"] == []
     ok(table, _tap(None, "goals", "g01", reader="center"))
     ok(table, _tap(None, "goals", "g03", reader="center"))
-    refused(table, _tap(None, "goals", "g02", reader="center"), "goals_known")
+    refused(table, _tap(None, "goals", "g02", reader="center"), "already_done")
     assert table.state["goals"] == ["g01", "g03"]
 
 
@@ -120,9 +120,9 @@ def test_the_camera_reads_the_dining_out_tokens_laid_out_from_the_bag():
     # once the round's actions began, a reading of the brochure changes nothing
     ok(table, _main({"pizza.1": None, "pizza.2": None, "pizza.3": None}))
     assert table.state["buffet"][0] == ["veg", "dairy"]
-    refused(table, _main({"pizza.1": "cake"}), "unknown_food")
-    refused(table, _main({"pizza.99": "fats"}), "unknown_slot")
-    refused(table, {"host": {"action": "correct_board", "board": "main", "slots": {"pizza.1": "fats"}}}, "read_only")
+    refused(table, _main({"pizza.1": "cake"}), "unknown_card")
+    refused(table, _main({"pizza.99": "fats"}), "unknown_card")
+    refused(table, {"host": {"action": "correct_board", "board": "main", "slots": {"pizza.1": "fats"}}}, "breaks_rule")
 
 
 def test_dice_read_by_the_camera_never_from_the_phone_too():
@@ -130,10 +130,10 @@ def test_dice_read_by_the_camera_never_from_the_phone_too():
     either die are on sale.  With camera dice the phone cannot enter a roll; a die's space is its value."""
     table = new_table(["Ann", "Ben"], dice="camera")
     pick_assistants(table)
-    refused(table, {"seat": {"seat": 1, "action": "shop", "dice": [2, 5]}}, "camera_dice")
+    refused(table, {"seat": {"seat": 1, "action": "shop", "dice": [2, 5]}}, "option_off")
     seat(table, 1, "shop")
     assert table.view("seat-1")["me"]["can"] == []
-    refused(table, {"seat": {"seat": 1, "action": "buy", "items": []}}, "dice_first")
+    refused(table, {"seat": {"seat": 1, "action": "buy", "items": []}}, "waiting")
     ok(table, _main({"die.2": "die", "die.5": "die"}))
     assert table.state["dice"] == [2, 5] and table.view("seat-1")["me"]["can"] == ["buy"]
     assert ok(table, _main({"die.2": "die", "die.5": "die"})).quiet

@@ -102,8 +102,8 @@ def test_two_actions_that_fit_are_one_question_on_the_phone():
         "Chinese Buffet, row 1", "Chinese Buffet, row 2"]
     assert player(table, turn)["actions_left"] == 4                  # nothing applied yet
     other = turn % 3 + 1
-    refused(table, {"seat": {"seat": other, "action": "answer", "choice": 1}}, "no_question")
-    refused(table, {"seat": {"seat": turn, "action": "answer", "choice": 3}}, "bad_choice")
+    refused(table, {"seat": {"seat": other, "action": "answer", "choice": 1}}, "not_now")
+    refused(table, {"seat": {"seat": turn, "action": "answer", "choice": 3}}, "bad_argument")
     seat(table, turn, "answer", choice=2)
     assert table.state["buffet"] == [["veg", "dairy"], []] and player(table, turn)["actions_left"] == 3
 

@@ -104,7 +104,7 @@ def _check_turn(state: dict, seat: int, action: str) -> dict:
 def shop(state, seat, p, body):
     camera = state["options"]["dice"] == "camera"
     if "dice" in body and camera:
-        raise RuleError("camera_dice", "The camera reads the dice in this game: roll them and put them on "
+        raise RuleError("option_off", "The camera reads the dice in this game: roll them and put them on "
                         "their spaces beside the shopping list.")
     if camera:
         state["spaces"]["shop"].append(seat)
@@ -149,7 +149,7 @@ def buy(state, seat, body):
     if pend["seat"] != seat:
         raise RuleError("not_your_turn", f"{_name(state, pend['seat'])} is shopping, not you.")
     if pend["action"] == "dice":
-        raise RuleError("dice_first", "Roll the dice and put them on their spaces first: the camera reads them.")
+        raise RuleError("waiting", "Roll the dice and put them on their spaces first: the camera reads them.")
     p = _p(state, seat)
     items = body.get("items", [])
     if not isinstance(items, list):

@@ -241,7 +241,7 @@ def correct(state: dict, board, slots) -> list[dict]:
     if not isinstance(board, str) or board not in board_ids(state):
         raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
     if board == physical.MAIN:
-        raise RuleError("read_only", "The main board's dice and dining-out tokens are read by the camera: "
+        raise RuleError("breaks_rule", "The main board's dice and dining-out tokens are read by the camera: "
                         "move the tokens on the table instead.")
     if not isinstance(slots, dict) or not slots or not all(isinstance(s, str) for s in slots):
         raise RuleError("bad_input", "Name the slots to correct: {\"slots\": {\"body.dairy.1\": \"dairy\"}} "

@@ -154,7 +154,7 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     p = actions._check_turn(state, seat, "shop")
     why = actions.space_open(state, seat, "shop")
     if why:
-        raise RuleError("space_taken", why)
+        raise RuleError("unavailable", why)
     events = actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
     return events + actions.buy(state, seat, {"items": body["items"]})
 
@@ -222,10 +222,10 @@ def answer(state: dict, seat: int, body: dict) -> list[dict]:
     """The active player's one tap answering the table's question."""
     q = state.get("question")
     if not q or q["seat"] != seat:
-        raise RuleError("no_question", "The table has no question for you now.")
+        raise RuleError("not_now", "The table has no question for you now.")
     choice = body.get("choice")
     if not isinstance(choice, int) or isinstance(choice, bool) or not 1 <= choice <= len(q["bodies"]):
-        raise RuleError("bad_choice", f"Answer with a choice from 1 to {len(q['bodies'])}.")
+        raise RuleError("bad_argument", f"Answer with a choice from 1 to {len(q['bodies'])}.")
     state["question"] = None
     return play(state, seat, q["bodies"][choice - 1])
 

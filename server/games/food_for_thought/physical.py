@@ -104,7 +104,7 @@ def tap(state: dict, body: dict) -> list[dict]:
     if kind == "goals":
         return _goal(state, cid)
     if not physical_draws(state):
-        raise RuleError("table_draws", "This game deals the cards itself (draws: table): choose the card "
+        raise RuleError("option_off", "This game deals the cards itself (draws: table): choose the card "
                         "on your phone.")
     return _draw(state, body["reader"], kind, cid)
 
@@ -126,12 +126,12 @@ def _draw(state: dict, reader: str, kind: str, cid: str) -> list[dict]:
     if holder is not None:
         return _held_tap(state, holder, p, kind, cid)
     if not _in_game(state, kind, cid):
-        raise RuleError("card_out_of_game", f"{name} is not in this game's deck (a module or solo card): put it "
+        raise RuleError("unknown_card", f"{name} is not in this game's deck (a module or solo card): put it "
                         "back in the box.")
     if drawn["seat"] not in (None, seat):
         drawn.update(new_drawn())
     if len(drawn[kind]) >= TAKE_LIMIT[kind]:
-        raise RuleError("too_many", f"One action takes at most {TAKE_LIMIT[kind]} {kind}; put {name} back.")
+        raise RuleError("breaks_rule", f"One action takes at most {TAKE_LIMIT[kind]} {kind}; put {name} back.")
     drawn["seat"] = seat
     drawn[kind].append(cid)
     return [event(state, "drawn", f"{p['name']} takes {name}.")]
@@ -140,10 +140,10 @@ def _draw(state: dict, reader: str, kind: str, cid: str) -> list[dict]:
 def _held_tap(state: dict, holder: dict, p: dict, kind: str, cid: str) -> list[dict]:
     name = state["cards"][kind][cid]["name"]
     if holder is not p:
-        raise RuleError("card_taken", f"{name} is {holder['name']}'s card.")
+        raise RuleError("unavailable", f"{name} is {holder['name']}'s card.")
     if cid in p["recipes_done"] or cid in p["activities_done"]:
         raise Quiet()                                     # a completed card tapped again: nothing to do
-    raise RuleError("card_incomplete", f"{name} is not complete yet: place its food with a "
+    raise RuleError("waiting", f"{name} is not complete yet: place its food with a "
                     f"{'Recipes & Cook' if kind == 'recipes' else 'Activities & Work Out'} action.")
 
 
@@ -163,7 +163,7 @@ def check_nothing_drawn(state: dict, seat: int, action: str) -> None:
     for kind, by in TAKEN_BY.items():
         if drawn[kind] and action != by:
             names = ", ".join(state["cards"][kind][c]["name"] for c in drawn[kind])
-            raise RuleError("cards_drawn", f"You tapped {names}: take {'them' if len(drawn[kind]) > 1 else 'it'} "
+            raise RuleError("waiting", f"You tapped {names}: take {'them' if len(drawn[kind]) > 1 else 'it'} "
                             f"with {'Recipes & Cook' if by == 'cook' else 'Activities & Work Out'}, or tap "
                             "again to put it back.")
 
@@ -171,7 +171,7 @@ def check_nothing_drawn(state: dict, seat: int, action: str) -> None:
 def _assistant(state: dict, reader: str, cid: str) -> list[dict]:
     from .rounds import choose_assistant, solo_choice
     if state["phase"] != "assistants":
-        raise RuleError("not_assistant_time", "Assistants are chosen at the start of a round, not now.")
+        raise RuleError("not_now", "Assistants are chosen at the start of a round, not now.")
     queue = state["assistant_queue"]
     seat = _reader_seat(state, reader, queue[0])
     if len(state["players"]) > 1:
@@ -185,7 +185,7 @@ def _assistant(state: dict, reader: str, cid: str) -> list[dict]:
     picks = drawn["assistants"] + [cid]
     if len(picks) < wanted:                   # solo round 1 takes two: wait for the second tap
         if cid not in allowed:
-            raise RuleError("same_assistant", f"{name} cannot be picked now (you had it last round, or it "
+            raise RuleError("breaks_rule", f"{name} cannot be picked now (you had it last round, or it "
                             "is not in the solo game).")
         drawn["assistants"] = picks
         return [event(state, "drawn", f"{name} chosen; tap {wanted - len(picks)} more.")]
@@ -195,13 +195,13 @@ def _assistant(state: dict, reader: str, cid: str) -> list[dict]:
 
 def _goal(state: dict, cid: str) -> list[dict]:
     if not state["options"]["goals"]:
-        raise RuleError("no_goals_module", "The Goals module is not in this game.")
+        raise RuleError("option_off", "The Goals module is not in this game.")
     if not physical_draws(state):
-        raise RuleError("table_draws", "This game chose its goals itself (draws: table).")
+        raise RuleError("option_off", "This game chose its goals itself (draws: table).")
     if cid in state["goals"]:
         raise Quiet()
     if len(state["goals"]) >= rules.GOALS_IN_PLAY or state["over"]:
-        raise RuleError("goals_known", f"The {rules.GOALS_IN_PLAY} goals are already known: "
+        raise RuleError("already_done", f"The {rules.GOALS_IN_PLAY} goals are already known: "
                         + ", ".join(state["cards"]["goals"][g]["name"] for g in state["goals"]) + ".")
     state["goals"].append(cid)
     return [event(state, "goal", f"Goal in play: {state['cards']['goals'][cid]['name']}.")]
@@ -254,20 +254,20 @@ def check_main_slot(state: dict, slot: str, token) -> None:
     nums = [int(x) for x in parts[1:] if x.isdigit()]
     if parts[0] == "action" and len(parts) == 3 and parts[1] in MAIN_SPACES and nums:
         if token is not None and token not in {marker(int(s)) for s in state["seats"]}:
-            raise RuleError("bad_token", f"An action space holds a player's marker (marker<seat>), not {token!r}.")
+            raise RuleError("bad_argument", f"An action space holds a player's marker (marker<seat>), not {token!r}.")
         return
     if parts[0] == "die" and len(parts) == 2 and nums and 1 <= nums[0] <= rules.DIE_FACES:
         if token not in (None, DIE):
-            raise RuleError("bad_token", f"A die space holds {DIE!r} or null, not {token!r}.")
+            raise RuleError("bad_argument", f"A die space holds {DIE!r} or null, not {token!r}.")
         return
     ok = (parts[0] == "pizza" and len(parts) == 2 and len(nums) == 1 and 1 <= nums[0] <= main["pizza_spaces"]) or (
         parts[0] == "buffet" and len(parts) == 3 and len(nums) == 2 and 1 <= nums[0] <= main["buffet_rows"]
         and 1 <= nums[1] <= main["buffet_row_spaces"])
     if not ok:
-        raise RuleError("unknown_slot", f"The main board has no slot {slot!r}: slots are die.<1-6>, "
+        raise RuleError("unknown_card", f"The main board has no slot {slot!r}: slots are die.<1-6>, "
                         "pizza.<n>, buffet.<row>.<n>.")
     if token is not None and token not in state["foods"]:
-        raise RuleError("unknown_food", f"{token!r} in {slot} is not a food token.")
+        raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
 
 
 def main_reading(state: dict, seen: dict) -> list[dict]:
