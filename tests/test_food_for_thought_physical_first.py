@@ -124,3 +124,21 @@ def test_cooking_is_worked_out_from_tokens_moved_onto_the_recipes():
     p = player(table, 1)
     assert p["recipes_done"] == ["r01"] and p["body"]["grain"] == ["grain"] and p["body"]["dairy"] == ["dairy"]
     assert table.state["players"][0]["score"] == 2
+
+
+def test_a_work_out_is_worked_out_from_body_tokens_moved_onto_an_activity():
+    """rulebook Work Out: up to 3 body tokens onto incomplete activities; a completed activity scores
+    and its tokens go back to the supply.  The token's space in the body stays empty (never slid)."""
+    table = _table()
+    p = player(table, 1)
+    p["activities"], p["activity_tokens"] = ["a09"], {"a09": [None, None]}    # Sample Cycling: grain + fruit|veg
+    p["body"].update(produce=["fruit", "veg", "fruit"], grain=["grain"])
+    boards = _as_people_do(table, 1, {"action": "workout", "place": [
+        {"activity": "a09", "food": "veg", "group": "produce", "position": 2}]})
+    _lay(table, 1, boards)
+    assert player(table, 1)["activity_tokens"]["a09"] == [None, ["veg"]]
+    assert player(table, 1)["body"]["produce"] == ["fruit", None, "fruit"]
+    seat(table, 2, "pass")
+    _lay(table, 1, _as_people_do(table, 1, {"action": "workout", "place": [
+        {"activity": "a09", "food": "grain", "group": "grain", "position": 1}]}))
+    assert player(table, 1)["activities_done"] == ["a09"] and table.state["players"][0]["score"] == 2

@@ -66,9 +66,11 @@ def implied(state: dict, board: str) -> dict:
     p = _seat_of(state, board)
     if state["options"]["mode"] == "physical":          # the unused action markers lie on the diet board
         on_recipes = [f for rid in p["recipes"] for f in p["recipe_tokens"][rid] if f is not None]
+        on_activities = [f for aid in p["activities"] for t in p["activity_tokens"][aid] if t for f in t]
         unused = rules.ACTIONS_PER_ROUND if state["phase"] == "assistants" else p["actions_left"]   # taken back
         return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, unused + 1)},          # at clean-up
-                **{f"onrecipe.{n}": f for n, f in enumerate(sorted(on_recipes), 1)}}
+                **{f"onrecipe.{n}": f for n, f in enumerate(sorted(on_recipes), 1)},
+                **{f"onactivity.{n}": f for n, f in enumerate(sorted(on_activities), 1)}}
     return diet_slots(p)
 
 
@@ -108,7 +110,7 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
         if token not in (None, MARKER):
             raise RuleError("bad_token", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
         return
-    elif parts[0] == "onrecipe" and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
+    elif parts[0] in ("onrecipe", "onactivity") and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
         ok = True                         # a token lying on one of the player's incomplete recipe cards
     elif parts[0] in ("trash", "freezer", "thaw") and len(parts) == 2 and parts[1].isdigit():
         limit = {"trash": 999, "freezer": rules.FREEZER_SPACES, "thaw": rules.THAW_SPACES}[parts[0]]
@@ -152,7 +154,7 @@ def area(slot: str) -> str:
     parts = slot.split(".")
     if parts[0] == "kitchen":
         return ".".join(parts[:2])
-    if parts[0] in ("trash", "freezer", "thaw", "onrecipe"):
+    if parts[0] in ("trash", "freezer", "thaw", "onrecipe", "onactivity"):
         return parts[0]
     return slot
 

@@ -113,7 +113,33 @@ def _all_candidates(state: dict, seat: int) -> list[dict]:
         out.append({"action": "shop", "dice": dice, "items": [{"space": s} for s in sorted(covered)]
                     + [{"special": f} for f in sorted(specials.elements())]})
     out += _cooks(state, seat, gone)
+    out += _workouts(state, seat, seen, rec)
     out += [{"action": "cook"}, {"action": "pass"}]
+    return out
+
+
+def _workouts(state: dict, seat: int, seen: dict, rec: dict) -> list[dict]:
+    """Work outs moving the body tokens that left (from the spaces they left) onto the player's
+    incomplete activities, the ones tapped this turn included: every way of sharing them out, and
+    the same with two tokens of one food on one activity as a pair (a double wild space)."""
+    gone = []
+    for slot, food in sorted(rec.items()):
+        if slot.startswith("body.") and seen.get(slot) != food:
+            _, group, position = slot.split(".")
+            gone.append((food, group, int(position)))
+    p = state["seats"][str(seat)]
+    drawn = state["drawn"]["activities"] if state["drawn"]["seat"] == seat else []
+    activities = list(p["activities"]) + list(drawn)
+    if not gone or not activities or len(gone) > 3:
+        return []
+    out = []
+    for choice in product(activities, repeat=len(gone)):
+        out.append({"action": "workout", "place": [{"activity": a, "food": f, "group": g, "position": n}
+                                                   for a, (f, g, n) in zip(choice, gone)]})
+        pairs = Counter((a, f) for a, (f, _g, _n) in zip(choice, gone))
+        if any(c == 2 for c in pairs.values()):
+            out.append({"action": "workout", "place": [{"activity": a, "food": f, "count": c}
+                                                       for (a, f), c in pairs.items()]})
     return out
 
 
@@ -238,6 +264,9 @@ def _label(state: dict, body: dict) -> str:
         return f"Snack: {food_name(state, body['food'])}"
     if a == "market":
         return f"Farmers market: {state['cards']['market'][body['card']]['name']}"
+    if a == "workout":
+        return "Work out: " + ", ".join(f"{food_name(state, i['food'])} on "
+                                        f"{state['cards']['activities'][i['activity']]['name']}" for i in body["place"])
     if a == "cook" and body.get("place"):
         return "Cook: " + ", ".join(f"{food_name(state, i['food'])} on {state['cards']['recipes'][i['recipe']]['name']}"
                                     for i in body["place"])
