@@ -127,13 +127,8 @@ def _workouts(state: dict, seat: int, seen: dict, rec: dict) -> list[dict]:
         if slot.startswith("body.") and seen.get(slot) != food:
             _, group, position = slot.split(".")
             gone.append((food, group, int(position)))
-    p = state["seats"][str(seat)]
-    drawn = state["drawn"]["activities"] if state["drawn"]["seat"] == seat else []
-    activities = list(p["activities"]) + list(drawn)
-    if not gone or not activities or len(gone) > 3:
-        return []
     out = []
-    for choice in product(activities, repeat=len(gone)):
+    for choice in _shares(state, seat, "activities", gone):
         out.append({"action": "workout", "place": [{"activity": a, "food": f, "group": g, "position": n}
                                                    for a, (f, g, n) in zip(choice, gone)]})
         pairs = Counter((a, f) for a, (f, _g, _n) in zip(choice, gone))
@@ -155,16 +150,18 @@ def _left_kitchen(state: dict, seat: int, seen: dict, rec: dict) -> list[tuple[s
 def _cooks(state: dict, seat: int, gone: list[tuple[str, int]]) -> list[dict]:
     """Cooks moving the kitchen tokens that left (from the columns they left) onto the player's
     incomplete recipes, the ones tapped this turn included: every way of sharing them out."""
-    p = state["seats"][str(seat)]
-    drawn = state["drawn"]["recipes"] if state["drawn"]["seat"] == seat else []
-    recipes = list(p["recipes"]) + list(drawn)
-    if not gone or not recipes or len(gone) > 3:
+    return [{"action": "cook", "place": [{"recipe": r, "food": f, "column": c} for r, (f, c) in zip(choice, gone)]}
+            for choice in _shares(state, seat, "recipes", gone)]
+
+
+def _shares(state: dict, seat: int, kind: str, gone: list) -> list[tuple[str, ...]]:
+    """Every way of giving each of the ``gone`` tokens (at most 3: one action's worth) to one of
+    ``seat``'s incomplete cards of ``kind``, those tapped this turn included."""
+    drawn = state["drawn"][kind] if state["drawn"]["seat"] == seat else []
+    cards = list(state["seats"][str(seat)][kind]) + list(drawn)
+    if not gone or not cards or len(gone) > 3:
         return []
-    out = []
-    for choice in product(recipes, repeat=len(gone)):
-        place = [{"recipe": r, "food": f, "column": c} for r, (f, c) in zip(choice, gone)]
-        out.append({"action": "cook", "place": place})
-    return out
+    return list(product(cards, repeat=len(gone)))
 
 
 def _dice(state: dict) -> list[int] | None:
