@@ -32,9 +32,9 @@ def test_markers_png_prints_at_its_dpi_and_the_markers_are_detectable(tmp_path):
     assert img.shape == (round(297 / 25.4 * 150), round(210 / 25.4 * 150))
     found = detect(make_detector(), img)
     assert sorted(found) == sorted(layouts("diet-1")["diet-1"].markers)
-    # 36 mm markers at 150 dpi are about 213 px wide
+    # the sample's 34 mm markers at 150 dpi are about 201 px wide
     side = np.linalg.norm(found[10][1] - found[10][0])
-    assert abs(side - 36 / 25.4 * 150) < 3
+    assert abs(side - 34 / 25.4 * 150) < 3
 
 
 def test_markers_unknown_board_is_refused(tmp_path, capsys):
@@ -118,3 +118,14 @@ def test_classify_without_a_reference_says_calibrate_first(tmp_path, capsys):
     layouts("shop")["shop"].save(path)
     assert main(["vision", "classify", "--layout", str(path), "--reference", str(tmp_path / "ref"), "x.png"]) == 2
     assert "calibrate first" in capsys.readouterr().err
+
+
+def test_markers_says_whether_they_are_big_enough_for_the_camera(tmp_path, capsys):
+    out = tmp_path / "m.pdf"
+    assert main(["markers", "-o", str(out), "--boards", "diet-1", "--camera-height", "1.25"]) == 0
+    said = capsys.readouterr().out
+    # 1280 px over about 1.62 m: 0.79 px/mm, so 6 cells of 5 px need about 38 mm; the sample's are 34 mm
+    assert "at least 38 mm" in said and "too small on diet-1 (34 mm)" in said and "1920" in said
+    assert main(["markers", "-o", str(out), "--boards", "diet-1", "--camera-height", "1.25",
+                 "--camera-width", "1920"]) == 0
+    assert "at least 25 mm: these are big enough" in capsys.readouterr().out

@@ -100,3 +100,17 @@ def test_owner_layout_replaces_the_sample_of_the_same_board(tmp_path):
     data["regions"][0]["rows"] = 5
     Layout.from_dict(data).save(tmp_path / "vision" / "layouts" / "shop.json")
     assert len(load_layouts(tmp_path)["shop"].slots) == 30
+
+
+def test_sample_markers_keep_their_white_border_on_the_board_and_clear_of_tokens():
+    every = sample_layouts()
+    assert {b: l.marker_problems() for b, l in every.items() if l.marker_problems()} == {}
+
+
+def test_a_marker_at_the_edge_or_beside_a_space_is_reported_with_what_to_move():
+    data = sample_layouts()["diet-1"].to_dict()
+    data["markers"]["10"] = {"x": 2, "y": 2, "size": 36}          # border 6 mm: off the board
+    data["markers"]["11"] = {"x": 255, "y": 40, "size": 36}       # over the kitchen's spaces
+    problems = Layout.from_dict(data).marker_problems()
+    assert any("marker 10" in p and "leaves the board" in p and "6 mm" in p for p in problems)
+    assert any("marker 11" in p and "kitchen.4" in p for p in problems)

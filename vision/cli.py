@@ -17,6 +17,7 @@ from .calibration import add_token_colours, confusable, empty_reference, measure
 from .check import Tally
 from .classify import Reference
 from .layout import Layout, LayoutError, load_layouts
+from .markers import smallest_marker_mm
 from .pipeline import LIGHT_WARN, Pipeline, light_change
 from .sheet import pages, write_pdf, write_png
 from .tokens import UNKNOWN
@@ -32,6 +33,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--data", help="data folder whose layouts to use (default: the shipped sample layouts)")
     p.add_argument("--dpi", type=int, default=300)
     p.add_argument("--paper", choices=sorted(PAPER_MM), default="a4")
+    p.add_argument("--camera-height", type=float, metavar="METRES",
+                   help="the camera's height above the table: say whether the markers are big enough")
+    p.add_argument("--camera-width", type=int, default=1280, help="picture width in pixels (default 1280)")
+    p.add_argument("--fov", type=float, default=66.0,
+                   help="the camera's horizontal field of view, degrees (default 66: Pi Camera Module 3)")
     p.set_defaults(func=markers)
 
     v = subparsers.add_parser("vision", help="run the camera pipeline on still images")
@@ -91,6 +97,17 @@ def markers(args) -> int:
         return _fail("the output must end in .pdf or .png")
     print(f"Wrote {', '.join(map(str, written))}: {len(images)} page(s) at {args.dpi} dpi. Print at 100 % "
           "and check the 100 mm bar with a ruler.")
+    for name in names:
+        for problem in layouts[name].marker_problems():
+            print(f"warning: {problem}")
+    if args.camera_height:
+        need = smallest_marker_mm(args.camera_width, args.camera_height, args.fov)
+        small = sorted({f"{layouts[b].board} ({s:g} mm)" for b in names
+                        for (_, _, s) in layouts[b].markers.values() if s < need})
+        print(f"At {args.camera_height:g} m with a {args.fov:g} degree lens and {args.camera_width} px, markers "
+              f"need a side of at least {need:.0f} mm: "
+              + (f"too small on {', '.join(small)}; make them larger or use width = 1920 under [camera]."
+                 if small else "these are big enough."))
     return 0
 
 

@@ -32,6 +32,12 @@ import numpy as np
 from .tokens import FOODS, food_types
 
 
+#: A marker's white border (quiet zone), as a share of its side: one of its six cells.
+QUIET = 1 / 6
+#: How far a token may lie off its slot's centre, mm (what the quiet-zone check allows for).
+OFF_CENTRE_MM = 3.5
+
+
 class LayoutError(ValueError):
     """A layout file that cannot be used; the message says what to fix."""
 
@@ -108,6 +114,29 @@ class Layout:
         """The four corners (TL, TR, BR, BL) of a marker on the board, mm, shape (4, 2)."""
         x, y, s = self.markers[marker_id]
         return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float32)
+
+    def marker_problems(self) -> list[str]:
+        """Markers whose white border leaves the board or reaches a token's place: say what to move.
+
+        A marker needs a white border of a sixth of its side all round to be found; the board's
+        edge (the table beyond it) or a token lying over the border loses the marker.
+        """
+        out = []
+        w, h = self.size_mm
+        reach = self.token_mm / 2 + OFF_CENTRE_MM
+        for mid, (x, y, s) in sorted(self.markers.items()):
+            q = s * QUIET
+            x0, y0, x1, y1 = x - q, y - q, x + s + q, y + s + q
+            if x0 < -0.01 or y0 < -0.01 or x1 > w + 0.01 or y1 > h + 0.01:
+                out.append(f"{self.board}: marker {mid}'s white border ({q:.0f} mm) leaves the board; "
+                           f"place the marker at least {q:.0f} mm from every edge.")
+            near = [sl.id for sl in self.slots
+                    if np.hypot(max(x0 - sl.x, 0, sl.x - x1), max(y0 - sl.y, 0, sl.y - y1)) < reach]
+            if near:
+                out.append(f"{self.board}: marker {mid}'s white border reaches the place of a token on "
+                           f"{', '.join(near[:3])}; a token there can hide the marker: move the marker "
+                           f"or make it smaller.")
+        return out
 
     def slot_centres(self) -> np.ndarray:
         """Every slot's centre, mm, shape (N, 2), in ``slots`` order."""

@@ -39,6 +39,18 @@ def detect(detector: cv2.aruco.ArucoDetector, grey: np.ndarray,
     return out
 
 
+#: Pixels per marker cell needed to find a marker under blur, a slant and a little glare.
+CELL_PX = 5.0
+
+
+def smallest_marker_mm(width_px: int, camera_height_m: float, fov_deg: float) -> float:
+    """The smallest marker side (mm) a camera finds reliably: 6 cells (4 data, 2 border) of
+    :data:`CELL_PX` pixels each, for a camera ``camera_height_m`` above the table whose picture
+    ``width_px`` wide spans ``fov_deg`` degrees."""
+    view_mm = 2 * camera_height_m * 1000 * np.tan(np.radians(fov_deg) / 2)
+    return 6 * CELL_PX * view_mm / width_px
+
+
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     """The marker as a greyscale image ``side_px`` square (black border included, no margin)."""
     return cv2.aruco.generateImageMarker(DICTIONARY, int(marker_id), int(side_px), borderBits=1)

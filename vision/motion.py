@@ -74,8 +74,8 @@ class MotionDetector:
     def seed(self, empty_view: np.ndarray) -> None:
         """Start from the empty board as calibration saw it (until the board has been seen still).
 
-        A hand already over the board in the first frame then shows as foreground, instead of
-        being taken for the board.
+        A hand already over the board in the first frame then shows as foreground (what
+        ``tofu-table vision classify`` reports for a still picture).
         """
         if empty_view.shape == self.size[::-1] and self.previous is None:
             self.background = empty_view.astype(np.float32)
@@ -103,11 +103,9 @@ class MotionDetector:
             self.background *= 1 / ratio
             foreground, edge = self.foreground(view, self.background)
             self.last = {"motion_mm2": 0.0, "foreground_mm2": foreground, "edge_mm2": edge}
-            self.previous, self.seeded = view, False
-            busy = foreground > FOREGROUND_MM2 or edge > EDGE_MM2
-            if not busy:
-                self.background = view.astype(np.float32)
-            return busy
+            # only this first verdict uses it: from now on the board as seen is the background
+            self.previous, self.background, self.seeded = view, view.astype(np.float32), False
+            return foreground > FOREGROUND_MM2 or edge > EDGE_MM2
         if self.previous is None:
             self.previous, self.background = view, view.astype(np.float32)
             return True

@@ -55,7 +55,9 @@ def pages(layouts: list[Layout], dpi: int = 300, paper_mm: tuple[float, float] =
     for layout in layouts:
         sizes = [s for (_, _, s) in layout.markers.values()]
         row_h = _mm(max(sizes) * 4 / 3 + 12, dpi)      # marker, its white border, its label
-        block = row_h + _mm(8, dpi)
+        per_row = max(1, (w - 2 * m) // (_mm(max(sizes) * 4 / 3 + 6, dpi)))
+        rows = -(-(len(sizes) + (1 if layout.patch else 0)) // per_row)
+        block = rows * row_h + _mm(8, dpi)
         if y + block > h - m:
             new_page()
         _text(page, f"{layout.board}: {len(layout.markers)} markers, stick them where the layout says "
