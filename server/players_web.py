@@ -10,6 +10,8 @@ Listed in ``server.app.EXTENSIONS``.
 
 A ``new_game`` the table accepts adds every name the roster does not know yet,
 so the host page and the protocol keep starting games with plain names.
+Remembered phones (server.devices, which know their player by name) follow
+the roster: renamed or merged with their player, forgotten with them.
 """
 from __future__ import annotations
 
@@ -45,6 +47,16 @@ def register(app, socketio, ctx) -> None:
         for _row, inp in ctx.table.journal.live():
             add_new_names(inp)
 
+    def phones_follow(names, new_name: str | None) -> None:
+        """Phones remembered as one of ``names`` now are ``new_name`` (None: forget them)."""
+        wanted = {n.casefold() for n in names}
+        for device in ctx.devices.all():
+            if device.kind == "phone" and device.player and device.player.casefold() in wanted:
+                if new_name is None:
+                    ctx.devices.forget(device.id)
+                else:
+                    ctx.devices.set_player(device.id, new_name, device.seat)
+
     @bp.before_request
     def host_only():
         return refuse_unless_host(ctx, "The list of players")
@@ -65,18 +77,23 @@ def register(app, socketio, ctx) -> None:
     @bp.post("/api/players/<int:player_id>")
     def update_player(player_id: int):
         body = _body()
-        return jsonify(roster.update(player_id, body.get("name"), body.get("colour"),
-                                     body.get("avatar")).as_dict())
+        player = roster.update(player_id, body.get("name"), body.get("colour"), body.get("avatar"))
+        phones_follow(player.names, player.name)
+        return jsonify(player.as_dict())
 
     @bp.post("/api/players/<int:player_id>/merge")
     def merge_player(player_id: int):
         into = _body().get("into")
         if not isinstance(into, int) or isinstance(into, bool):
             raise RosterError("bad_field", "Say which player to merge into: {\"into\": their id}.")
-        return jsonify(roster.merge(player_id, into).as_dict())
+        player = roster.merge(player_id, into)
+        phones_follow(player.names, player.name)
+        return jsonify(player.as_dict())
 
     @bp.post("/api/players/<int:player_id>/forget")
     def forget_player(player_id: int):
-        return jsonify({"forgotten": roster.forget(player_id).as_dict()})
+        player = roster.forget(player_id)
+        phones_follow(player.names, None)
+        return jsonify({"forgotten": player.as_dict()})
 
     app.register_blueprint(bp)

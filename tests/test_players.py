@@ -174,3 +174,21 @@ def test_the_host_page_offers_the_roster_and_a_tap_adds_a_player(tmp_path):
             page.get_by_role("button", name="Start new game").click()
             page.get_by_role("button", name="E Eve").wait_for()   # Eve joined the roster
             screenshot(page, "players-host-picker-390x844")
+
+
+def test_a_remembered_phone_follows_its_player_through_rename_merge_and_forget(tmp_path):
+    with run_server(tmp_path / "data") as srv:
+        assert srv.post(GAME).status_code == 200
+        code = _api(srv, "GET", "/api/join").json()["code"]
+        phone = requests.post(srv.url + "/api/devices/join", json={"code": code}, timeout=10).json()["token"]
+        assert _api(srv, "POST", "/api/devices/me", token=phone, json={"player": "Anna", "seat": None}).ok
+        ids = {p["name"]: p["id"] for p in _api(srv, "GET", "/api/players").json()["players"]}
+
+        _api(srv, "POST", f"/api/players/{ids['Anna']}", json={"name": "Anna K"})
+        assert _api(srv, "GET", "/api/devices/me", token=phone).json()["device"]["player"] == "Anna K"
+        _api(srv, "POST", f"/api/players/{ids['Anna']}/merge", json={"into": ids["Ben"]})
+        me = _api(srv, "GET", "/api/devices/me", token=phone).json()
+        assert me["device"]["player"] == "Ben" and me["seat"] == 2   # Ben's seat in the running game
+        _api(srv, "POST", f"/api/players/{ids['Ben']}/forget")
+        gone = _api(srv, "GET", "/api/devices/me", token=phone)
+        assert gone.status_code == 403 and gone.json()["error"]["code"] == "not_joined"
