@@ -90,6 +90,16 @@ def derive(rows: list[tuple[int, float, dict]]) -> dict | None:
     }
 
 
+def _derive_or_skip(rows: list[tuple[int, float, dict]]) -> dict | None:
+    """``derive``, but a game whose rules fail on its own journal is left out (and logged), so
+    one bad game never stops the table from starting."""
+    try:
+        return derive(rows)
+    except Exception:
+        log.exception("the game started at journal row %s could not be recorded", rows[0][0])
+        return None
+
+
 def split_games(rows: list[tuple[int, float, dict]]) -> list[list[tuple[int, float, dict]]]:
     """The journal's live rows cut into games, each from its ``new_game`` on."""
     out: list[list] = []
@@ -129,7 +139,7 @@ class History:
 
     def rebuild(self, journal: Journal) -> int:
         """Throw the records away and derive them again from the whole journal; how many."""
-        records = [r for r in (derive(g) for g in split_games(journal.live_rows())) if r]
+        records = [r for r in (_derive_or_skip(g) for g in split_games(journal.live_rows())) if r]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("DELETE FROM games")

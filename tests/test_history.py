@@ -31,6 +31,12 @@ def records(data):
         history.close()
 
 
+def lose_records(data):
+    """Delete history.sqlite with the files SQLite keeps beside it."""
+    for suffix in ("", "-wal", "-shm"):
+        (data / f"history.sqlite{suffix}").unlink(missing_ok=True)
+
+
 def test_a_finished_game_is_recorded_with_its_players_scores_and_progression(tmp_path):
     ctx = open_table(tmp_path)
     play(ctx, "tofu-god-2p.jsonl")   # its header: Anna 6, Ben 9; Ben wins
@@ -104,8 +110,7 @@ def test_the_records_are_rebuilt_from_the_journal_alone(tmp_path):
     before = records(tmp_path)
     assert len(before) == 2
     ctx.table.journal.close()
-    for suffix in ("", "-wal", "-shm"):
-        (tmp_path / f"history.sqlite{suffix}").unlink(missing_ok=True)
+    lose_records(tmp_path)
     reopened = open_table(tmp_path)   # a restart with the records lost
     assert records(tmp_path) == before
     assert reopened.table.journal.count() > 0
@@ -152,3 +157,14 @@ def test_player_figures_count_old_names_and_head_to_head():
     assert (ben["games"], ben["won"], ben["lost"]) == (3, 1, 1)   # game 3 was shared: neither
     cat = next(r for r in stats["head_to_head"] if r["name"] == "Cat")
     assert (cat["games"], cat["won"], cat["lost"]) == (1, 1, 0)
+
+
+def test_a_game_the_rules_no_longer_know_is_left_out_and_the_rest_recorded(tmp_path):
+    ctx = open_table(tmp_path)
+    ctx.table.journal.append({"new_game": {"game": "retired-game", "players": ["Ann"]}})
+    ctx.table.journal.append({"button": {"name": "advance"}})
+    play(ctx, "tofu-god-2p.jsonl")
+    ctx.table.journal.close()
+    lose_records(tmp_path)
+    open_table(tmp_path)
+    assert [r["game"] for r in records(tmp_path)] == ["tofu-god"]
