@@ -57,7 +57,7 @@ def test_the_csv_export_has_the_documented_columns_and_a_row_per_player(srv):
 
 
 def test_history_needs_the_host_token_and_tonight_shows_only_names_and_wins(srv):
-    seat = None
+    seat = srv.seat_token(1)   # a seat code of this game is not a remembered player
     for path in ("/api/history", "/api/history/export.csv", "/api/history/export.json",
                  "/api/history/players/1"):
         for token in (None, "wrong", seat):
