@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import secrets
 from pathlib import Path
 
 from flask import Flask, Response, jsonify, request, send_from_directory
@@ -77,6 +78,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
             key = check_key(key)
             inp = check(raw)
             ctx.access.check_input(inp, role)
+            if "new_game" in inp and "seed" not in raw["new_game"]:
+                # a game night deals a fresh game; the seed is journaled with it, so replays stay exact
+                inp["new_game"]["seed"] = secrets.randbelow(2**63)
         except (ProtocolError, AccessError) as exc:
             # never reaches the table, but the host sees it beside the table's own refusals
             try:

@@ -107,3 +107,4 @@ def test_over_http_and_socketio_a_retried_key_applies_once(tmp_path):
         bad = requests.post(srv.url + "/api/input", json=COUNT, timeout=10,
                             headers={**headers, "Idempotency-Key": "no spaces allowed"})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_key"
+
