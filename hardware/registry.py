@@ -171,6 +171,8 @@ class TagRegistry:
                 document = json.loads(document)
             except ValueError as exc:
                 raise RegistryError("bad_file", f"The file is not JSON ({exc}).") from None
+            except RecursionError:
+                raise RegistryError("bad_file", "The file is nested too deeply to be a tag export.") from None
         if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
             raise RegistryError("bad_file", "This is not a Tofu Table tag export "
                                 f"(it needs \"format\": \"{EXPORT_FORMAT}\").")

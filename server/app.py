@@ -13,9 +13,9 @@ import json
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response, jsonify, request, send_from_directory
+from flask import Flask, Request, Response, jsonify, request, send_from_directory
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 from . import games
 from .access import AccessError
@@ -34,9 +34,22 @@ EXTENSIONS: list[str] = ["server.join_web", "hardware.enrol_web", "hardware.read
 _STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500, "queued": 202}
 
 
+class TableRequest(Request):
+    """A request whose JSON body, nested too deeply to parse, is a 400 rather than a crash."""
+
+    def get_json(self, force: bool = False, silent: bool = False, cache: bool = True):
+        try:
+            return super().get_json(force=force, silent=silent, cache=cache)
+        except RecursionError:
+            if silent:
+                return None
+            raise BadRequest("The JSON body is nested too deeply.") from None
+
+
 def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     """Build the Flask app and its Socket.IO server around ``ctx``'s table."""
     app = Flask(__name__, static_folder=None)
+    app.request_class = TableRequest   # every extension's get_json too
     app.config["MAX_CONTENT_LENGTH"] = MAX_INPUT_BYTES
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_INPUT_BYTES)
     # Socket.IO sid -> (the token it connected with, the view it asked for, the room it is in)

@@ -16,6 +16,7 @@ simulation the two live pictures are open to the simulator page)::
 """
 from __future__ import annotations
 
+import re
 import time
 
 import cv2
@@ -34,6 +35,9 @@ from .service import blank
 #: Rectified board scale on the calibrate page, pixels per millimetre.
 RECTIFIED_PX_PER_MM = 2.0
 STREAM_FPS = 8
+#: Longest a camera stream may be asked to run, in seconds (the page asks again).
+MAX_STREAM_SECONDS = 3600
+_SECONDS = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,3})?$")
 
 
 def look_alike_warnings(ref) -> list[str]:
@@ -97,7 +101,11 @@ def register(app, socketio, ctx) -> None:
     @bp.get("/api/camera/stream.mjpg")
     def stream():
         service = service_for(ctx)
-        limit = float(request.args.get("seconds", 3600))
+        text = request.args.get("seconds", str(MAX_STREAM_SECONDS))
+        if not (_SECONDS.match(text) and 0 < float(text) <= MAX_STREAM_SECONDS):
+            return json_error(400, "bad_seconds", f"seconds must be a number above 0 and at most "
+                              f"{MAX_STREAM_SECONDS} (how long to stream), such as 60 or 0.5.")
+        limit = float(text)
 
         def frames():
             end = time.monotonic() + limit
