@@ -48,43 +48,66 @@ class Journal:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
+        self._db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        try:
+            db.executescript(_SCHEMA)
+        except sqlite3.OperationalError:
+            # a read-only data folder: an existing journal still reads; writes wait for the folder
+            db.execute("SELECT 1 FROM inputs LIMIT 1")
+        return db
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def _write(self, sql: str, args: tuple) -> int:
+    def _writing(self, work):
+        """Run ``work(db)`` under the lock; a database opened read-only (the data folder was
+        read-only) is opened again once, so the table recovers when the folder is writable."""
         with self._lock:
-            try:
-                cur = self._db.execute(sql, args)
-            except sqlite3.Error as exc:
-                raise JournalError(f"The journal at {self.path} could not be written: {exc}.") from exc
-            return cur.lastrowid
+            for attempt in (1, 2):
+                try:
+                    return work(self._db)
+                except sqlite3.Error as exc:
+                    if attempt == 1 and "readonly" in str(exc):
+                        # close first: SQLite would hand a new connection the same read-only file
+                        self._db.close()
+                        try:
+                            self._db = self._connect()
+                        except sqlite3.Error as again:
+                            raise JournalError(f"The journal at {self.path} could not be opened "
+                                               f"again: {again}.") from again
+                        continue
+                    raise JournalError(f"The journal at {self.path} could not be written: {exc}.") from exc
+
+    def _write(self, sql: str, args: tuple) -> int:
+        return self._writing(lambda db: db.execute(sql, args).lastrowid)
 
     def append(self, inp: dict, source: str = "", at: float | None = None, key: str | None = None) -> int:
         """Commit one accepted input (and its sender's idempotency ``key``); returns its row id."""
         row = (at or time.time(), source, json.dumps(inp, separators=(",", ":")))
         if key is None:
             return self._write("INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)", row)
-        with self._lock:
-            try:
-                with self._db:   # one transaction: the input and its key, or neither
-                    self._db.execute("BEGIN IMMEDIATE")
-                    row_id = self._db.execute(
-                        "INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)", row).lastrowid
-                    self._db.execute("INSERT INTO input_keys (key, input_id) VALUES (?, ?)", (key, row_id))
-            except sqlite3.Error as exc:
-                raise JournalError(f"The journal at {self.path} could not be written: {exc}.") from exc
+
+        def both(db):
+            with db:   # one transaction: the input and its key, or neither
+                db.execute("BEGIN IMMEDIATE")
+                row_id = db.execute("INSERT INTO inputs (at, source, input) VALUES (?, ?, ?)", row).lastrowid
+                db.execute("INSERT INTO input_keys (key, input_id) VALUES (?, ?)", (key, row_id))
             return row_id
+        return self._writing(both)
 
     def row_for_key(self, key: str) -> int | None:
         """The row of the input journaled with idempotency ``key``, or None."""
         with self._lock:
-            row = self._db.execute("SELECT input_id FROM input_keys WHERE key = ?", (key,)).fetchone()
+            try:
+                row = self._db.execute("SELECT input_id FROM input_keys WHERE key = ?", (key,)).fetchone()
+            except sqlite3.OperationalError:   # a read-only journal from before keys existed
+                return None
         return row[0] if row else None
 
     def undo_last(self) -> dict | None:

@@ -20,13 +20,15 @@ import json
 import resource
 import sqlite3
 import subprocess
+import sys
 
 import pytest
 
+from server.journal import Journal, JournalError
 from tests.support.browser import browser, screenshot
-from tests.support.server import Server
+from tests.support.server import ROOT, Server
 
-NEW_GAME = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 3}}}
+NEW_GAME = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "seed": 0, "options": {"rounds": 3}}}
 
 
 def journal_inputs(path) -> list[dict]:
@@ -138,3 +140,20 @@ def test_read_only_data_folder_keeps_the_game_visible_and_refuses_inputs(bind_mo
     finally:
         srv.stop()
     assert len(journal_inputs(tmp_path / "disk" / "journal.sqlite")) == 2
+
+
+def test_a_journal_opened_on_a_read_only_folder_takes_inputs_once_the_folder_is_writable(bind_mounted):
+    # a table that stopped without closing its journal (its WAL files stay, as after a power cut)
+    subprocess.run([sys.executable, "-c", "import os, sys; from server.journal import Journal; "
+                    f"Journal(sys.argv[1]).append({NEW_GAME!r}); os._exit(0)",
+                    str(bind_mounted / "journal.sqlite")], check=True, cwd=ROOT)
+    subprocess.run(["mount", "-o", "remount,bind,ro", str(bind_mounted)], check=True)
+    journal = Journal(bind_mounted / "journal.sqlite")     # the table starts on the read-only folder
+    try:
+        with pytest.raises(JournalError, match="readonly"):
+            journal.append({"button": {"name": "advance"}})
+        subprocess.run(["mount", "-o", "remount,bind,rw", str(bind_mounted)], check=True)
+        assert journal.append({"button": {"name": "advance"}}, key="after-remount-1") == 2   # no restart
+        assert journal.row_for_key("after-remount-1") == 2
+    finally:
+        journal.close()

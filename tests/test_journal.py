@@ -104,8 +104,11 @@ def test_settings_are_kept_in_meta(journal, path):
 
 def test_a_write_to_a_read_only_journal_raises_journal_error_naming_the_file(journal, path, monkeypatch):
     journal.append(GAME_A)
-    monkeypatch.setattr(journal, "_db", sqlite3.connect(f"file:{path}?mode=ro", uri=True,
-                                                        isolation_level=None, check_same_thread=False))
+    def read_only():   # the folder stays read-only: opening the journal again does not help
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+    monkeypatch.setattr(journal, "_db", read_only())
+    monkeypatch.setattr(journal, "_connect", read_only)
     with pytest.raises(JournalError, match=str(path)):
         journal.append(RED)
     with pytest.raises(JournalError):
