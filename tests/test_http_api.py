@@ -270,9 +270,11 @@ def test_an_unwritable_journal_is_a_503_and_the_health_report_says_why(tmp_path,
     host = {"Authorization": f"Bearer {ctx.access.host_token}"}
     assert client.post("/api/input", json=GAME, headers=host).status_code == 200
     before = client.get("/api/state").json
-    writable = ctx.table.journal._db
-    monkeypatch.setattr(ctx.table.journal, "_db", sqlite3.connect(
-        f"file:{tmp_path / 'journal.sqlite'}?mode=ro", uri=True, isolation_level=None, check_same_thread=False))
+    def read_only():
+        return sqlite3.connect(f"file:{tmp_path / 'journal.sqlite'}?mode=ro", uri=True,
+                               isolation_level=None, check_same_thread=False)
+    monkeypatch.setattr(ctx.table.journal, "_db", read_only())
+    monkeypatch.setattr(ctx.table.journal, "_connect", read_only)   # the folder stays read-only
     r = client.post("/api/input", json={"tap": {"reader": "seat-1", "card": "test/red"}}, headers=host)
     assert r.status_code == 503
     error = r.json["error"]
@@ -281,7 +283,7 @@ def test_an_unwritable_journal_is_a_503_and_the_health_report_says_why(tmp_path,
     health = client.get("/api/health").json
     assert health["ok"] is False and health["journal"][0]["status"] == "error"
     assert "readonly" in health["journal"][0]["detail"]
-    monkeypatch.setattr(ctx.table.journal, "_db", writable)   # the host freed some space
+    monkeypatch.undo()   # the folder is writable again: the journal opens itself afresh
     assert client.post("/api/input", json={"tap": {"reader": "seat-1", "card": "test/red"}},
                        headers=host).status_code == 200
     assert client.get("/api/health").json["journal"][0]["status"] == "ok"

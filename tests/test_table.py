@@ -267,9 +267,13 @@ def test_a_tap_of_an_unknown_tag_is_refused_with_how_to_enrol_it(table):
 # ----- a journal that cannot be written ---------------------------------------------
 
 def read_only(monkeypatch, table: Table, path) -> None:
-    """Swap the journal's connection for a read-only one, as if the data folder went read-only."""
-    ro = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
-    monkeypatch.setattr(table.journal, "_db", ro)
+    """Swap the journal's connection for a read-only one, as if the data folder went read-only
+    (and stays so: opening the journal again gives a read-only connection too)."""
+    def connect():
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+    monkeypatch.setattr(table.journal, "_db", connect())
+    monkeypatch.setattr(table.journal, "_connect", connect)
 
 
 @pytest.mark.parametrize("inp", [tap(2, "blue"), ADVANCE, UNDO, END_GAME,
