@@ -141,3 +141,40 @@ def test_a_solo_round_played_from_the_phone(tmp_path):
             screenshot(phone, "food-for-thought-phone-solo")
     finally:
         srv.stop()
+
+
+def test_physical_first_question_on_the_phone_and_the_tv(tmp_path):
+    """Physical-first: two buffet rows laid out alike; the camera sees Cat's marker on the buffet space
+    and one row's tokens in her body.  The TV shows the question, her phone shows one button per row,
+    and her tap applies the row she took."""
+    srv = Server(tmp_path / "data").start()
+    try:
+        srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben", "Cat"], "seed": 3,
+                               "options": {"data": "sample", "mode": "physical", "draws": "physical"}}}).raise_for_status()
+        row = {"buffet.1.1": "veg", "buffet.1.2": "dairy", "buffet.2.1": "veg", "buffet.2.2": "dairy"}
+        assert srv.post({"board": {"board": "main", "slots": {"pizza.1": "fats", **row}}}).ok
+        while (view := srv.state("host", token=srv.host_token))["phase"] == "assistants":
+            s, me = next((int(k), me) for k, me in view["host"]["options_by_seat"].items() if me["can"])
+            assert srv.post({"host": {"action": "assistant", "seat": s, "card": me["assistant"]["choices"][0]["id"]}}).ok
+        turn = view["turn"]
+        assert srv.post({"board": {"board": "main", "slots": {"buffet.2.1": None, "buffet.2.2": None,
+                                                              "action.buffet.1": f"marker{turn}"}}}).ok
+        assert srv.post({"board": {"board": f"diet-{turn}", "slots": {
+            "body.produce.1": "veg", "body.dairy.1": "dairy", "markers.1": "marker", "markers.2": "marker",
+            "markers.3": "marker", "markers.4": None}}}).ok
+        with browser() as b:
+            tv = b.new_page(viewport={"width": 1920, "height": 1080})
+            tv.goto(srv.url + "/")
+            tv.wait_for_selector("text=which action was it?")
+            screenshot(tv, "food-for-thought-tv-physical-question")
+            phone = b.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(f"{srv.url}/seat/{turn}?token={srv.seat_token(turn)}")
+            phone.wait_for_selector("text=Which action was it?")
+            screenshot(phone, "food-for-thought-phone-physical-question")
+            phone.click("button:has-text('Chinese Buffet, row 2')")
+            phone.wait_for_function("!document.body.textContent.includes('Which action was it?')")
+        state = srv.state("table")
+        assert state["buffet"] == [["veg", "dairy"], []] and state["question"] is None
+        assert state["turn"] != turn
+    finally:
+        srv.stop()

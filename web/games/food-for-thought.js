@@ -159,6 +159,14 @@
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Clean-up: the table does these by hand"),
         h("ol", {}, ...view.cleanup.map((s) => h("li", {}, s)))));
     }
+    if (view.put_back && view.put_back.length) {
+      parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, "Put back: the table shows no legal action"),
+        ...view.put_back.slice(0, 8).map((d) => h("div", {}, `${d.board} ${d.slot}: should hold ${tokens(view, d.recorded)}, holds ${tokens(view, d.seen)}`))));
+    }
+    if (view.question) {
+      parts.push(h("div", { class: "ft-box" }, h("h4", {}, `${nameOf(view, view.question.seat)}: which action was it? (answer on the phone)`),
+        h("ol", {}, ...view.question.options.map((o) => h("li", {}, o)))));
+    }
     for (const [board, diff] of Object.entries(view.disagreements || {})) {
       parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, `Camera and record disagree on ${board}`),
         ...diff.slice(0, 8).map((d) => h("div", {}, `${d.slot}: recorded ${tokens(view, d.recorded)}, camera sees ${tokens(view, d.seen)}`))));
@@ -229,6 +237,10 @@
     const foodSel = (name) => select(name, foodIds, foodIds.map((f) => food(view, f)));
     const parts = [];
     const btn = (label, body) => h("button", { onclick: () => doAct(body) }, label);
+    if (me.can.includes("answer")) {
+      parts.push(h("div", { class: "ft-form" }, "Which action was it?",
+        ...me.answer.options.map((o, i) => btn(o, { action: "answer", choice: i + 1 }))));
+    }
     if (me.can.includes("assistant")) {
       const a = me.assistant;
       if (a.pick === 1) {

@@ -235,7 +235,7 @@ def _main_reading(state: dict, slots: dict) -> list[dict]:
     if state["options"]["mode"] == "physical":
         from .inference import after_reading
         events += after_reading(state)
-    return events or [event(state, "main_board", "Camera on the main board: dice and dining out read.")]
+    return events or [event(state, "main_board", "The camera read the main board.")]
 
 
 def correct(state: dict, board, slots) -> list[dict]:
