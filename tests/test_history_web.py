@@ -103,6 +103,15 @@ def test_a_remembered_players_phone_may_read_the_history_but_not_export_it(srv):
     games = get(srv, "/api/history", token=phone).json()["games"]
     assert [g["game"] for g in games] == ["food-for-thought", "tofu-god"]
     assert get(srv, "/api/history/export.csv", token=phone).status_code == 403
+    with browser() as b:   # between games the phone's seat page leads to the history
+        page = b.new_page(viewport={"width": 390, "height": 844})
+        page.goto(srv.url + "/join")
+        page.evaluate(f"localStorage.setItem('tofu-phone', {phone!r})")
+        page.goto(srv.url + "/seat")
+        page.get_by_role("link", name="Your games and tonight's standings").click()
+        page.wait_for_selector("table.games")
+        assert page.locator("table.games tr").count() == 3
+        screenshot(page, "history-phone-390x844")
 
 
 def test_the_pages_show_the_games_a_chart_and_the_receipts(srv):
