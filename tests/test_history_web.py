@@ -111,6 +111,7 @@ def test_a_remembered_players_phone_may_read_the_history_but_not_export_it(srv):
         page.get_by_role("link", name="Your games and tonight's standings").click()
         page.wait_for_selector("table.games")
         assert page.locator("table.games tr").count() == 3
+        assert not page.is_visible("#export-csv") and not page.is_visible("#nav-host")
         screenshot(page, "history-phone-390x844")
 
 

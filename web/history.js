@@ -9,6 +9,8 @@ const withToken = (path) => path + (path.includes("?") ? "&" : "?") + "token=" +
 const FALLBACK = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6"];
 
 for (const id of ["nav-all", "nav-host", "export-csv", "export-json"]) $(id).href = withToken($(id).getAttribute("href"));
+// a remembered phone (its stored token, none in the address) has no use for the host's links
+$("host-links").hidden = !new URLSearchParams(location.search).get("token");
 
 async function load(path) {
   const r = await fetch(path, auth);
