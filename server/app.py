@@ -24,6 +24,7 @@ from .journal import JournalError
 from .protocol import MAX_INPUT_BYTES, ProtocolError, check, check_key
 from .publisher import Publisher
 from .web_access import json_error, request_role, role_for
+from .web_guard import Guard
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -126,6 +127,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         if request.content_length is None and len(raw) >= MAX_INPUT_BYTES:
             # a chunked body is cut at the limit without an error: never act on a prefix
             raise RequestEntityTooLarge()
+        if request.mimetype != "application/json":   # a form or text/plain post from another site
+            return json_error(415, "bad_content_type", "Send the input as JSON, with the header "
+                              "Content-Type: application/json.")
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
@@ -216,4 +220,5 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
 
     for name in EXTENSIONS:
         importlib.import_module(name).register(app, socketio, ctx)
+    app.wsgi_app = Guard(app.wsgi_app, ctx.public_url)   # outermost: HTTP and the Socket.IO handshake
     return app, socketio

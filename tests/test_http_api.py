@@ -122,7 +122,8 @@ def test_a_refusal_by_the_rules_is_a_409_with_the_rules_message(srv):
 def test_a_malformed_input_is_a_400_naming_the_problem(srv):
     message = error_of(srv.post({"tap": {"reader": "seat-1"}}), 400, "bad_input")
     assert "exactly one of card" in message
-    error_of(requests.post(srv.url + "/api/input", data="{tap", timeout=10), 400, "bad_json")
+    error_of(requests.post(srv.url + "/api/input", data="{tap", timeout=10,
+                           headers={"Content-Type": "application/json"}), 400, "bad_json")
 
 
 def test_host_and_seat_inputs_need_their_tokens(srv):
