@@ -140,6 +140,13 @@ def test_a_card_already_carrying_this_tag_is_confirmed_and_skipped(registry):
 
 
 # ----- configuration -----------------------------------------------------------------
+def config_problems(path) -> list[str]:
+    """The problems hwconfig.load lists for ``path`` (which must have some)."""
+    with pytest.raises(hwconfig.ConfigError) as err:
+        hwconfig.load(path)
+    return err.value.problems
+
+
 def test_the_example_configuration_is_valid():
     cfg = hwconfig.load(hwconfig.EXAMPLE)
     assert [r.name for r in cfg.readers] == ["seat-1", "seat-2", "seat-3"]
@@ -174,9 +181,7 @@ seat-5 = 12
 [buzzer]
 pin = 8
 """)
-    with pytest.raises(hwconfig.ConfigError) as err:
-        hwconfig.load(path)
-    problems = "\n".join(err.value.problems)
+    problems = "\n".join(config_problems(path))
     assert "unknown setting 'lift_after' (did you mean 'lift_after_ms'?)" in problems
     assert "name must be one of seat-1" in problems
     assert "same chip select /dev/spidev0.0" in problems
@@ -202,9 +207,7 @@ def test_chip_selects_are_those_the_pi_spi_overlays_give_each_bus(tmp_path):
     assert [(r.bus, r.device) for r in hwconfig.load(path).readers] == [(b, d) for _, b, d in good]
     path.write_text('[[readers]]\nname = "seat-1"\nbus = 0\ndevice = 2\n'
                     '[[readers]]\nname = "seat-2"\nbus = 4\ndevice = 2\n')
-    with pytest.raises(hwconfig.ConfigError) as err:
-        hwconfig.load(path)
-    assert err.value.problems == [
+    assert config_problems(path) == [
         "reader seat-1: device (chip select; SPI0 has CE0-CE1) must be a whole number from 0 to 1, not 2",
         "reader seat-2: device (chip select; SPI4 has CE0-CE1) must be a whole number from 0 to 1, not 2"]
 
@@ -219,9 +222,7 @@ def test_receiver_gain_lift_misses_and_hold_to_undo_are_checked(tmp_path):
     assert cfg.readers[1].timeout_ms == 1.0
     path.write_text('[hub]\nlift_misses = 0\n[buttons]\nhold_to_undo_ms = 50\n'
                     '[[readers]]\nname = "seat-1"\nrx_gain_db = 40\n')
-    with pytest.raises(hwconfig.ConfigError) as err:
-        hwconfig.load(path)
-    problems = "\n".join(err.value.problems)
+    problems = "\n".join(config_problems(path))
     assert "[hub] lift_misses must be a whole number from 1 to 50, not 0" in problems
     assert "[buttons] hold_to_undo_ms (0 for off) must be a number from 300 to 10000, not 50" in problems
     assert "reader seat-1: rx_gain_db must be one of 18, 23, 33, 38, 43, 48 (dB), not 40" in problems
