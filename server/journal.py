@@ -33,8 +33,20 @@ CREATE TABLE IF NOT EXISTS input_keys (
     key      TEXT    PRIMARY KEY,
     input_id INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS refusal_counts (
+    code    TEXT    NOT NULL,
+    source  TEXT    NOT NULL,
+    count   INTEGER NOT NULL,
+    last_at REAL    NOT NULL,
+    PRIMARY KEY (code, source)
+);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+#: How many refusals the list keeps (older ones live on only in the counts per reason and source).
+REFUSALS_KEPT = 1000
+#: How much of a refused input is kept, in characters.
+REFUSED_INPUT_CHARS = 1024
 
 
 class JournalError(RuntimeError):
@@ -147,11 +159,21 @@ class Journal:
     def refuse(self, inp, code: str, message: str, source: str = "") -> None:
         """Record a refused input (what and why) for the host page."""
         try:
-            text = json.dumps(inp, separators=(",", ":"))[:4096]
-        except (TypeError, ValueError):
-            text = repr(inp)[:4096]
-        self._write("INSERT INTO refusals (at, source, input, code, message) VALUES (?, ?, ?, ?, ?)",
-                    (time.time(), source, text, code, message))
+            text = json.dumps(inp, separators=(",", ":"))[:REFUSED_INPUT_CHARS]
+        except (TypeError, ValueError, RecursionError):
+            text = repr(inp)[:REFUSED_INPUT_CHARS]
+        now = time.time()
+
+        def record(db):   # the list is capped; the counts per reason and source keep the rest
+            with db:
+                db.execute("BEGIN IMMEDIATE")
+                row = db.execute("INSERT INTO refusals (at, source, input, code, message) "
+                                 "VALUES (?, ?, ?, ?, ?)", (now, source, text, code, message[:1000])).lastrowid
+                db.execute("DELETE FROM refusals WHERE id <= ?", (row - REFUSALS_KEPT,))
+                db.execute("INSERT INTO refusal_counts (code, source, count, last_at) VALUES (?, ?, 1, ?) "
+                           "ON CONFLICT (code, source) DO UPDATE SET count = count + 1, last_at = ?",
+                           (code, source, now, now))
+        self._writing(record)
 
     def recent(self, limit: int = 50) -> dict:
         """The newest inputs (with undo marks) and refusals, newest first, for the host."""
@@ -162,11 +184,18 @@ class Journal:
             refusals = self._db.execute(
                 "SELECT id, at, source, input, code, message FROM refusals ORDER BY id DESC LIMIT ?",
                 (limit,)).fetchall()
+            try:
+                counts = self._db.execute("SELECT code, source, count, last_at FROM refusal_counts "
+                                          "ORDER BY count DESC LIMIT 100").fetchall()
+            except sqlite3.OperationalError:   # a read-only journal from before the counts existed
+                counts = []
         return {
             "inputs": [{"id": i, "at": at, "source": src, "input": json.loads(s), "undone": u is not None}
                        for i, at, src, s, u in inputs],
             "refusals": [{"id": i, "at": at, "source": src, "input": s, "code": c, "message": m}
                          for i, at, src, s, c, m in refusals],
+            "refusal_counts": [{"code": c, "source": src, "count": n, "last_at": at}
+                               for c, src, n, at in counts],
         }
 
     def count(self) -> int:

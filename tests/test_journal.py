@@ -3,6 +3,7 @@ import sqlite3
 
 import pytest
 
+from server import journal as journal_module
 from server.journal import Journal, JournalError
 
 GAME_A = {"new_game": {"game": "tiny", "players": ["Anna"], "seed": 0, "options": {}}}
@@ -114,3 +115,18 @@ def test_a_write_to_a_read_only_journal_raises_journal_error_naming_the_file(jou
     with pytest.raises(JournalError):
         journal.undo_last()
     assert journal.live() == [(1, GAME_A)]
+
+
+def test_refusals_are_a_capped_list_with_counts_per_reason_and_source(journal, path, monkeypatch):
+    """Issue 11, item 8: a flood of refused requests cannot fill the disk."""
+    monkeypatch.setattr(journal_module, "REFUSALS_KEPT", 50)
+    for n in range(400):
+        journal.refuse({"host": {"action": "x", "text": "y" * 60_000}}, "host_token_needed",
+                       "The host token is needed.", "http" if n % 4 else "socket")
+    recent = journal.recent(limit=1000)
+    assert len(recent["refusals"]) == 50
+    assert all(len(r["input"]) <= journal_module.REFUSED_INPUT_CHARS for r in recent["refusals"])
+    counts = {(c["code"], c["source"]): c["count"] for c in recent["refusal_counts"]}
+    assert counts == {("host_token_needed", "http"): 300, ("host_token_needed", "socket"): 100}
+    journal.close()
+    assert path.stat().st_size < 1_000_000
