@@ -234,3 +234,36 @@ def test_doctor_soak_walks_the_owner_through_every_reader_and_finds_nothing_spur
         assert "polls/s; polling CPU" in section and "poll results:" in section
     assert "down" in text.split("  seat-1:\n")[1].split("poll results:")[1]
     assert "Soak passed." in text
+
+
+class CarelessOwner(Owner):
+    """Skips the unplugging, and picks up the resting card and puts it back during the soak."""
+
+    def _act(self, line):
+        if "unplug the reader" in line:
+            return
+        if "leave one card resting" in line:
+            chip, tag = self.chips["seat-1"], EmulatedTag("04A224C2B31100")
+            chip.place(tag)
+            time.sleep(0.3)
+            chip.remove(tag)
+            time.sleep(0.3)
+            chip.place(tag)
+            return
+        super()._act(line)
+
+
+def test_the_soak_reports_a_skipped_step_and_every_lift_and_tap_while_cards_rest(tmp_path):
+    from hardware import soak
+    from hardware.config import load
+
+    (tmp_path / "config.toml").write_text(
+        "[hub]\nlift_after_ms = 100\n" '[[readers]]\nname = "seat-1"\nbus = 0\ndevice = 0\n')
+    with Emulator() as emu:
+        owner = CarelessOwner(emu, {"seat-1": emu.add_reader(0, 0)})
+        status = soak.run(load(tmp_path / "config.toml"), 0.02, owner, step_timeout=1.0)
+    text = owner.getvalue()
+    assert status == 1
+    assert "PROBLEM  unplug and replug: NOT SEEN" in text
+    assert "PROBLEM  while resting: 2 spurious input(s), 1 lift/tap pair(s) (must be 0)" in text
+    assert "Soak found 2 problem(s)." in text
