@@ -26,9 +26,15 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-if [ "$dev" = 1 ]; then
-  .venv/bin/python -m pip install -q -e ".[dev]"
-else
-  .venv/bin/python -m pip install -q -e .
+# pip runs only when pyproject.toml (or the --dev choice) changed since the last install
+stamp=".venv/tofu-installed"
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) dev=$dev"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] && ! { [ "$dev" = 0 ] && [ "$(cat "$stamp" 2>/dev/null)" = "${wanted% *} dev=1" ]; }; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  if [ "$dev" = 1 ]; then
+    .venv/bin/python -m pip install -q -e ".[dev]"
+  else
+    .venv/bin/python -m pip install -q -e .
+  fi
+  echo "$wanted" > "$stamp"
 fi

@@ -41,7 +41,12 @@ def serve(args) -> int:
     """Run the table server until interrupted."""
     from .app import create_app
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # the address block is what a newcomer needs to see: INFO lines and Flask's banner only on --verbose
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not args.verbose:
+        import flask.cli
+        flask.cli.show_server_banner = lambda *args, **kwargs: None
     # werkzeug's start-up warnings and request lines drown the addresses a newcomer needs
     logging.getLogger("werkzeug").setLevel(logging.INFO if args.verbose else logging.ERROR)
     simulate = args.simulate or not (Path(args.data) / "config.toml").exists()
