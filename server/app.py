@@ -29,7 +29,7 @@ from .web_guard import Guard
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 #: Modules that add pages or routes: each has ``register(app, socketio, ctx)``.
-EXTENSIONS: list[str] = ["server.join_web", "hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "vision.web",
+EXTENSIONS: list[str] = ["server.join_web", "hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "server.sound", "vision.web",
                          "server.players_web", "server.history_web"]
 
 _STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500, "queued": 202}
@@ -162,6 +162,8 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         return send_from_directory(WEB_DIR, name)
 
     app.add_url_rule("/", "tv", lambda: page("tv.html"))
+    app.add_url_rule("/favicon.ico", "favicon", lambda: send_from_directory(WEB_DIR, "favicon.svg",
+                                                                            mimetype="image/svg+xml"))
     app.add_url_rule("/host", "host", lambda: page("host.html"))
     app.add_url_rule("/seat/<int:seat>", "seat", lambda seat: page("seat.html"))
 

@@ -93,6 +93,7 @@ class Table:
         self.game_seq: int | None = None   # journal row of the running game's new_game
         self.seq = 0                        # journal row of the newest live input
         self.ended_note: str | None = None
+        self.last_game: dict | None = None   # the ended game's public view, shown until the next game
         self.listeners: list[Callable[[Outcome, dict], None]] = []
         self.faults = 0                     # inputs that failed inside the table (internal_error)
         self.last_fault: str | None = None
@@ -106,7 +107,7 @@ class Table:
     # ----- folding -------------------------------------------------------
     def refold(self) -> None:
         """Rebuild the state from the journal (on start, and after undo)."""
-        self.state, self.game_seq, self.ended_note = None, None, None
+        self.state, self.game_seq, self.ended_note, self.last_game = None, None, None, None
         rows = self.journal.live_since_last_game()
         self.seq = rows[-1][0] if rows else 0
         for row_id, inp in rows:
@@ -132,13 +133,14 @@ class Table:
                                 f"{game.max_players} players, not {count}.")
             options = game.resolve_options(body.get("options"), count)
             self.state = game.setup(list(body["players"]), options, body.get("seed", 0))
-            self.game_seq, self.ended_note = row_id, None
+            self.game_seq, self.ended_note, self.last_game = row_id, None, None
             return [{"kind": "new_game", "text": f"New game of {game.name} for {count} players."}]
         if kind == "host" and body.get("action") == "end_game":
             if self.state is None:
                 raise RuleError("no_game", "There is no game to end.")
-            name = games.get(self.state["game"]).name
-            self.state, self.ended_note = None, f"The host ended the game of {name}."
+            game = games.get(self.state["game"])
+            self.last_game = {**game.view(self.state, "table"), "game_name": game.name}
+            self.state, self.ended_note = None, f"The host ended the game of {game.name}."
             return [{"kind": "game_ended", "text": self.ended_note}]
         if self.state is None:
             raise RuleError("no_game", "No game is running: start one from the host page.")
@@ -172,7 +174,7 @@ class Table:
         Only the applying thread (or a headless replay) calls this; everyone
         else uses :meth:`submit` or :meth:`put`.
         """
-        before = (self.state, self.game_seq, self.ended_note)
+        before = (self.state, self.game_seq, self.ended_note, self.last_game)
         try:
             inp = check(inp)
             kind, body = input_kind(inp)
@@ -190,7 +192,7 @@ class Table:
         except Quiet:
             outcome = Outcome(True, seq=self.seq, quiet=True)
         except Refusal as exc:
-            self.state, self.game_seq, self.ended_note = before
+            self.state, self.game_seq, self.ended_note, self.last_game = before
             outcome = Outcome(False, error=exc)
             detail = getattr(exc, "detail", None)
             try:
@@ -199,7 +201,7 @@ class Table:
             except JournalError as jerr:
                 log.error("%s", jerr)
         except JournalError as exc:
-            self.state, self.game_seq, self.ended_note = before
+            self.state, self.game_seq, self.ended_note, self.last_game = before
             outcome = Outcome(False, error=RuleError(
                 "journal_failed", f"{exc} The input was NOT applied; free disk space or fix the "
                 "data folder, then try again."))
@@ -371,11 +373,13 @@ class Table:
         if self.state is None:
             view = {"game": None, "phase": "lobby", "prompt": LOBBY_PROMPT, "players": [],
                     "over": False, "winners": [],
-                    "last_events": [self.ended_note] if self.ended_note else []}
+                    "last_events": [self.ended_note] if self.ended_note else [],
+                    "last_game": self.last_game}
         else:
             game = games.get(self.state["game"])
             view = game.view(self.state, audience)
             view["game_name"] = game.name
         view["seq"] = self.seq
+        view["game_seq"] = self.game_seq   # journal row of the running game's start: which game this is
         view["audience"] = audience
         return view

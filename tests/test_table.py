@@ -220,6 +220,24 @@ def test_the_host_ends_a_game_and_the_tv_says_so(table):
     assert table.handle(END_GAME).error.code == "no_game"
 
 
+def test_the_final_scores_stay_on_the_tv_after_the_host_ends_a_finished_game(path, table):
+    """issue 16: "End game" must not make the final scores vanish; they stay in the lobby view
+    (and after a restart) until the next game starts."""
+    play(table, ANNA_BEN)
+    for colours in (("red", "blue"), ("blue", "red"), ("red", "blue")):
+        play(table, tap(1, colours[0]), tap(2, colours[1]), ADVANCE)
+    play(table, END_GAME)
+    for view in (table.view("table"), Table(Journal(path)).view("table")):
+        last = view["last_game"]
+        assert view["phase"] == "lobby" and last["over"] and last["winners"] == ["Anna"]
+        assert [(p["name"], p["score"]) for p in last["players"]] == [("Anna", 2), ("Ben", 1)]
+        assert last["game_name"] == "Tiny Test Game" and "secrets" not in last, "the public view only"
+    play(table, ANNA_BEN)
+    assert table.view("table").get("last_game") is None
+    play(table, END_GAME)
+    assert table.view("table")["last_game"]["over"] is False, "a game ended early keeps its scores too"
+
+
 def test_undo_of_end_game_brings_the_game_back(table):
     play(table, ANNA_BEN, tap(1, "red"))
     during = all_views(table)

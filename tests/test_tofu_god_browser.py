@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import browser, screenshot
+from tests.support.browser import browser, screenshot, tv_scores
 from tests.support.scripts import script_inputs
 from tests.support.server import run_server
 from tests.support.tofu_god import ADVANCE, new_game, tap
@@ -58,7 +58,13 @@ def test_tv_at_the_reveal_of_a_question(tmp_path):
         assert text.count("Elephant") == 3          # Ben's and Cindy's guesses and Anna's best
         assert "Dolphin" in text and "Human" in text
         assert "Anna +2" in text and "+1" in text
-        assert page.locator("#players").inner_text().split() == ["Anna", "2", "Ben", "1", "Cindy", "1", "Dax", "0"]
+        assert tv_scores(page) == [("Anna", 2), ("Ben", 1), ("Cindy", 1), ("Dax", 0)]
+        assert "reveal" in page.evaluate("TofuTV.played") and "score" in page.evaluate("TofuTV.played")
+        assert page.locator(".tgtv-answer .tg-card.flip").count() == 2, "best and worst turn over"
+        # best and worst say so in words and shapes, not only in colour
+        assert page.locator(".tgtv-answer.best").inner_text().startswith("\u2605 best")
+        assert page.locator(".tgtv-answer.worst").inner_text().startswith("\u2716 worst")
+        assert page.locator(".tgtv-guess.best .tgtv-note").first.inner_text() == "\u2605 best +1"
         screenshot(page, "tofu-god-tv-reveal")
         assert not errors, errors
 
@@ -98,30 +104,52 @@ def test_seat_and_host_pages_show_their_part(tmp_path):
 
 @pytest.mark.timeout(120)
 def test_tv_shows_the_tie_break_draw(tmp_path):
-    """rulebook tie-break on the TV: the draws appear one by one, then the winner."""
+    """rulebook tie-break on the TV: seen live, the draws turn up one by one with the result held
+    back, then the winner and the ranking, every draw on screen; a reloaded TV shows the result at
+    once without playing the draw again; a new game started during the draw shows its own prompt."""
     inputs = script_inputs("tofu-god-tie.jsonl")
     with run_server(tmp_path) as srv, browser() as b:
-        _post_all(srv, inputs)
-        winner = srv.state()["winners"][0]
+        _post_all(srv, inputs[:-1])
         page = b.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(srv.url + "/")
+        page.wait_for_selector(".tgtv")
+        _post_all(srv, inputs[-1:])
+        winner = srv.state()["winners"][0]
         page.wait_for_selector(".tg-draws")
-        assert "Final ranking" not in page.locator("#game-area").inner_text(), "no spoiler before the draws"
-        assert page.locator("#players li.winner").evaluate_all(
-            "els => els.every(e => getComputedStyle(e).backgroundColor === 'rgba(0, 0, 0, 0)')"), \
-            "no winner highlighted before the draws"
-        assert winner not in page.evaluate("getComputedStyle(document.getElementById('prompt'), '::before').content")
-        assert page.locator("#prompt").evaluate("e => getComputedStyle(e).fontSize") == "0px", "the prompt holds the result back"
-        assert page.locator(".events").evaluate("e => getComputedStyle(e).visibility") == "hidden", "so do the events"
-        page.wait_for_function("document.querySelector('.tg-draws').innerText.includes('first!')", timeout=30000)
-        assert f"{winner} draws the Tofu first!" in page.locator(".tg-draws").inner_text()
-        page.wait_for_function("document.getElementById('game-area').innerText.includes('Final ranking')")
-        page.wait_for_function("!document.body.classList.contains('suspense')")
-        assert winner in page.locator("#players li.winner").inner_text()
-        ranking = page.locator("#game-area").bounding_box()
-        assert page.get_by_text("Final ranking").bounding_box()["y"] < ranking["y"] + ranking["height"], \
-            "the final ranking fits on the TV"
+        assert page.locator("#prompt").inner_text() == "And the winner is\u2026", "the prompt holds the result back"
+        assert page.locator(".final").count() == 0, "no ranking before the draws"
+        assert page.locator(".events").evaluate("e => getComputedStyle(e).visibility") == "hidden", "nor the events"
+        assert page.locator(".seat-card.winner .mark").evaluate_all(
+            "els => els.every(e => getComputedStyle(e).visibility === 'hidden')"), "no winner marked before the draws"
+        total = page.locator(".tg-card.tie").count()
+        page.wait_for_function(f"document.querySelectorAll('.tg-card.tie:not(.down)').length >= 2 && "
+                               f"document.querySelectorAll('.tg-card.tie:not(.down)').length < {total}")
+        page.wait_for_function("!document.body.classList.contains('suspense')", timeout=30000)
+        page.wait_for_selector(".final")
+        assert f"{winner} draws the Tofu first!" in page.locator("#game-area").inner_text()
+        assert page.locator(".tg-card.tie.down").count() == 0 and page.locator(".tg-card.tie").count() == total
+        stage = page.locator("#stage").bounding_box()
+        for box in page.locator(".tg-card.tie").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
+            assert stage["y"] <= box["y"] and box["y"] + box["height"] <= stage["y"] + stage["height"], "every draw on screen"
+        assert page.locator("#prompt").inner_text() == srv.state()["prompt"]
+        assert f"{winner} \u2605 winner" in page.locator(".final").inner_text()
+        assert winner in page.locator(".seat-card.winner").inner_text()
         screenshot(page, "tofu-god-tv-tie-break")
+
+        page.reload()
+        page.wait_for_selector(".final")
+        assert page.locator(".tg-card.tie.down").count() == 0, "a reload shows the draw whole, not again"
+        assert "suspense" not in page.evaluate("document.body.className")
+
+        # the next game begins while a draw plays out: its prompt, not the draw's suspense
+        _post_all(srv, inputs[:-1])
+        seq = _post_all(srv, inputs[-1:])
+        _wait_seq(page, seq)
+        page.wait_for_selector(".tg-draws")
+        seq = _post_all(srv, inputs[:1])
+        _wait_seq(page, seq)
+        assert page.locator("#prompt").inner_text() == srv.state()["prompt"]
+        assert "suspense" not in page.evaluate("document.body.className")
 
 
 @pytest.mark.timeout(120)

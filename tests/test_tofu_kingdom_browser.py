@@ -3,7 +3,7 @@ Prince's phone asking a question, a player's phone and the host page (screenshot
 tests/artifacts/)."""
 import pytest
 
-from tests.support.browser import browser, screenshot
+from tests.support.browser import browser, screenshot, tv_scores
 from tests.support.server import run_server
 from tests.support.tofu_kingdom import ask, leaks, lift, new_game, tap
 
@@ -46,7 +46,7 @@ def test_tv_during_a_round_and_after_the_flip(tmp_path):
         assert tv.locator(".tk-coaster.flipped").inner_text().startswith("\u2665")
         still_hidden = {r for p, r in DEAL.items() if p != "seat-3"}
         assert not leaks(tv.locator("body").inner_text(), still_hidden)
-        assert "Ann\n1" in tv.locator("#players").inner_text()
+        assert ("Ann", 1) in tv_scores(tv)
         screenshot(tv, "tofu-kingdom-tv-after-flip")
 
 

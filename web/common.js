@@ -118,14 +118,5 @@ const TofuTable = (() => {
     setTimeout(() => n.remove(), ms);
   }
 
-  let suspenseTimer = null;
-  // For `ms`, the page keeps the result quiet (no winner highlighted, no "X wins" prompt):
-  // a game's renderer calls it while it plays out a draw on screen.
-  function suspense(ms) {
-    document.body.classList.add("suspense");
-    clearTimeout(suspenseTimer);
-    suspenseTimer = setTimeout(() => document.body.classList.remove("suspense"), ms);
-  }
-
-  return { token, stored, remember, connect, send, api, h, loadGame, renderGame, notice, suspense };
+  return { token, stored, remember, connect, send, api, h, loadGame, renderGame, notice };
 })();

@@ -46,3 +46,11 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def tv_scores(page) -> list[tuple[str, int]]:
+    """The TV's players and the scores they show, in seat order, once any count-up has finished."""
+    page.wait_for_function("[...document.querySelectorAll('.seat-card .score')]"
+                           ".every((e) => e.textContent === e.dataset.score)")
+    cards = page.locator(".seat-card")
+    return [(c.locator(".name").inner_text(), int(c.locator(".score").inner_text())) for c in cards.all()]

@@ -39,14 +39,27 @@
     .ft-form { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.3em 0; }
     .ft-warn { color: #ffb4a9; }
     .ft-split { display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); gap: 0.6em; align-items: start; }
-    .tv .ft { font-size: 0.85vw; }
-    .tv .ft-box { flex: 1 1 auto; max-width: 100%; }
-    .tv .ft-cards { flex-wrap: nowrap; }
-    .tv .ft-cards > * { flex: 1 1 0; min-width: 0; }
-    .tv .ft-player .ft-row { flex-wrap: wrap; gap: 0.3em; }
-    .tv .ft-player .ft-card { min-width: 0; flex: 1 1 40%; margin: 0; }
-    .tv .ft-card { max-width: 14em; min-width: 9em; }
-    .tv .ft-players .ft-player { flex: 1 1 40%; min-width: 0; }
+    .fttv { display: flex; flex-direction: column; gap: 0.6rem; height: 100%; }
+    .fttv .ft-head { gap: 1.2rem; font-size: 1.2rem; }
+    .fttv .ft-dice { font-size: 1.4rem; }
+    .fttv-players { display: grid; grid-template-columns: repeat(var(--n), minmax(0, 1fr)); gap: 0.6rem; }
+    .fttv-player { background: #3a332b; border-radius: 0.6rem; padding: 0.4rem 0.6rem; border: 0.2rem solid transparent; }
+    .fttv-player.turn { border-color: #f2c14e; }
+    .fttv-player h3 { display: flex; justify-content: space-between; font-size: 1.3rem; margin: 0; }
+    .fttv-player .line { overflow-wrap: anywhere; }
+    .fttv-muted { color: #b9ad9b; }
+    .fttv-group { display: grid; grid-template-columns: 5.2rem 1fr; align-items: center; gap: 0.3rem; }
+    .fttv-dots { display: flex; gap: 0.15rem; }
+    .fttv-dots i { width: 0.8rem; height: 0.8rem; border-radius: 50%; border: 0.12rem solid #8a7a66; }
+    .fttv-dots i.on { background: #f2c14e; border-color: #f2c14e; }
+    .fttv-strip { display: grid; gap: 0.3rem; }
+    .fttv-strip b { color: #f2c14e; }
+    .fttv-steps { list-style: decimal; padding-left: 1.6rem; margin: 0; display: grid; gap: 0.2rem; }
+    .fttv-end { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.2fr); gap: 1.2rem; align-items: start; }
+    .fttv-receipts { display: grid; grid-template-columns: 1fr 1fr; gap: 0.5rem; }
+    .fttv-receipt { background: #fffaf2; color: #201a10; border-radius: 0.4rem; padding: 0.3rem 0.6rem; }
+    .fttv-receipt .line { display: flex; justify-content: space-between; gap: 0.5rem; }
+    .fttv-receipt .total { border-top: 0.12rem dashed #201a10; font-weight: bold; }
   `;
   document.head.append(style);
 
@@ -105,21 +118,6 @@
     return h("table", { class: "ft-grid" }, head, ...body);
   }
 
-  function mainBoard(view) {
-    const shop = h("div", { class: "ft-box ft-shop" }, h("h4", {}, `Shopping list (${view.shopping_spaces.used}/${view.shopping_spaces.total} spaces used)`),
-      view.dice ? h("div", { class: "ft-dice" }, "\u2680 " + view.dice.join("  ")) : null, shoppingGrid(view));
-    const market = h("div", { class: "ft-box" }, h("h4", {}, "Farmers market"),
-      ...(view.market.length ? view.market.map((m) => card(view, m, h("i", {}, m.stand_name), "→ " + m.to))
-                             : [h("div", { class: "ft-why" }, "No stand open this round")]));
-    const dining = view.pizza ? h("div", { class: "ft-box" }, h("h4", {}, "Dining out"),
-      h("div", {}, "Pizza To Go: ", ...view.pizza.map((f) => tok(view, f))),
-      ...view.buffet.map((r, i) => h("div", {}, `Buffet row ${i + 1}: `, ...(r.length ? r.map((f) => tok(view, f)) : ["empty"])))) : null;
-    const recipes = h("div", { class: "ft-box" }, h("h4", {}, "Recipe book"), ...view.recipe_book.map((c) => card(view, c)));
-    const planner = h("div", { class: "ft-box" }, h("h4", {}, "Daily planner"), ...view.planner.map((c) => card(view, c)));
-    return h("div", { class: "ft" }, shop,
-      h("div", { class: "ft-row ft-cards" }, h("div", { class: "ft" }, market, dining), recipes, planner));
-  }
-
   function playerBoard(view, p) {
     const groups = p.groups.map((g) => {
       const n = g.tokens.length;
@@ -174,23 +172,72 @@
     return parts;
   }
 
-  function assistantsBox(view) {
-    if (view.phase !== "assistants") return null;
-    return h("div", { class: "ft-box" }, h("h4", {}, "Assistants still free"),
-      h("div", {}, view.assistants_free.map((a) => a.name).join(", ") || "none"));
+  // ----- TV: whose turn, the action in progress, the boards at a glance, the scores -----------------
+  // (the cards' details, the shopping grid and every form are on the phones)
+  const shortName = (name) => name.split(/[ (,]/)[0];
+
+  function activeSeat(view) { return view.turn || null; }
+
+  function tvHead(view) {
+    return h("div", { class: "ft-head" }, sampleBadge(view), h("b", {}, `Round ${view.round} of ${view.rounds}`),
+      view.turn ? h("span", {}, "Now: " + nameOf(view, view.turn)) : null,
+      view.dice ? h("span", { class: "ft-dice" }, "\u2680 " + view.dice.join("  ")) : null);
   }
 
-  function tv(view, el) {
-    const parts = [header(view), assistantsBox(view)];
-    if (view.over) {
-      if (view.rating) parts.push(h("div", { class: "ft-dice" }, "Solo rating: " + view.rating));
-      parts.push(receipts(view));
-      parts.push(h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p))));
-    } else {
-      parts.push(...tableNotes(view), h("div", { class: "ft-split" }, mainBoard(view),
-        h("div", { class: "ft-row ft-players" }, ...view.seats.map((p) => playerBoard(view, p)))));
-    }
-    el.append(h("div", { class: "ft" }, ...parts));
+  function tvPlayer(view, p, full) {
+    const score = (view.players.find((x) => x.seat === p.seat) || {}).score;
+    const kitchen = p.kitchen.flat().length;
+    const doing = p.passed ? "passed" : view.phase === "actions" ? `${p.actions_left} action${p.actions_left === 1 ? "" : "s"} left` : "";
+    return h("div", { class: "fttv-player" + (view.turn === p.seat ? " turn" : "") },
+      h("h3", {}, h("span", {}, p.name), h("span", {}, `${score} VP`)),
+      h("div", { class: "line fttv-muted" }, p.assistants.map((a) => a.name).join(", ") || "no assistant yet"),
+      doing ? h("div", { class: "line" }, doing) : null,
+      ...(full ? p.groups.map((g) => h("div", { class: "fttv-group" },
+        h("span", {}, (g.tile ? "\u26A0" : "") + shortName(g.name)),
+        h("span", { class: "fttv-dots", "aria-label": `${g.tokens.length} of ${g.spaces.length}` },
+          ...g.spaces.map((_, i) => h("i", { class: i < g.tokens.length ? "on" : "" }))))) : []),
+      h("div", { class: "line" }, `Kitchen ${kitchen} \u00B7 recipes ${p.recipes_done.length}/${p.recipes_done.length + p.recipes.length}` +
+        ` \u00B7 activities ${p.activities_done.length}/${p.activities_done.length + p.activities.length}`),
+      p.trash.length ? h("div", { class: "line ft-warn" }, `Trash ${p.trash.length} (${p.trash.length * -2} VP)`) : null);
+  }
+
+  function tvStrip(view) {
+    const names = (cards) => cards.map((c) => c.name.replace(/^Sample /, "")).join(" \u00B7 ") || "none";
+    return h("div", { class: "fttv-strip" },
+      view.phase === "assistants" ? h("div", {}, h("b", {}, "Assistants free: "), view.assistants_free.map((a) => a.name).join(", ") || "none") : null,
+      h("div", {}, h("b", {}, "Recipe book: "), names(view.recipe_book)),
+      h("div", {}, h("b", {}, "Daily planner: "), names(view.planner)),
+      h("div", {}, h("b", {}, "Farmers market: "), names(view.market)),
+      h("div", {}, h("b", {}, "Shopping list: "), `${view.shopping_spaces.used} of ${view.shopping_spaces.total} spaces used`));
+  }
+
+  function tvProblems(view) {
+    return Object.entries(view.disagreements || {}).map(([board, diff]) => h("div", { class: "ft-warn" },
+      `Camera and record disagree on ${board} (${diff.length} slot${diff.length === 1 ? "" : "s"}): the host page shows what to put back.`));
+  }
+
+  // The end: the ranking, and each receipt summed by section (every line is on the phones).
+  function tvEnd(view, ctx) {
+    const receipts = view.receipts.map((r) => {
+      const sections = {};
+      r.lines.forEach((l) => { sections[l.section] = (sections[l.section] || 0) + l.vp; });
+      return h("div", { class: "fttv-receipt" }, h("b", {}, r.name),
+        ...Object.entries(sections).map(([k, vp]) => h("div", { class: "line" }, h("span", {}, k), h("span", {}, (vp > 0 ? "+" : "") + vp))),
+        h("div", { class: "line total" }, h("span", {}, "total"), h("span", {}, r.total)));
+    });
+    return h("div", { class: "fttv-end" }, h("div", {}, TofuTV.finalRanking(view, ctx.unit, !!ctx.prev),
+      view.rating ? h("div", { class: "ft-dice" }, "Solo rating: " + view.rating) : null),
+      h("div", { class: "fttv-receipts" }, ...receipts));
+  }
+
+  function tv(view, el, ctx = {}) {
+    const box = h("div", { class: "ft fttv" }, tvHead(view));
+    el.append(box);
+    if (view.over) { box.append(tvEnd(view, ctx)); return; }
+    const cleanup = view.phase === "cleanup" && view.cleanup.length;
+    box.append(h("div", { class: "fttv-players", style: "--n:" + view.seats.length }, ...view.seats.map((p) => tvPlayer(view, p, !cleanup))),
+      ...tvProblems(view),
+      cleanup ? h("ol", { class: "fttv-steps" }, ...view.cleanup.map((step) => h("li", {}, step))) : tvStrip(view));
   }
 
   // ----- forms: shared by the phone (a player's own seat) and the host (acting for a seat) ---------
@@ -459,5 +506,5 @@
     el.append(h("div", { class: "ft" }, ...parts));
   }
 
-  window.TofuGames["food-for-thought"] = { tv, seat, host };
+  window.TofuGames["food-for-thought"] = { tv, seat, host, activeSeat };
 })();

@@ -30,12 +30,40 @@
     .tg-guess .tg-card { min-height: 2.6em; }
     .tg-points { font-weight: bold; font-size: 1.3em; }
     .tg-points.plus { color: #7bc67b; } .tg-points.minus { color: #e46a5a; }
-    .tg-draws { display: grid; gap: 0.3em; }
-    .tg-draws .tg-card { transition: transform 0.3s; }
-    .tg-draws .tg-card.tofu { background: #f2c14e; transform: scale(1.15); }
+    .tg-draws { display: grid; gap: 0.6em; margin: 0.4em 0; }
+    .tg-tie-grid { display: grid; gap: 0.3em; align-items: center; }
+    .tg-card.tie { min-width: 0; min-height: 2.4em; padding: 0.2em; font-size: 0.9em; overflow-wrap: anywhere; }
+    .tg-card.tofu { background: #f2c14e; box-shadow: 0 0 0.6em #f2c14e; }
     .tg-winner { font-size: 1.6em; color: #f2c14e; font-weight: bold; }
-    .tv .tg { font-size: 1.7vw; }
-    .tv .tg .tg-card { font-size: 1.6vw; }
+    .tgtv { display: flex; flex-direction: column; gap: 0.8rem; height: 100%; }
+    .tgtv .tg-card { font-size: 1.1rem; min-width: 0; min-height: 0; }
+    .tgtv-head { display: flex; align-items: center; gap: 1rem; flex-wrap: wrap; }
+    .tgtv-turn { font-size: 1.5rem; font-weight: bold; }
+    .tgtv-pills { margin-left: auto; display: flex; gap: 0.5rem; }
+    .tgtv-aside { display: flex; align-items: center; gap: 0.6rem; }
+    .tgtv-aside .tg-card { padding: 0.1rem 0.6rem; font-size: 1rem; }
+    .tgtv-answers { display: grid; grid-template-columns: auto 1fr 1fr auto; gap: 1rem; align-items: center;
+                    background: #3a332b; border-radius: 0.6rem; padding: 0.6rem 1rem; }
+    .tgtv-who { font-size: 1.3rem; font-weight: bold; }
+    .tgtv-answer { display: grid; grid-template-rows: auto 1fr; gap: 0.2rem; }
+    .tgtv-answer .tg-card { font-size: 1.6rem; min-height: 4.6rem; }
+    .tgtv-kind { font-weight: bold; }
+    .tgtv-answer.best .tgtv-kind { color: #9bd89b; } .tgtv-answer.worst .tgtv-kind { color: #ff9a8c; }
+    .tgtv-active-pts { font-size: 1.8rem; font-weight: bold; color: #9bd89b; }
+    .tgtv-locked { font-size: 1.2rem; color: #b9ad9b; }
+    .tgtv-guesses { display: grid; gap: 0.6rem; flex: 1 1 auto; min-height: 0; align-content: start; }
+    .tgtv-guess { display: flex; flex-direction: column; gap: 0.3rem; background: #3a332b; border-radius: 0.6rem;
+                  padding: 0.5rem; text-align: center; border: 0.2rem solid transparent; }
+    .tgtv-guess.best { border: 0.2rem solid #7bc67b; } .tgtv-guess.worst { border: 0.2rem dashed #e46a5a; }
+    .tgtv-name { font-size: 1.3rem; font-weight: bold; overflow-wrap: anywhere; }
+    .tgtv-guess .tg-card { min-height: 3.6rem; font-size: 1.3rem; overflow-wrap: anywhere; }
+    .tg-card.waiting { background: transparent; border: 0.15rem dashed #8a7a66; color: #b9ad9b; font-weight: normal; }
+    .tgtv-note { font-weight: bold; }
+    .tgtv-guess.best .tgtv-note { color: #9bd89b; } .tgtv-guess.worst .tgtv-note { color: #ff9a8c; }
+    .tgtv-tie-title { font-size: 1.3rem; font-weight: bold; }
+    .tgtv-tie-done { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
+    .tgtv .tg-winner { font-size: 1.6rem; }
+    .tgtv .final h2 { font-size: 1.8rem; }
     .tg button.card { min-width: 6em; }
     .tg button.card.chosen { outline: 3px solid #f2c14e; }
     .tg table.data select, .tg table.data input { max-width: 9em; }
@@ -44,7 +72,8 @@
 
   const label = (view, card) => (card ? view.labels[card] || card : "");
   const nameOf = (view, seat) => (view.players.find((p) => p.seat === Number(seat)) || {}).name || "seat " + seat;
-  const card = (text, cls = "") => h("span", { class: "tg-card " + cls }, text);
+  // a card; `flip` keys it so the TV turns it over when its face changes
+  const card = (text, cls = "", flip = null) => h("span", { class: "tg-card " + cls, "data-flip": flip }, text);
   const signed = (n) => (n > 0 ? "+" + n : String(n));
 
   function turnHeader(view) {
@@ -69,73 +98,132 @@
       ...(aside.length ? aside.map((c) => card(label(view, c), "aside")) : [h("span", { class: "muted" }, "not yet")]));
   }
 
-  // The current question: who has guessed, then the guesses, then best/worst and points.
-  function questionPanel(view) {
-    const t = view.turn;
-    const result = view.results.find((r) => r.question === t.question && view.phase !== "guessing");
-    const rows = t.guessers.map((seat) => {
-      const key = String(seat);
-      let guess;
-      if (result) {
-        const outcome = result.outcomes[key];
-        guess = card(label(view, result.guesses[key]), outcome === "best" ? "best" : outcome === "worst" ? "worst" : "");
-      } else {
-        guess = t.guessed.includes(seat) ? card("guessed", "down") : h("span", { class: "muted" }, "thinking…");
-      }
-      const pts = result && result.best ? result.points[key] : null;
-      return h("div", { class: "tg-guess" }, h("span", {}, nameOf(view, seat)), guess,
-        pts === null ? h("span") : h("span", { class: "tg-points " + (pts > 0 ? "plus" : pts < 0 ? "minus" : "") }, signed(pts)));
-    });
-    const answer = (which) => (result && result.best
-      ? card(label(view, result[which]), which) : card(which === "best" ? "best ?" : "worst ?", "down"));
-    const active = nameOf(view, t.active);
-    const activePts = result && result.best ? result.points[String(t.active)] : null;
-    return h("div", {},
-      h("div", { class: "tg-row" }, h("span", { class: "tg-label" }, active + "'s answers"), answer("best"), answer("worst"),
-        activePts === null ? "" : h("span", { class: "tg-points plus" }, active + " " + signed(activePts))),
-      t.answers_locked < 6 ? h("div", { class: "muted" }, `${active} has locked ${t.answers_locked} of 6 answers`) : "",
-      ...rows);
-  }
-
   function ranking(view) {
     return h("ul", {}, ...view.ranking.map((r) =>
       h("li", { class: view.winners.includes(r.name) ? "tg-winner" : "" }, `${r.place}. ${r.name}: ${r.score}`)));
   }
 
-  // The digital tofu draw, step by step: each tied player's card per draw, the tofu lit up.
-  let shownDraw = "";
-  // `after` (the final ranking) appears once the last draw has been shown.
-  function tieBreak(view, after = []) {
+  // The digital tofu draw as a grid per round: a row per tied player, a column per draw, the tofu lit
+  // up; `shown` limits how many draws (counted over all rounds) are face up.
+  function tieGrid(view, shown = Infinity) {
     const tie = view.tie_break;
-    const box = h("div", { class: "tg-draws" },
-      h("div", {}, "Tie between " + tie.tied.map((s) => nameOf(view, s)).join(" and ") + ": draw until one finds the " + label(view, tie.card) + "!"));
-    if (tie.mode === "manual" || !tie.rounds.length) { box.append(...after); return box; }
-    const steps = [];
-    tie.rounds.forEach((round, i) => {
-      if (i) steps.push(h("div", { class: "muted" }, "More than one tofu: again, between " + round.seats.map((s) => nameOf(view, s)).join(" and ")));
-      round.draws.forEach((draw, n) => steps.push(h("div", { class: "tg-row" }, h("span", { class: "tg-label" }, "Draw " + (n + 1)),
-        ...round.seats.map((s) => h("span", {}, nameOf(view, s) + " ", card(label(view, draw[String(s)]), "small " + (draw[String(s)] === tie.card ? "tofu" : "")))))));
-    });
-    const winner = h("div", { class: "tg-winner" }, nameOf(view, tie.winner) + " draws the " + label(view, tie.card) + " first!");
-    const key = JSON.stringify(tie);
-    // once the draw has played out, the winner line and the ranking replace the draws (they fit a TV)
-    if (key === shownDraw) { box.append(winner, ...after); return box; }
-    shownDraw = key;
-    TofuTable.suspense(900 * (steps.length + 2));   // the page keeps the winner quiet until then
-    [...steps, winner].forEach((el, i) => setTimeout(() => box.append(el), 900 * (i + 1)));
-    setTimeout(() => { steps.forEach((s) => s.remove()); box.append(...after); }, 900 * (steps.length + 2));
-    return box;
+    let first = 0;   // draws before this round
+    return h("div", { class: "tg-draws" }, ...tie.rounds.map((round, i) => {
+      const before = first;
+      first += round.draws.length;
+      return h("div", { class: "tg-tie-round" },
+        i ? h("div", { class: "tg-again" }, "More than one tofu: again, between " + round.seats.map((s) => nameOf(view, s)).join(" and ")) : null,
+        h("div", { class: "tg-tie-grid", style: `grid-template-columns: auto repeat(${round.draws.length}, minmax(0, 1fr))` },
+          ...round.seats.flatMap((s) => [h("span", { class: "tg-tie-name" }, nameOf(view, s)),
+            ...round.draws.map((draw, d) => {
+              const up = before + d < shown, c = draw[String(s)];
+              return card(up ? label(view, c) : "?", "tie " + (up ? (c === tie.card ? "tofu" : "") : "down"));
+            })])));
+    }));
   }
 
-  function tv(view, el) {
-    const parts = [];
-    if (view.over || view.phase === "tie_break") {
-      const final = view.ranking ? [h("h2", {}, "Final ranking"), ranking(view)] : [];
-      parts.push(...(view.tie_break ? [tieBreak(view, final)] : final));
-    } else {
-      parts.push(turnHeader(view), setAside(view), questionPills(view), questionPanel(view));
+  // ----- TV ------------------------------------------------------------------------------------------
+  const MARK = { best: "\u2605 best", worst: "\u2716 worst" };   // shape and word as well as colour
+
+  // Whose turn: the active player (the seat cards on the TV mark it).
+  function activeSeat(view) { return view.turn ? view.turn.active : null; }
+
+  function tvHead(view) {
+    const t = view.turn;
+    return h("div", { class: "tgtv-head" },
+      h("span", { class: "tgtv-turn" }, `Turn ${t.number} of ${view.total_turns}: ${nameOf(view, t.active)} answers`),
+      t.conundrum ? h("span", { class: "tag" }, "Conundrum #" + t.conundrum) : null,
+      h("span", { class: "tgtv-pills" }, ...QUESTIONS.map((q) => {
+        const done = q < t.question || (q === t.question && view.phase === "answered");
+        return h("span", { class: "tg-q " + (done ? "done" : q === t.question ? "now" : "") },
+          (done ? "\u2713 " : "") + "Q" + q);
+      })));
+  }
+
+  // The focal part: the active player's best and worst for this question, then every guess.
+  function tvQuestion(view) {
+    const t = view.turn;
+    const result = view.results.find((r) => r.question === t.question && view.phase !== "guessing");
+    const scored = result && result.best;
+    const active = nameOf(view, t.active);
+    const answer = (which) => h("div", { class: "tgtv-answer " + which },
+      h("span", { class: "tgtv-kind" }, MARK[which]),
+      card(scored ? label(view, result[which]) : "?", scored ? which : "down", `${t.number}.${t.question}.${which}`));
+    const activePts = scored ? result.points[String(t.active)] : null;
+    const guesses = t.guessers.map((seat) => {
+      const key = String(seat);
+      let face, note = null;
+      if (result) {
+        const outcome = result.outcomes[key];
+        face = card(label(view, result.guesses[key]) || "no guess", outcome === "best" || outcome === "worst" ? outcome : "",
+                    `${t.number}.${t.question}.g${seat}`);
+        if (scored) {
+          const pts = result.points[key];
+          note = outcome === "best" ? `${MARK.best} +1` : outcome === "worst"
+            ? (pts ? `${MARK.worst} \u22121` : `${MARK.worst}: stays at 0`) : "no match, 0";
+        }
+      } else {
+        const ready = t.guessed.includes(seat);
+        face = card(ready ? "ready" : "waiting", ready ? "down" : "waiting", `${t.number}.${t.question}.g${seat}`);
+      }
+      return h("div", { class: "tgtv-guess" + (result && result.outcomes[key] ? " " + result.outcomes[key] : "") },
+        h("span", { class: "tgtv-name" }, nameOf(view, seat)), face,
+        note ? h("span", { class: "tgtv-note" }, note) : null);
+    });
+    return [
+      h("div", { class: "tgtv-answers" }, h("span", { class: "tgtv-who" }, `${active}'s answers`), answer("best"), answer("worst"),
+        scored ? h("span", { class: "tgtv-active-pts" }, `${active} +${activePts}`)
+          : h("span", { class: "tgtv-locked" }, t.answers_locked < 6 ? `${t.answers_locked} of 6 locked` : "all 6 locked")),
+      h("div", { class: "tgtv-guesses", style: `grid-template-columns: repeat(${t.guessers.length}, minmax(0, 1fr))` }, ...guesses)];
+  }
+
+  function tvSetAside(view) {
+    const aside = view.turn.set_aside;
+    return h("div", { class: "tgtv-aside" }, h("span", { class: "muted" }, "Set aside this turn:"),
+      ...(aside.length ? aside.map((c) => card(label(view, c), "aside small")) : [h("span", { class: "muted" }, "not yet")]));
+  }
+
+  // The draw plays out column by column when it happens while the TV watches; a TV opened later
+  // shows it whole at once, with the ranking beside it.
+  function tvTieBreak(view, el, ctx) {
+    const tie = view.tie_break;
+    const intro = h("div", { class: "tgtv-tie-title" }, "Tie between " + tie.tied.map((s) => nameOf(view, s)).join(" and ") +
+      ": draw until one finds the " + label(view, tie.card));
+    if (tie.mode === "manual" || !tie.rounds.length) {
+      el.append(intro, view.ranking ? TofuTV.finalRanking(view, ctx.unit) : null);
+      return;
     }
-    el.append(h("div", { class: "tg" }, ...parts));
+    const draws = tie.rounds.reduce((n, r) => n + r.draws.length, 0);
+    const winner = h("div", { class: "tg-winner" }, nameOf(view, tie.winner) + " draws the " + label(view, tie.card) + " first!");
+    const live = ctx.prev && !ctx.prev.over && view.over;
+    if (!live) {
+      el.append(h("div", { class: "tgtv-tie-done" }, h("div", {}, intro, tieGrid(view), winner),
+        TofuTV.finalRanking(view, ctx.unit)));
+      return;
+    }
+    const STEP = 800;
+    const box = h("div", {}, intro, tieGrid(view, 0));
+    el.append(box);
+    TofuTV.suspense(STEP * (draws + 2));   // the page keeps the winner quiet until then
+    for (let i = 1; i <= draws; i++) {
+      setTimeout(() => { box.replaceChildren(intro, tieGrid(view, i)); TofuTV.play("reveal"); }, STEP * i);
+    }
+    setTimeout(() => box.append(winner), STEP * (draws + 1));
+    setTimeout(() => el.replaceChildren(h("div", { class: "tgtv-tie-done" }, h("div", {}, intro, tieGrid(view), winner),
+      TofuTV.finalRanking(view, ctx.unit, true))), STEP * (draws + 2));
+  }
+
+  function tv(view, el, ctx = {}) {
+    const box = h("div", { class: "tg tgtv" });
+    el.append(box);
+    if (view.tie_break && (view.over || view.phase === "tie_break")) return tvTieBreak(view, box, ctx);
+    if (view.over) { box.append(TofuTV.finalRanking(view, ctx.unit, !!ctx.prev)); return; }
+    box.append(tvHead(view), tvSetAside(view), ...tvQuestion(view));
+  }
+
+  // Chimes: a reveal when the guesses or the answers turn over.
+  function cues(prev, view) {
+    return prev.phase !== view.phase && ["guesses_revealed", "answered"].includes(view.phase) ? ["reveal"] : [];
   }
 
   // ----- phone -------------------------------------------------------------------
@@ -203,7 +291,7 @@
       parts.push(h("p", {}, "Who drew the tofu first?"),
         h("div", {}, ...view.tie_break.tied.map((s) => h("button", { onclick: () => act(send, { host: { action: "tie_break_winner", seat: s } }) }, nameOf(view, s)))));
     }
-    if (view.tie_break && view.tie_break.mode === "digital") parts.push(tieBreak(view));
+    if (view.tie_break && view.tie_break.mode === "digital") parts.push(tieGrid(view));
     // answers: locked, revealed, correctable until revealed
     const answerRows = [];
     for (const q of QUESTIONS) for (const a of ANSWERS) {
@@ -241,5 +329,5 @@
     el.append(h("div", { class: "tg" }, ...parts));
   }
 
-  window.TofuGames["tofu-god"] = { tv, seat, host };
+  window.TofuGames["tofu-god"] = { tv, seat, host, activeSeat, cues };
 })();

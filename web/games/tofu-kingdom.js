@@ -30,12 +30,21 @@
     .tk-role { font-size: 1.6em; font-weight: bold; }
     .tk-card { border-radius: 0.6em; padding: 0.6em 0.8em; background: #3a332b; margin: 0.4em 0; }
     .tk-form { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.3em 0; }
-    .tv .tk { font-size: 1.8vw; }
-    .tv .tk .tk-row { flex-wrap: nowrap; gap: 0.8vw; }
-    .tv .tk .tk-coaster { flex: 1 1 0; max-width: 10vw; min-width: 0; height: 7vw; min-height: 0;
-                          font-size: 1.3vw; overflow: hidden; }
-    .tv .tk .tk-result { font-size: 2.4vw; }
-    .tv .tk .tk-head { font-size: 2.2vw; }
+    .tktv { display: flex; flex-direction: column; gap: 0.7rem; }
+    .tktv .tk-head { font-size: 1.5rem; }
+    .tktv .tk-row { flex-wrap: nowrap; gap: 0.6rem; margin: 0; }
+    .tktv .tk-coaster { flex: 1 1 0; min-width: 0; max-width: 9rem; height: 6.6rem; min-height: 0; padding: 0.2rem;
+                        border-radius: 1.6rem; font-size: 1rem; line-height: 1.1; overflow-wrap: anywhere; }
+    .tktv .tk-coaster .who { font-size: 1rem; font-weight: bold; }
+    .tktv .tk-mark { font-size: 1.5rem; }
+    .tktv .tk-result { font-size: 1.6rem; margin: 0; }
+    .tktv .tk-budget { font-size: 1.1rem; }
+    .tktv .tk-questions { columns: 2; column-gap: 2rem; padding-left: 0; margin: 0; font-size: 1.1rem; list-style: none; }
+    .tktv .tk-history { font-size: 1rem; }
+    .tktv-end { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
+    .tktv-end .final .ranking { font-size: 1.2rem; gap: 0.25rem; }
+    .tktv-rounds { font-size: 1rem; display: grid; gap: 0.2rem; }
+    .tktv-rounds li { background: #3a332b; border-radius: 0.4rem; padding: 0.15rem 0.5rem; }
   `;
   document.head.append(style);
 
@@ -50,21 +59,23 @@
       h("span", { class: "tk-prince" }, "\u265A Prince " + view.prince.name));
   }
 
-  // One tile per place a coaster goes: empty, face down, due (shared reader), flipped or revealed.
+  // One tile per place a coaster goes: empty, face down, due (shared reader), flipped or revealed
+  // (keyed by round and place, so the TV turns a tile over when its face changes).
   function coasters(view) {
     const revealed = {};
     (view.roles || []).forEach((r) => { revealed[r.position] = r; });
+    const tile = (position, cls, ...face) => h("div", { class: "tk-coaster " + cls, "data-flip": view.round + ":" + position },
+      ...face, h("span", { class: "who" }, placeName(view, position)));
     return h("div", { class: "tk-row" }, ...view.positions.map((position) => {
-      const who = h("span", { class: "who" }, placeName(view, position));
       if (view.flip && view.flip.position === position) {
-        return h("div", { class: "tk-coaster flipped" }, mark(view.flip.symbol), view.flip.role_name, who);
+        return tile(position, "flipped", mark(view.flip.symbol), view.flip.role_name);
       }
       if (revealed[position]) {
-        return h("div", { class: "tk-coaster revealed" }, mark(revealed[position].team), revealed[position].role_name, who);
+        return tile(position, "revealed", mark(revealed[position].team), revealed[position].role_name);
       }
       const down = view.down.includes(position);
       const cls = down ? "down" : view.due === position ? "due" : "";
-      return h("div", { class: "tk-coaster " + cls }, down ? "face down" : view.due === position ? "tap now" : "waiting", who);
+      return tile(position, cls, down ? "face down" : view.due === position ? "tap now" : "waiting");
     }));
   }
 
@@ -99,16 +110,27 @@
         + (r.scorer_names.join(", ") || "nobody"))));
   }
 
-  function tv(view, el) {
+  // Whose turn: the Prince of the round.
+  function activeSeat(view) { return view.prince ? view.prince.seat : null; }
+
+  // The end: the ranking by soybeans beside every round's flip and who scored it.
+  function tvEnd(view, ctx) {
+    return h("div", { class: "tktv-end" }, TofuTV.finalRanking(view, ctx.unit, !!ctx.prev),
+      h("ol", { class: "tktv-rounds" }, ...view.history.map((r) => h("li", {},
+        `Round ${r.round}: ${r.prince} flipped ${r.where}, ${r.role_name} ${r.mark} \u2192 ` + (r.scorer_names.join(", ") || "nobody")))));
+  }
+
+  function tv(view, el, ctx = {}) {
     if (view.over) {
-      el.append(h("div", { class: "tk" }, view.flip ? result(view.flip) : null,
-        h("div", { class: "tk-result" }, "Shared victory: ".repeat(view.winners.length > 1) + view.winners.join(" and ")),
-        history(view)));
+      el.append(h("div", { class: "tk tktv" }, tvEnd(view, ctx)));
       return;
     }
-    el.append(h("div", { class: "tk" }, header(view), coasters(view),
-      view.flip ? result(view.flip) : null, questions(view), history(view)));
+    el.append(h("div", { class: "tk tktv" }, header(view), coasters(view),
+      view.flip ? result(view.flip) : questions(view), view.flip ? null : history(view)));
   }
+
+  // Chimes: a reveal when the Prince flips a coaster.
+  function cues(prev, view) { return !prev.flip && view.flip ? ["reveal"] : []; }
 
   // ----- phone -------------------------------------------------------------------
   async function act(send, input) {
@@ -200,5 +222,5 @@
     el.append(h("div", { class: "tk" }, ...parts));
   }
 
-  window.TofuGames["tofu-kingdom"] = { tv, seat, host };
+  window.TofuGames["tofu-kingdom"] = { tv, seat, host, activeSeat, cues };
 })();

@@ -1,0 +1,79 @@
+// Run in a page by tests/support/screens.py: what a sofa would notice is wrong with this screen.
+// Returns a list of problems (strings); empty when the screen is fine.
+(opts) => {
+  const problems = [];
+  const W = innerWidth, H = innerHeight;
+  const doc = document.documentElement;
+  const describe = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += "#" + el.id;
+    if (el.className && typeof el.className === "string") s += "." + el.className.trim().split(/\s+/).join(".");
+    const text = (el.innerText || el.getAttribute("alt") || "").trim().replace(/\s+/g, " ").slice(0, 40);
+    return text ? `${s} "${text}"` : s;
+  };
+  const shown = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.display === "none" || cs.visibility === "hidden" || Number(cs.opacity) === 0) return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+
+  // nothing scrolls: the page fits the screen (a phone may scroll down, never sideways)
+  if (doc.scrollWidth > W + 1) problems.push(`the page is ${doc.scrollWidth}px wide on a ${W}px screen`);
+  if (opts.tv && doc.scrollHeight > H + 1) problems.push(`the page is ${doc.scrollHeight}px tall on a ${H}px screen`);
+
+  // nothing is cut: no box that hides overflow has more content than room, no text leaves the screen
+  for (const el of document.querySelectorAll("body *")) {
+    if (!shown(el) || el.closest("[aria-hidden=true]")) continue;
+    const cs = getComputedStyle(el);
+    const hides = (v) => v === "hidden" || v === "clip" || v === "auto" || v === "scroll";
+    if ((hides(cs.overflowY) && el.scrollHeight > el.clientHeight + 2) ||
+        (hides(cs.overflowX) && el.scrollWidth > el.clientWidth + 2)) {
+      problems.push(`cut off: ${describe(el)} holds ${el.scrollWidth}x${el.scrollHeight}px in ${el.clientWidth}x${el.clientHeight}px`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const minPx = opts.minTextPx;
+  const small = new Set(), outside = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (!el || !shown(el) || el.closest("script, style, [aria-hidden=true]")) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (minPx && size < minPx - 0.5) small.add(`${describe(el)} at ${size.toFixed(1)}px`);
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width && (r.right > W + 1 || r.bottom > H + 1 || r.left < -1 || r.top < -1)) { outside.add(describe(el)); break; }
+    }
+  }
+  if (small.size) problems.push(`text under ${minPx}px: ` + [...small].slice(0, 6).join("; "));
+  if (opts.tv && outside.size) problems.push("text off the screen: " + [...outside].slice(0, 6).join("; "));
+
+  // every seat code the page shows is whole, on screen, uncovered and big enough to scan
+  for (const img of document.querySelectorAll(opts.codes || ".seat-code")) {
+    const r = img.getBoundingClientRect();
+    if (!shown(img)) { problems.push(`seat code hidden: ${describe(img)}`); continue; }
+    if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H) problems.push(`seat code off the screen: ${describe(img)}`);
+    if (opts.minCodePx && Math.min(r.width, r.height) < opts.minCodePx - 0.5)
+      problems.push(`seat code ${Math.round(r.width)}px, under ${opts.minCodePx}px: ${describe(img)}`);
+    for (const [x, y] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.9]]) {
+      const top = document.elementFromPoint(r.left + r.width * x, r.top + r.height * y);
+      if (top && top !== img && !img.contains(top)) { problems.push(`seat code covered by ${describe(top)}`); break; }
+    }
+    if (!img.complete || !img.naturalWidth) problems.push(`seat code not loaded: ${describe(img)}`);
+  }
+
+  // notices: never over each other, the game's own part, the newest event or a button
+  const notices = [...document.querySelectorAll(".notice")].filter(shown);
+  const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const keep = [...document.querySelectorAll(opts.keepClear || "#game-area, #events li:last-child, button")].filter(shown);
+  notices.forEach((n, i) => {
+    const r = n.getBoundingClientRect();
+    notices.slice(i + 1).forEach((m) => { if (overlap(r, m.getBoundingClientRect())) problems.push(`notices overlap: ${describe(n)}`); });
+    keep.forEach((k) => { if (!n.contains(k) && overlap(r, k.getBoundingClientRect())) problems.push(`notice over ${describe(k)}`); });
+  });
+  return problems;
+}
