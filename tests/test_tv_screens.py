@@ -36,7 +36,9 @@ def screen_of(view: dict) -> str:
 @pytest.fixture(scope="module")
 def night(tmp_path_factory):
     """One server and one browser with the pages, for the whole module; the gallery at the end."""
-    with run_server(tmp_path_factory.mktemp("screens")) as srv, browser() as b:
+    # --local-display: the browser on this machine is the table's own TV (the Pi's kiosk), which
+    # may show the join and seat codes
+    with run_server(tmp_path_factory.mktemp("screens"), extra_args=["--local-display"]) as srv, browser() as b:
         screens = Screens(b, srv.url)
         yield srv, screens
         screens.write_gallery()
@@ -51,8 +53,11 @@ def _post(srv, inp) -> int:
 def test_lobby_screen(night):
     srv, screens = night
     screens.wait(srv.state()["seq"])
-    assert screens.tvs["1080p"].locator("#prompt").inner_text().startswith("No game yet")
-    problems = screens.check("lobby", "empty", phone=False)
+    tv = screens.tvs["1080p"]
+    assert tv.locator("#prompt").inner_text().startswith("No game yet")
+    tv.wait_for_function("document.querySelectorAll('.join-code').length === 2 && "
+                         "[...document.querySelectorAll('.join-code')].every((i) => i.complete && i.naturalWidth)")
+    problems = screens.check("lobby", "empty", phone=False)   # (the join codes count as seat codes)
     assert not problems, "\n".join(problems)
 
 

@@ -63,7 +63,7 @@ class Screens:
         problems = []
         for name, page in self.tvs.items():
             scale = min(TV_SIZES[name][0] / 1920, TV_SIZES[name][1] / 1080)
-            found = page.evaluate(CHECKS, {"tv": True, "minTextPx": TV_TEXT_PX * scale,
+            found = page.evaluate(CHECKS, {"tv": True, "minTextPx": TV_TEXT_PX * scale, "codes": ".seat-code, .join-code",
                                            "minCodePx": TV_CODE_PX * scale})
             problems += [f"{game} / {screen} / TV {name}: {p}" for p in found]
             self._shoot(page, game, screen, name)
