@@ -62,6 +62,7 @@ class Screens:
         phone's are kept in ``phone_problems``)."""
         problems = []
         for name, page in self.tvs.items():
+            page.wait_for_function("[...document.images].every((i) => i.complete)")   # codes still loading
             scale = min(TV_SIZES[name][0] / 1920, TV_SIZES[name][1] / 1080)
             found = page.evaluate(CHECKS, {"tv": True, "minTextPx": TV_TEXT_PX * scale, "codes": ".seat-code, .join-code",
                                            "minCodePx": TV_CODE_PX * scale})
