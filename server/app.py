@@ -20,6 +20,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 from . import games
 from .access import AccessError
 from .context import TableContext
+from .describe import describe_journal
 from .journal import JournalError
 from .protocol import MAX_INPUT_BYTES, ProtocolError, check, check_key
 from .publisher import Publisher
@@ -155,7 +156,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         limit = request.args.get("limit", "50")
         if not (limit.isascii() and limit.isdigit() and len(limit) <= 4 and 1 <= int(limit) <= 1000):
             return json_error(400, "bad_limit", "limit must be a whole number from 1 to 1000.")
-        return jsonify(ctx.table.journal.recent(int(limit)))
+        return jsonify(describe_journal(ctx.table.journal.recent(int(limit)), ctx.table.state))
 
     # ----- pages ------------------------------------------------------------
     def page(name: str):

@@ -11,6 +11,7 @@ import logging
 import queue
 import threading
 
+from .describe import describe
 from .games.base import RuleError
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,8 @@ class Publisher:
              "path": f"/seat/{p['seat']}?token={self.ctx.access.seat_token(table.game_seq, p['seat'])}"}
             for p in views["host"]["players"]]
         views["host"]["health"] = self.ctx.health.snapshot()
+        # what Undo takes back, said so the host can check before pressing it
+        views["host"]["undo"] = describe(table.newest, table.state) if table.newest else None
         for add in self.additions:
             try:
                 add(views)

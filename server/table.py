@@ -110,6 +110,7 @@ class Table:
         self.state, self.game_seq, self.ended_note, self.last_game = None, None, None, None
         rows = self.journal.live_since_last_game()
         self.seq = rows[-1][0] if rows else 0
+        self.newest = rows[-1][1] if rows else None   # what an undo would take back
         for row_id, inp in rows:
             try:
                 self._fold_one(row_id, inp, copy=False)
@@ -187,7 +188,7 @@ class Table:
                 row = self.journal.append(inp, source, key=key)   # durable before anyone is told
                 if kind == "new_game":
                     self.game_seq = row
-                self.seq = row
+                self.seq, self.newest = row, inp
                 outcome = Outcome(True, seq=row, events=events)
         except Quiet:
             outcome = Outcome(True, seq=self.seq, quiet=True)

@@ -120,7 +120,7 @@ class Client:
         self.messages: "queue.Queue[tuple[str, dict]]" = queue.Queue()
         self.log: list[tuple[str, dict]] = []
         self.sio = socketio.Client(reconnection=False)
-        for name in ("state", "event", "refused", "reauth", "sound"):
+        for name in ("state", "event", "refused", "reauth", "sound", "devices"):
             self.sio.on(name, self._recorder(name))
         self.sio.connect(url, auth={"view": view, "token": token}, transports=["websocket"],
                          wait_timeout=10)
