@@ -103,7 +103,7 @@ def views(table: Table) -> dict:
 
 def served_views(srv: Server, seats: list[int]) -> dict:
     host = srv.state("host", srv.host_token)
-    del host["seat_links"], host["health"]   # the server's own additions for the host page
+    del host["seat_links"], host["health"], host["undo"]   # the server's own additions for the host page
     out = {"table": srv.state("table"), "host": host}
     for seat in seats:
         out[f"seat-{seat}"] = srv.state(f"seat-{seat}", srv.host_token)

@@ -96,7 +96,7 @@ def journal_rows(data_dir, scratch) -> list[tuple[int, dict]]:
 
 def served(srv: Server) -> dict:
     host = srv.state("host", srv.host_token)
-    del host["seat_links"], host["health"]     # the server's additions for the host page
+    del host["seat_links"], host["health"], host["undo"]     # the server's additions for the host page
     return {"table": srv.state("table"), "host": host}
 
 
