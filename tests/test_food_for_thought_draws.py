@@ -79,9 +79,9 @@ def test_assistants_are_picked_by_tapping_them():
     """rulebook: the last player picks first, in reverse turn order; nobody keeps last round's."""
     table = _physical_table()
     first, second = table.state["assistant_queue"]
-    refused(table, _tap(second, "assistants", "life-coach"), "not_your_pick")
+    refused(table, _tap(second, "assistants", "life-coach"), "not_your_turn")
     ok(table, _tap(first, "assistants", "personal-shopper"))
-    refused(table, _tap(second, "assistants", "personal-shopper"), "assistant_taken")
+    refused(table, _tap(second, "assistants", "personal-shopper"), "unavailable")
     ok(table, _tap(None, "assistants", "restaurateur", reader="center"))   # the shared reader: whoever picks
     assert player(table, second)["assistants"] == ["restaurateur"] and table.state["phase"] == "actions"
 

@@ -80,9 +80,9 @@ def test_assistant_selection_over_six_rounds(count):
             picked.append(s)
             last = history[s][-1] if history[s] else None
             if last:   # trying last round's assistant again is refused
-                refused(table, {"seat": {"seat": s, "action": "assistant", "card": last}}, "same_assistant")
+                refused(table, {"seat": {"seat": s, "action": "assistant", "card": last}}, "breaks_rule")
             other = next(x for x in range(1, count + 1) if x != s)
-            refused(table, {"seat": {"seat": other, "action": "assistant", "card": "fitness-coach"}}, "not_your_pick")
+            refused(table, {"seat": {"seat": other, "action": "assistant", "card": "fitness-coach"}}, "not_your_turn")
             choice = table.view(f"seat-{s}")["me"]["assistant"]["choices"]
             card = choice[-1]["id"]
             seat(table, s, "assistant", card=card)
@@ -106,14 +106,14 @@ def test_solo_assistant_pattern():
     five = table.state["assistants_in_play"]
     assert len(five) == 5
     rounds = []
-    refused(table, {"seat": {"seat": 1, "action": "assistant", "card": five[0]}}, "solo_pattern")
+    refused(table, {"seat": {"seat": 1, "action": "assistant", "card": five[0]}}, "breaks_rule")
     seat(table, 1, "assistant", cards=five[:2])
     rounds.append(list(player(table, 1)["assistants"]))
     for rnd in range(2, 7):
         finish_actions(table)
         host(table, "continue")
         if rnd % 2 == 0:
-            refused(table, {"seat": {"seat": 1, "action": "assistant", "cards": [rounds[-1][0]]}}, "same_assistant")
+            refused(table, {"seat": {"seat": 1, "action": "assistant", "cards": [rounds[-1][0]]}}, "breaks_rule")
             allowed = [c["id"] for c in table.view("seat-1")["me"]["assistant"]["choices"]]
             assert sorted(allowed) == sorted(set(five) - set(rounds[-1]))
             seat(table, 1, "assistant", cards=[allowed[0]])
@@ -137,10 +137,10 @@ def test_dining_out_spaces_by_player_count(count, buffet):
     seat(table, s, "pizza")
     assert sorted(f for g in player(table, s)["body"].values() for f in g) == sorted(
         f for f in pizza if f in sum((g["foods"] for g in player(table, s)["groups"]), []))
-    refused(table, {"seat": {"seat": table.state["turn"], "action": "pizza"}}, "space_taken")
+    refused(table, {"seat": {"seat": table.state["turn"], "action": "pizza"}}, "unavailable")
     for row in range(1, buffet + 1):
         seat(table, table.state["turn"], "buffet", row=row)
-    err = refused(table, {"seat": {"seat": table.state["turn"], "action": "buffet", "row": 1}}, "space_taken")
+    err = refused(table, {"seat": {"seat": table.state["turn"], "action": "buffet", "row": 1}}, "unavailable")
     if count < 3:
         assert "3 or more players" in err.message
 
@@ -153,7 +153,7 @@ def test_buffet_takes_a_whole_row_into_the_body():
     assert table.state["buffet"][1] == []
     body = [f for g in player(table, 1)["body"].values() for f in g]
     assert sorted(body) == sorted(row)
-    refused(table, {"seat": {"seat": 2, "action": "buffet", "row": 2}}, "row_empty")
+    refused(table, {"seat": {"seat": 2, "action": "buffet", "row": 2}}, "unavailable")
 
 
 def _table_at_pizza_extra():
@@ -171,8 +171,8 @@ def test_pizza_to_go_gives_an_extra_action_at_the_end_of_the_round():
     table = _table_at_pizza_extra()
     assert table.state["phase"] == "pizza_extra" and table.state["turn"] == 1
     refused(table, {"seat": {"seat": 2, "action": "cook"}}, "not_your_turn")
-    refused(table, {"seat": {"seat": 1, "action": "pizza"}}, "space_taken")
-    refused(table, {"seat": {"seat": 1, "action": "pass"}}, "use_skip")
+    refused(table, {"seat": {"seat": 1, "action": "pizza"}}, "unavailable")
+    refused(table, {"seat": {"seat": 1, "action": "pass"}}, "breaks_rule")
     card = table.state["market_up"][0]
     wild = ["water"] * table.state["cards"]["market"][card]["foods"].count("wild")
     seat(table, 1, "market", card=card, wild=wild)
@@ -208,7 +208,7 @@ def test_passing_ends_your_round_and_the_others_go_on():
     seen = []
     while table.state["phase"] == "actions":
         seen.append(table.state["turn"])
-        refused(table, {"seat": {"seat": 1, "action": "cook"}}, "not_your_turn" if table.state["turn"] != 1 else "passed")
+        refused(table, {"seat": {"seat": 1, "action": "cook"}}, "not_your_turn" if table.state["turn"] != 1 else "already_done")
         seat(table, table.state["turn"], "cook")
     assert seen == [2, 3] * 4
 
@@ -222,7 +222,7 @@ def test_action_availability_is_shown_to_the_player():
     assert other["can"] == [] and "Ann's turn" in other["why_not"]["all"]
     seat(table, 1, "shop", dice=[3, 4])
     assert table.view("seat-1")["me"]["can"] == ["buy"]
-    refused(table, {"seat": {"seat": 1, "action": "cook"}}, "finish_shopping")
+    refused(table, {"seat": {"seat": 1, "action": "cook"}}, "waiting")
     refused(table, {"seat": {"seat": 2, "action": "cook"}}, "not_your_turn")
 
 
@@ -234,8 +234,8 @@ def test_digital_and_physical_dice():
     assert len(dice) == 2 and all(1 <= d <= 6 for d in dice)
     physical = new_table(["Ann", "Ben"], dice="physical")
     pick_assistants(physical)
-    refused(physical, {"seat": {"seat": 1, "action": "shop"}}, "enter_dice")
-    refused(physical, {"seat": {"seat": 1, "action": "shop", "dice": [0, 7]}}, "bad_dice")
+    refused(physical, {"seat": {"seat": 1, "action": "shop"}}, "bad_argument")
+    refused(physical, {"seat": {"seat": 1, "action": "shop", "dice": [0, 7]}}, "bad_argument")
     seat(physical, 1, "shop", dice=[6, 1])
     assert physical.view("table")["dice"] == [6, 1]
 
@@ -275,14 +275,14 @@ def test_cook_refusals_change_nothing():
     table = _cook_table()
     _show_recipe(table, "r01")                              # grain + dairy
     hidden = table.state["recipe_piles"][0][2]
-    refused(table, {"seat": {"seat": 1, "action": "cook", "take": [hidden]}}, "recipe_not_shown")
+    refused(table, {"seat": {"seat": 1, "action": "cook", "take": [hidden]}}, "unavailable")
     refused(table, {"seat": {"seat": 1, "action": "cook", "take": ["r01"],
-                             "place": [{"recipe": "r01", "food": "alcohol"}]}}, "no_matching_space")
+                             "place": [{"recipe": "r01", "food": "alcohol"}]}}, "unavailable")
     refused(table, {"seat": {"seat": 1, "action": "cook", "take": ["r01"],
-                             "place": [{"recipe": "r01", "food": "grain"}]}}, "not_in_kitchen")
+                             "place": [{"recipe": "r01", "food": "grain"}]}}, "unavailable")
     refused(table, {"seat": {"seat": 1, "action": "cook", "place": [{"recipe": "r01", "food": "grain"}]}},
-            "not_your_recipe")
-    refused(table, {"seat": {"seat": 1, "action": "cook", "thaw": ["meat"]}}, "no_freezer")
+            "unavailable")
+    refused(table, {"seat": {"seat": 1, "action": "cook", "thaw": ["meat"]}}, "option_off")
 
 
 def _activity_table(card):
@@ -300,10 +300,10 @@ def test_work_out_wild_spaces_rulebook():
     p["body"]["grain"] = ["grain", "grain"]
     refused(table, {"seat": {"seat": 1, "action": "workout", "take": ["a04"],
                              "place": [{"activity": "a04", "food": "water", "space": 2, "count": 2}]}},
-            "no_matching_space")                  # water is shown on the card
+            "unavailable")                  # water is shown on the card
     refused(table, {"seat": {"seat": 1, "action": "workout", "take": ["a04"],
                              "place": [{"activity": "a04", "food": "grain", "space": 2, "count": 1}]}},
-            "pair_needed")
+            "bad_argument")
     seat(table, 1, "workout", take=["a04"], place=[{"activity": "a04", "food": "water"},
                                                     {"activity": "a04", "food": "grain", "count": 2}])
     p = player(table, 1)
@@ -316,7 +316,7 @@ def test_one_or_two_wild_space_is_filled_by_one_token():
     p = player(table, 1)
     p["body"].update(grain=["grain"], water=["water"], dairy=["dairy", "dairy"])
     refused(table, {"seat": {"seat": 1, "action": "workout", "take": ["a08"],
-                             "place": [{"activity": "a08", "food": "dairy", "count": 3}]}}, "one_or_two")
+                             "place": [{"activity": "a08", "food": "dairy", "count": 3}]}}, "bad_argument")
     seat(table, 1, "workout", take=["a08"], place=[{"activity": "a08", "food": "dairy", "count": 1}])
     seat(table, 2, "pass")
     seat(table, 1, "workout", place=[{"activity": "a08", "food": "grain"}, {"activity": "a08", "food": "water"}])
@@ -331,7 +331,7 @@ def test_workout_takes_at_most_3_tokens_counting_pairs():
     p["body"].update(water=["water"], grain=["grain", "grain"], dairy=["dairy"], fats=["fats"])
     refused(table, {"seat": {"seat": 1, "action": "workout", "take": ["a04", "a02"], "place": [
         {"activity": "a04", "food": "water"}, {"activity": "a04", "food": "grain", "count": 2},
-        {"activity": "a02", "food": "dairy"}]}}, "too_many")
+        {"activity": "a02", "food": "dairy"}]}}, "bad_argument")
 
 
 # ----------------------------------------------------------------------------- modules
@@ -344,12 +344,12 @@ def test_freezer_module():
     meat = next(sp for sp, f in table.state["shopping"].items() if f == "meat")
     seat(table, 1, "shop", dice=[int(meat[0]), int(meat[2])])
     refused(table, {"seat": {"seat": 1, "action": "buy", "items": [{"space": "1.2"}], "freeze": ["dairy"]}},
-            "not_freezable")
+            "breaks_rule")
     seat(table, 1, "buy", items=[{"space": meat}], freeze=["meat"])
     assert player(table, 1)["freezer"] == ["meat"]
     seat(table, 2, "pass")
     player(table, 1)["freezer"] += ["seafood", "poultry"]
-    refused(table, {"seat": {"seat": 1, "action": "cook", "thaw": ["meat", "seafood", "poultry"]}}, "too_many")
+    refused(table, {"seat": {"seat": 1, "action": "cook", "thaw": ["meat", "seafood", "poultry"]}}, "bad_argument")
     seat(table, 1, "cook", thaw=["meat", "seafood"])
     assert player(table, 1)["thaw"] == ["meat", "seafood"] and player(table, 1)["freezer"] == ["poultry"]
     seat(table, 1, "snack", food="seafood", **{"from": "thaw"})     # thawed food counts as kitchen food
@@ -366,7 +366,7 @@ def test_food_allergy_module():
     pick_assistants(table)
     p = player(table, 1)
     p["kitchen"][0] = ["grain"]
-    err = refused(table, {"seat": {"seat": 1, "action": "snack", "food": "grain"}}, "allergic")
+    err = refused(table, {"seat": {"seat": 1, "action": "snack", "food": "grain"}}, "breaks_rule")
     assert "allergic" in err.message
     p["kitchen"][1] = ["fruit"]
     seat(table, 1, "snack", food="fruit")
@@ -405,11 +405,11 @@ def test_the_host_corrects_a_board():
     assert p["body"]["dairy"] == ["dairy"] and p["kitchen"][1] == ["fruit"] and p["trash"] == ["meat"]
     ok(table, _correct("diet-1", {"kitchen.2.1": None}))
     assert player(table, 1)["kitchen"][1] == []
-    refused(table, _correct("diet-1", {"body.dairy.1": "water"}), "wrong_group")
-    refused(table, _correct("diet-1", {"body.dairy.9": "dairy"}), "unknown_slot")
-    refused(table, _correct("diet-7", {"body.dairy.1": "dairy"}), "unknown_board")
-    refused(table, _correct("diet-1", {"freezer.1": "meat"}), "unknown_slot")
-    refused(table, _correct("diet-1", {}), "bad_input")
+    refused(table, _correct("diet-1", {"body.dairy.1": "water"}), "breaks_rule")
+    refused(table, _correct("diet-1", {"body.dairy.9": "dairy"}), "unknown_card")
+    refused(table, _correct("diet-7", {"body.dairy.1": "dairy"}), "unknown_card")
+    refused(table, _correct("diet-1", {"freezer.1": "meat"}), "unknown_card")
+    refused(table, _correct("diet-1", {}), "bad_argument")
     ok(table, _correct("shop", {"shop.1.1": "covered"}))
     assert "1.1" in table.state["covered"]
 
@@ -420,8 +420,8 @@ def test_a_reading_of_an_unwatched_board_changes_nothing():
     before = table.seq
     out = ok(table, {"board": {"board": "diet-1", "slots": {"body.dairy.1": "dairy"}}})
     assert out.quiet and table.seq == before and player(table, 1)["body"]["dairy"] == []
-    refused(table, {"board": {"board": "diet-1", "slots": {"body.dairy.9": "dairy"}}}, "unknown_slot")
-    refused(table, {"board": {"board": "diet-7", "slots": {}}}, "unknown_board")
+    refused(table, {"board": {"board": "diet-1", "slots": {"body.dairy.9": "dairy"}}}, "unknown_card")
+    refused(table, {"board": {"board": "diet-7", "slots": {}}}, "unknown_card")
 
 
 def test_watched_board_shows_disagreements_until_accepted():
@@ -445,8 +445,8 @@ def test_watched_board_shows_disagreements_until_accepted():
     p = player(table, 2)
     assert p["body"]["water"] == ["water"] and p["kitchen"][0] == ["grain"] and p["kitchen"][1] == ["dairy"]
     assert table.view("table")["disagreements"] == {}
-    refused(table, {"host": {"action": "accept_board", "board": "diet-2"}}, "nothing_to_accept")
-    refused(table, {"host": {"action": "accept_board", "board": "diet-1"}}, "not_watched")
+    refused(table, {"host": {"action": "accept_board", "board": "diet-2"}}, "already_done")
+    refused(table, {"host": {"action": "accept_board", "board": "diet-1"}}, "unavailable")
 
 
 def test_camera_sees_a_token_taken_off_the_kitchen():
@@ -463,21 +463,21 @@ def test_camera_sees_a_token_taken_off_the_kitchen():
 # ----------------------------------------------------------------------------- other refusals
 def test_refusals_change_nothing():
     table = new_table(["Ann", "Ben"])
-    refused(table, {"seat": {"seat": 1, "action": "cook"}}, "choose_assistants_first")
+    refused(table, {"seat": {"seat": 1, "action": "cook"}}, "not_now")
     refused(table, {"seat": {"seat": 3, "action": "cook"}}, "empty_seat")
-    refused(table, {"seat": {"seat": 2, "action": "assistant", "card": "life-coach"}}, "unknown_assistant")
-    refused(table, {"seat": {"seat": 2, "action": "fly"}}, "unknown_action")
-    refused(table, {"seat": {"seat": 2, "action": "continue"}}, "host_only")
+    refused(table, {"seat": {"seat": 2, "action": "assistant", "card": "life-coach"}}, "unknown_card")
+    refused(table, {"seat": {"seat": 2, "action": "fly"}}, "unknown_move")
+    refused(table, {"seat": {"seat": 2, "action": "continue"}}, "unknown_move")
     refused(table, {"tap": {"reader": "seat-1", "card": "tofu-god/set-1/rat"}}, "not_this_game")
-    refused(table, {"host": {"action": "continue"}}, "not_cleanup")
-    refused(table, {"host": {"action": "adjust", "seat": 1, "vp": 3}}, "bad_adjust")
+    refused(table, {"host": {"action": "continue"}}, "not_now")
+    refused(table, {"host": {"action": "adjust", "seat": 1, "vp": 3}}, "bad_argument")
     pick_assistants(table)
-    refused(table, {"seat": {"seat": 1, "action": "buy", "items": []}}, "not_shopping")
-    refused(table, {"seat": {"seat": 1, "action": "market", "card": "nope"}}, "stand_closed")
-    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "water"}}, "not_in_kitchen")
-    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "cake"}}, "unknown_food")
-    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r01"}}, "not_completed")
-    refused(table, {"seat": {"seat": 1, "action": "skip"}}, "nothing_to_skip")
+    refused(table, {"seat": {"seat": 1, "action": "buy", "items": []}}, "not_now")
+    refused(table, {"seat": {"seat": 1, "action": "market", "card": "nope"}}, "unavailable")
+    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "water"}}, "unavailable")
+    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "cake"}}, "unknown_card")
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r01"}}, "breaks_rule")
+    refused(table, {"seat": {"seat": 1, "action": "skip"}}, "not_now")
 
 
 def test_host_acts_for_a_seat_and_adjusts_scores():
@@ -560,12 +560,12 @@ def test_recipe_abilities_are_used_once_on_your_turn():
     table = new_table(["Ann", "Ben"])
     pick_assistants(table)
     player(table, 1)["recipes_done"] = ["r08", "r06"]       # r08 has an ability; r06 scores at the end
-    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r08"}}, "not_completed")
+    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r08"}}, "breaks_rule")
     seat(table, 1, "use_ability", recipe="r08")
     assert player(table, 1)["abilities_used"] == ["r08"] and table.state["turn"] == 1   # no marker used
-    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r08"}}, "ability_used")
-    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r06"}}, "end_game_ability")
-    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r01"}}, "not_completed")
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r08"}}, "already_done")
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r06"}}, "breaks_rule")
+    refused(table, {"seat": {"seat": 1, "action": "use_ability", "recipe": "r01"}}, "breaks_rule")
     player(table, 2)["recipes_done"] = ["r08", "r01"]
     refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r08"}}, "not_your_turn")
-    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r01"}}, "no_ability")
+    refused(table, {"seat": {"seat": 2, "action": "use_ability", "recipe": "r01"}}, "breaks_rule")

@@ -54,7 +54,7 @@ def test_a_player_may_name_which_body_token_they_work_out():
     table.state["planner"][0] = "a09"
     player(table, 1)["body"].update(produce=["fruit", "veg", "fruit"], grain=["grain"])
     refused(table, {"seat": {"seat": 1, "action": "workout", "take": ["a09"], "place": [
-        {"activity": "a09", "food": "fruit", "position": 2}]}}, "not_in_body")     # space 2 holds veg
+        {"activity": "a09", "food": "fruit", "position": 2}]}}, "unavailable")     # space 2 holds veg
     seat(table, 1, "workout", take=["a09"], place=[{"activity": "a09", "food": "fruit", "position": 1},
                                                     {"activity": "a09", "food": "grain"}])
     assert player(table, 1)["body"]["produce"] == [None, "veg", "fruit"]
@@ -110,10 +110,10 @@ def test_cook_refuses_when_no_assignment_exists_and_changes_nothing():
     table = _recipe_table(["dairy", "grain|water"])
     player(table, 1)["kitchen"][1] = ["dairy", "dairy"]
     err = refused(table, {"seat": {"seat": 1, "action": "cook", "take": ["r01"], "place": [
-        {"recipe": "r01", "food": "dairy"}, {"recipe": "r01", "food": "dairy"}]}}, "no_matching_space")
+        {"recipe": "r01", "food": "dairy"}, {"recipe": "r01", "food": "dairy"}]}}, "unavailable")
     assert "Dairy" in err.message
     refused(table, {"seat": {"seat": 1, "action": "cook", "take": ["r01"], "place": [
-        {"recipe": "r01", "food": "dairy", "space": 2}]}}, "no_matching_space")
+        {"recipe": "r01", "food": "dairy", "space": 2}]}}, "unavailable")
 
 
 # ----------------------------------------------------------------------------- no double counting

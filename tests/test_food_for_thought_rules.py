@@ -16,7 +16,7 @@ def test_grocery_shopping_spaces_by_player_count(players, spaces):
         seat(table, turn, "shop", dice=[1, 1])
         seat(table, turn, "buy", items=[])
     turn = table.state["turn"]
-    err = refused(table, {"seat": {"seat": turn, "action": "shop", "dice": [1, 1]}}, "space_taken")
+    err = refused(table, {"seat": {"seat": turn, "action": "shop", "dice": [1, 1]}}, "unavailable")
     assert f"All {spaces} grocery shopping spaces" in err.message
     assert table.view(f"seat-{turn}")["me"]["why_not"]["shop"] == err.message
 
@@ -40,7 +40,7 @@ def test_shopping_prices_and_budget():
     # $1 + $1 + $1 + $3 = $6 (the rulebook's example shape: three on sale, one elsewhere)
     before = [list(c) for c in player(table, s)["kitchen"]]
     refused(table, {"seat": {"seat": s, "action": "buy", "items": [
-        {"space": "2.1"}, {"space": "1.1"}, {"space": "3.3"}]}}, "over_budget")      # 1 + 3 + 3 = 7
+        {"space": "2.1"}, {"space": "1.1"}, {"space": "3.3"}]}}, "breaks_rule")      # 1 + 3 + 3 = 7
     ok(table, {"seat": {"seat": s, "action": "buy", "items": [
         {"space": "2.1"}, {"space": "2.2"}, {"space": "5.5"}, {"space": "1.1"}]}})
     bought = [grid[x] for x in ("2.1", "2.2", "5.5", "1.1")]
@@ -57,10 +57,10 @@ def test_special_order_costs_5_and_only_for_food_off_the_list():
     food = grid["1.1"]
     table.state["covered"] = {sp: "shopping" for sp, f in grid.items() if f == food}
     seat(table, s, "shop", dice=[6, 6])
-    refused(table, {"seat": {"seat": s, "action": "buy", "items": [{"special": "dairy"}]}}, "still_on_list")
+    refused(table, {"seat": {"seat": s, "action": "buy", "items": [{"special": "dairy"}]}}, "breaks_rule")
     refused(table, {"seat": {"seat": s, "action": "buy", "items": [{"special": food}, {"space": "2.2"}]}},
-            "over_budget")                                    # 5 + 3 = 8
-    refused(table, {"seat": {"seat": s, "action": "buy", "items": [{"space": "1.1"}]}}, "space_covered")
+            "breaks_rule")                                    # 5 + 3 = 8
+    refused(table, {"seat": {"seat": s, "action": "buy", "items": [{"space": "1.1"}]}}, "unavailable")
     ok(table, {"seat": {"seat": s, "action": "buy", "items": [{"special": food}, {"space": "6.1"}]}})  # 5 + 1
 
 
@@ -123,7 +123,7 @@ def test_market_at_most_twice_per_player_per_round_and_open_to_all(count):
     for _ in range(2 * count):                    # everyone visits the same stand twice
         seat(table, table.state["turn"], "market", card=card, wild=wild)
     turn = table.state["turn"]
-    err = refused(table, {"seat": {"seat": turn, "action": "market", "card": card, "wild": wild}}, "space_taken")
+    err = refused(table, {"seat": {"seat": turn, "action": "market", "card": card, "wild": wild}}, "unavailable")
     assert "2 times" in err.message
 
 
@@ -137,7 +137,7 @@ def test_snack_once_per_round(count):
     for _ in range(count):
         seat(table, table.state["turn"], "snack", food="water")
     turn = table.state["turn"]
-    refused(table, {"seat": {"seat": turn, "action": "snack", "food": "water"}}, "space_taken")
+    refused(table, {"seat": {"seat": turn, "action": "snack", "food": "water"}}, "unavailable")
     assert player(table, turn)["body"]["water"] == ["water"]
     assert "snack" in table.view(f"seat-{turn}")["me"]["why_not"]
 
@@ -148,9 +148,9 @@ def test_recipes_take_at_most_3_and_cook_at_most_3_tokens():
     pick_assistants(table)
     book = [r["id"] for r in table.view("table")["recipe_book"]]
     assert len(book) == rules.RECIPE_BOOK_SIZE
-    refused(table, {"seat": {"seat": 1, "action": "cook", "take": book}}, "too_many")
+    refused(table, {"seat": {"seat": 1, "action": "cook", "take": book}}, "bad_argument")
     refused(table, {"seat": {"seat": 1, "action": "cook", "place": [{"recipe": "x", "food": "water"}] * 4}},
-            "too_many")
+            "bad_argument")
     seat(table, 1, "cook", take=book[:3])
     assert player(table, 1)["recipes"] == book[:3]
     assert len(table.view("table")["recipe_book"]) == rules.RECIPE_BOOK_SIZE   # refilled
@@ -162,7 +162,7 @@ def test_activities_take_at_most_2_and_work_out_at_most_3_tokens():
     pick_assistants(table)
     planner = list(table.state["planner"])
     assert len(planner) == rules.DAILY_PLANNER_SIZE
-    refused(table, {"seat": {"seat": 1, "action": "workout", "take": planner}}, "too_many")
+    refused(table, {"seat": {"seat": 1, "action": "workout", "take": planner}}, "bad_argument")
     seat(table, 1, "workout", take=planner[:2])
     assert player(table, 1)["activities"] == planner[:2]
     assert len(table.state["planner"]) == rules.DAILY_PLANNER_SIZE              # refilled

@@ -125,8 +125,7 @@ class Game:
     :mod:`server.games.moves`); ``show(state, audience)`` builds a view
     without its prompt (the phase gives it); ``cards()`` lists every card id
     the game uses (the simulator shows them as pads and gives each a virtual
-    tag); ``legacy_apply`` is the hand-written dispatch of an engine not yet
-    moved to declared moves (gone once every engine declares them); ``watch(state)`` gives, per board the camera may watch, the slots the
+    tag); ``watch(state)`` gives, per board the camera may watch, the slots the
     game's record has filled (``{board: {slot: token}}``).
     """
 
@@ -138,7 +137,6 @@ class Game:
     show: Callable[[dict, "Audience"], dict]
     phases: tuple["Phase", ...] = ()
     moves: tuple["Move", ...] = ()
-    legacy_apply: Callable[[dict, dict], tuple[dict, list[dict]]] | None = None
     options: tuple[Option, ...] = ()
     cards: Callable[[], list[str]] = field(default=lambda: [])
     watch: Callable[[dict], dict[str, dict]] = field(default=lambda state: {})
@@ -159,8 +157,6 @@ class Game:
     def apply(self, state: dict, inp: dict) -> tuple[dict, list[dict]]:
         """Apply one resolved input through the declared moves; the new state and its events."""
         from .moves import dispatch
-        if self.legacy_apply is not None:
-            return self.legacy_apply(state, inp)
         return state, dispatch(self.name, self._table, state, inp)
 
     def phase(self, state: dict) -> "Phase":
@@ -171,8 +167,6 @@ class Game:
         """The view for ``audience``, with the phase's prompt (in the second person on a phone)."""
         audience = Audience(audience)
         out = self.show(state, audience)
-        if not self.phases:
-            return out
         seat = audience.seat if audience.seat is not None and audience.seat <= len(state["players"]) else None
         out["prompt"] = self.phase(state).prompt_for(state, seat)
         return out

@@ -8,80 +8,183 @@ slot-id scheme), ``scoring`` (receipt, sets, goals, winner), ``views``, plus
 """
 from __future__ import annotations
 
-from ..base import FIRST_SEAT, Game, Option, Quiet, RuleError, event, input_kind, player
+from ..base import FIRST_SEAT, Game, Option, RuleError, event, player
+from ..moves import BOARD_ARGS, TAG_ARGS, Arg, Move, Phase
 from . import actions, boards, inference, physical, rounds, rules
 from .setup import set_allergy, setup
-from .views import view
-
-#: Host actions besides acting for a seat.
-HOST_ACTIONS = ("continue", "adjust", "watch_board", "accept_board", "correct_board", "assign_allergy")
+from .views import prompt, seat_record, view
 
 
-def _host(state: dict, body: dict) -> list[dict]:
-    action = body["action"]
-    if action == "continue":
-        return rounds.finish_cleanup(state)
-    if action == "watch_board":
-        return boards.watch(state, body.get("board"), body.get("watched", True))
-    if action == "accept_board":
-        return boards.accept(state, body.get("board"))
-    if action == "correct_board":
-        return boards.correct(state, body.get("board"), body.get("slots"))
-    seat = body.get("seat")
-    if not isinstance(seat, int) or str(seat) not in state["seats"]:
-        raise RuleError("bad_seat", f"Name the seat this is for: \"seat\": 1 to {len(state['players'])}.")
+# ----- host actions of their own (the host may also act for any seat) ------------------------
+
+def _continue(state: dict, args: dict) -> list[dict]:
+    """The clean-up is done on the table: start the next round (or score the game)."""
+    return rounds.finish_cleanup(state)
+
+
+def _watch_board(state: dict, args: dict) -> list[dict]:
+    return boards.watch(state, args["board"], args["watched"])
+
+
+def _accept_board(state: dict, args: dict) -> list[dict]:
+    return boards.accept(state, args["board"])
+
+
+def _correct_board(state: dict, args: dict) -> list[dict]:
+    return boards.correct(state, args["board"], args["slots"])
+
+
+def _adjust(state: dict, args: dict) -> list[dict]:
+    """A VP adjustment with its reason (it shows on the receipt)."""
+    seat, vp, reason = args["seat"], args["vp"], args["reason"].strip()[:80]
+    if not reason:
+        raise RuleError("bad_argument", "An adjustment needs a \"reason\" (it shows on the receipt).")
     p = state["seats"][str(seat)]
-    if action == "adjust":
-        vp, reason = body.get("vp"), body.get("reason")
-        if not isinstance(vp, int) or isinstance(vp, bool) or not isinstance(reason, str) or not reason.strip():
-            raise RuleError("bad_adjust", "An adjustment needs whole-number \"vp\" and a \"reason\" "
-                            "(it shows on the receipt).")
-        p["adjustments"].append({"vp": vp, "reason": reason.strip()[:80]})
-        player(state, seat)["score"] += vp
-        return [event(state, "adjust", f"Host: {p['name']} {vp:+d} VP ({reason.strip()[:80]}).")]
-    if action == "assign_allergy":
-        if not state["options"]["food_allergy"]:
-            raise RuleError("no_allergy_module", "The Food Allergy module is not in this game.")
-        tile = body.get("tile")
-        if not isinstance(tile, str) or tile not in state["cards"]["allergies"]:
-            raise RuleError("unknown_tile", f"Allergy tiles: {', '.join(sorted(state['cards']['allergies']))}.")
-        if any(p["body"][g["id"]] for g in p["groups"] if g.get("tile")) or state["round"] > 1:
-            raise RuleError("too_late", "Allergy tiles are handed out before any food reaches a body.")
-        set_allergy(state, p, tile)
-        return [event(state, "allergy", f"{p['name']} has the {state['cards']['allergies'][tile]['name']} tile.")]
-    return _seat_action(state, seat, body)
+    p["adjustments"].append({"vp": vp, "reason": reason})
+    player(state, seat)["score"] += vp
+    return [event(state, "adjust", f"Host: {p['name']} {vp:+d} VP ({reason}).")]
 
 
-def _seat_action(state: dict, seat: int, body: dict) -> list[dict]:
-    if body["action"] == "answer":
-        return inference.answer(state, seat, body)
-    state["question"] = None                  # an action from the phone settles the table's question
-    return actions.take(state, seat, body)
+def _assign_allergy(state: dict, args: dict) -> list[dict]:
+    """Hand a player a Food Allergy tile (before any food reaches a body)."""
+    if not state["options"]["food_allergy"]:
+        raise RuleError("option_off", "The Food Allergy module is not in this game.")
+    p, tile = state["seats"][str(args["seat"])], args["tile"]
+    if tile not in state["cards"]["allergies"]:
+        raise RuleError("unknown_card", f"Allergy tiles: {', '.join(sorted(state['cards']['allergies']))}.")
+    if any(p["body"][g["id"]] for g in p["groups"] if g.get("tile")) or state["round"] > 1:
+        raise RuleError("too_late", "Allergy tiles are handed out before any food reaches a body.")
+    set_allergy(state, p, tile)
+    return [event(state, "allergy", f"{p['name']} has the {state['cards']['allergies'][tile]['name']} tile.")]
 
 
-def apply(state: dict, inp: dict) -> tuple[dict, list[dict]]:
-    """Apply one input (seat action, host action, board snapshot, advance button)."""
-    kind, body = input_kind(inp)
-    if state["over"]:
-        raise RuleError("game_over", "The game is over; start a new one from the host page.")
-    if kind == "seat":
-        if str(body["seat"]) not in state["seats"]:
-            raise RuleError("empty_seat", f"Nobody sits at seat {body['seat']}.")
-        if body["action"] in HOST_ACTIONS:
-            raise RuleError("host_only", f"Only the host can {body['action'].replace('_', ' ')}.")
-        return state, _seat_action(state, body["seat"], body)
-    if kind == "host":
-        return state, _host(state, body)
-    if kind == "board":
-        return state, boards.board_input(state, body)
-    if kind == "tap":
-        return state, physical.tap(state, body)
-    if kind == "lift":
-        raise Quiet()                          # a card taken off a reader means nothing here
-    if kind == "button" and body["name"] == "advance":
-        return state, rounds.finish_cleanup(state)
-    raise RuleError("not_this_game", f"A {kind} input does nothing in Food for Thought; players act from "
-                    "their seat page and the host from the host page.")
+# ----- a player's actions (from the phone, or the host acting for the seat) ------------------
+
+def _acting(name: str):
+    """The handler of seat action ``name``: the answer to the table's question, or the player's
+    action by ``actions.take`` (which settles any question the table had asked)."""
+    def run(state: dict, args: dict) -> list[dict]:
+        body = {"action": name, **{k: v for k, v in args.items() if v is not None and k != "seat"}}
+        if name == "answer":
+            return inference.answer(state, args["seat"], body)
+        state["question"] = None
+        return actions.take(state, args["seat"], body)
+    return run
+
+
+def _you(state: dict, seat: int) -> str | None:
+    """The second-person line for the player whose turn it is (the others read the TV's)."""
+    phase = state["phase"]
+    if phase == "assistants" and state["assistant_queue"] and state["assistant_queue"][0] == seat:
+        return f"Your turn: pick an assistant for round {state['round']}."
+    if phase in ("actions", "pizza_extra") and state["pending"] and state["pending"]["seat"] == seat:
+        return "Your turn: choose what to buy (or buy nothing)."
+    if phase == "actions" and state["turn"] == seat and not state["pending"]:
+        p = seat_record(state, seat)
+        return (f"Your turn: action {rules.ACTIONS_PER_ROUND - p['actions_left'] + 1} of "
+                f"{rules.ACTIONS_PER_ROUND}: place your marker, or pass.")
+    if phase == "pizza_extra" and state["turn"] == seat and not state["pending"]:
+        return "Your turn: take your extra action from Pizza To Go, or skip."
+    return None
+
+
+_LIST_STR = dict(kind="list", items="str", optional=True)
+_PLACEMENTS = dict(kind="list", items="object", optional=True)
+#: Each seat action with its arguments (checked again, in detail, by the action itself).
+SEAT_ACTIONS = {
+    "assistant": ("Pick an assistant", ("assistants",),
+                  (Arg("card", "str", "the assistant card id", optional=True),
+                   Arg("cards", help="the assistant card ids (solo)", max_items=5, **_LIST_STR))),
+    "shop": ("Go grocery shopping", ("actions", "pizza_extra"),
+             (Arg("dice", "list", "the two dice rolled by hand (dice: physical)", optional=True,
+                  items="int", max_items=2),)),
+    "buy": ("Buy from the shopping list after rolling", ("actions", "pizza_extra"),
+            (Arg("items", help="{\"space\": \"row.col\"} or {\"special\": food} each", max_items=20,
+                 **_PLACEMENTS),
+             Arg("freeze", help="tokens bought straight into the freezer", max_items=20, **_LIST_STR))),
+    "market": ("Visit a farmers market stand", ("actions", "pizza_extra"),
+               (Arg("card", "str", "the open stand's card id", optional=True),
+                Arg("wild", help="the food chosen for each wild space", max_items=8, **_LIST_STR),
+                Arg("freeze", help="tokens put straight into the freezer", max_items=20, **_LIST_STR))),
+    "pizza": ("Dine at Pizza To Go", ("actions", "pizza_extra"), ()),
+    "buffet": ("Dine at the Chinese Buffet", ("actions", "pizza_extra"),
+               (Arg("row", "int", "the buffet row", optional=True),)),
+    "snack": ("Snack on a kitchen token", ("actions", "pizza_extra"),
+              (Arg("food", "str", "the food eaten", optional=True),
+               Arg("from", "choice", "kitchen or thaw", optional=True, choices=("kitchen", "thaw")),
+               Arg("column", "int", "the kitchen column", optional=True))),
+    "cook": ("Take recipes and cook", ("actions", "pizza_extra"),
+             (Arg("take", help="face-up recipes taken", max_items=rules.RECIPES_PER_TAKE, **_LIST_STR),
+              Arg("place", help="{\"recipe\", \"food\"} placements", max_items=rules.TOKENS_PER_COOK,
+                  **_PLACEMENTS),
+              Arg("thaw", help="frozen foods thawed", max_items=rules.THAWS_PER_COOK, **_LIST_STR))),
+    "workout": ("Take activities and work out", ("actions", "pizza_extra"),
+                (Arg("take", help="face-up activities taken", max_items=rules.ACTIVITIES_PER_TAKE,
+                     **_LIST_STR),
+                 Arg("place", help="{\"activity\", \"food\"} placements",
+                     max_items=rules.TOKENS_PER_WORKOUT, **_PLACEMENTS))),
+    "pass": ("Pass for the rest of the round", ("actions", "pizza_extra"),
+             (Arg("space", "choice", "the space the marker goes on", optional=True,
+                  choices=actions.SPACES),)),
+    "skip": ("Give up the extra Pizza To Go action", ("pizza_extra",), ()),
+    "use_ability": ("Use a completed recipe's ability", ("actions", "pizza_extra", "cleanup"),
+                    (Arg("recipe", "str", "the completed recipe", optional=True),)),
+    "answer": ("Answer the table's question about what the camera saw", None,
+               (Arg("choice", "int", "the number of the answer chosen", optional=True),)),
+    "tile_first": ("Choose the foods that go on the allergy tile first", None,
+                   (Arg("foods", help="foods of the tile, in order", max_items=12, **_LIST_STR),)),
+}
+_SEAT = Arg("seat", "seat", "the seat the host acts for")
+
+
+def _not_now(name: str):
+    """The ``not_now`` message of seat action ``name`` outside its phases."""
+    def early(state: dict) -> str:
+        if name == "assistant":
+            return "Assistants are chosen at the start of a round, not now."
+        if name == "skip":
+            return "Only the Pizza To Go player skips, at the end of the round."
+        if state["phase"] == "assistants":
+            return "Everyone picks an assistant before actions begin."
+        if state["phase"] == "cleanup":
+            return "The round is being cleaned up; the host continues when the table is ready."
+        return "No actions are taken now."
+    return early
+
+
+PHASES = (
+    Phase("assistants", "Each player picks an assistant", prompt=prompt, you=_you),
+    Phase("actions", "Players take turns placing their action markers", prompt=prompt, you=_you),
+    Phase("pizza_extra", "The Pizza To Go player's extra action", prompt=prompt, you=_you),
+    Phase("cleanup", "Clean-up on the table; the host continues", prompt=prompt),
+    Phase("over", "The game is over: the receipts", prompt=prompt),
+)
+
+MOVES = (
+    Move("tap", None, physical.tap, "A card drawn from a deck, tapped on a reader",
+         who="the players, on their readers", args=TAG_ARGS),
+    Move("board", None, boards.board_input, "What the camera sees on one board", who="the camera",
+         args=BOARD_ARGS),
+    Move("button", "advance", _continue, "Finish the clean-up", who="anyone at the table"),
+    *(Move("seat", name, _acting(name), what, who="the player (whose turn it is)", phases=phases,
+           args=args, early=_not_now(name)) for name, (what, phases, args) in SEAT_ACTIONS.items()),
+    *(Move("host", name, _acting(name), f"{what} (for a seat)", who="host", phases=phases,
+           args=(_SEAT, *args), early=_not_now(name)) for name, (what, phases, args) in SEAT_ACTIONS.items()),
+    Move("host", "continue", _continue, "Finish the clean-up", who="host"),
+    Move("host", "adjust", _adjust, "Add or take VP with a reason", who="host",
+         args=(_SEAT, Arg("vp", "int", "VP to add (negative: take)"),
+               Arg("reason", "str", "why (shows on the receipt)", max_length=200))),
+    Move("host", "assign_allergy", _assign_allergy, "Hand a player an allergy tile", who="host",
+         args=(_SEAT, Arg("tile", "str", "the allergy tile id"))),
+    Move("host", "watch_board", _watch_board, "Have the camera watch a board, or stop", who="host",
+         args=(Arg("board", "str", "the board id"),
+               Arg("watched", "bool", "watch (true) or not", optional=True, default=True))),
+    Move("host", "accept_board", _accept_board, "Take the camera's reading as the record", who="host",
+         args=(Arg("board", "str", "the board id"),)),
+    Move("host", "correct_board", _correct_board, "Correct the record of a board's slots", who="host",
+         args=(Arg("board", "str", "the board id"),
+               Arg("slots", "object", "slot id to food, or null to empty it"))),
+)
 
 
 def camera_boards(state: dict) -> dict[str, dict]:
@@ -109,7 +212,7 @@ OPTIONS = (
 )
 
 GAME = Game(id=rules.GAME_ID, name="Food for Thought", min_players=1, max_players=4,
-            setup=setup, legacy_apply=apply, show=view, options=OPTIONS, watch=camera_boards,
+            setup=setup, show=view, phases=PHASES, moves=MOVES, options=OPTIONS, watch=camera_boards,
             cards=physical.cards,
             summary="Six rounds of shopping, cooking and working out; the table keeps every "
                     "board and writes each player's receipt.")

@@ -27,7 +27,7 @@ def _name(state, seat):
 
 def _ints(value, what):
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise RuleError("bad_input", f"{what} must be a list of whole numbers.")
+        raise RuleError("bad_argument", f"{what} must be a list of whole numbers.")
     return value
 
 
@@ -35,9 +35,9 @@ def _list(body, key, limit, what, of=None):
     """``body[key]`` as a list of at most ``limit`` entries (each of type ``of`` when given)."""
     value = body.get(key, [])
     if not isinstance(value, list) or (of is not None and not all(isinstance(v, of) for v in value)):
-        raise RuleError("bad_input", f"{key} must be a list ({what}).")
+        raise RuleError("bad_argument", f"{key} must be a list ({what}).")
     if len(value) > limit:
-        raise RuleError("too_many", f"At most {limit} {what} in one action.")
+        raise RuleError("bad_argument", f"At most {limit} {what} in one action.")
     return value
 
 
@@ -81,22 +81,22 @@ def _check_turn(state: dict, seat: int, action: str) -> dict:
     p = _p(state, seat)
     phase = state["phase"]
     if phase == "assistants":
-        raise RuleError("choose_assistants_first", "Everyone picks an assistant before actions begin.")
+        raise RuleError("not_now", "Everyone picks an assistant before actions begin.")
     if phase == "cleanup":
-        raise RuleError("cleanup_first", "The round is being cleaned up; the host continues when the table is ready.")
+        raise RuleError("not_now", "The round is being cleaned up; the host continues when the table is ready.")
     if phase not in ("actions", "pizza_extra"):
         raise RuleError("not_now", "No actions are taken now.")
     if state["pending"] is not None:
         pend = state["pending"]
         if pend["seat"] != seat:
             raise RuleError("not_your_turn", f"{_name(state, pend['seat'])} is still shopping.")
-        raise RuleError("finish_shopping", "Finish your shopping first: choose what to buy (or buy nothing).")
+        raise RuleError("waiting", "Finish your shopping first: choose what to buy (or buy nothing).")
     if state["turn"] != seat:
         raise RuleError("not_your_turn", f"It is {_name(state, state['turn'])}'s turn, not yours.")
     if phase == "pizza_extra" and action == "pass":
-        raise RuleError("use_skip", "To give up the extra Pizza To Go action, skip it.")
+        raise RuleError("breaks_rule", "To give up the extra Pizza To Go action, skip it.")
     if p["passed"]:
-        raise RuleError("passed", "You passed: no more actions for you this round.")
+        raise RuleError("already_done", "You passed: no more actions for you this round.")
     return p
 
 
@@ -115,14 +115,14 @@ def shop(state, seat, p, body):
     if "dice" in body:
         dice = _ints(body["dice"], "dice")
         if len(dice) != 2 or not all(1 <= d <= rules.DIE_FACES for d in dice):
-            raise RuleError("bad_dice", f"Enter the two dice you rolled, each 1 to {rules.DIE_FACES}.")
+            raise RuleError("bad_argument", f"Enter the two dice you rolled, each 1 to {rules.DIE_FACES}.")
         how = "entered"
     elif state["options"]["dice"] == "digital":
         r = rng(state)
         dice = [r.randint(1, rules.DIE_FACES), r.randint(1, rules.DIE_FACES)]
         how = "rolled"
     else:
-        raise RuleError("enter_dice", "Roll the two dice and enter them: {\"dice\": [a, b]}.")
+        raise RuleError("bad_argument", "Roll the two dice and enter them: {\"dice\": [a, b]}.")
     return start_shopping(state, seat, p, dice, how)
 
 
@@ -145,7 +145,7 @@ def price(state: dict, space: str) -> int:
 def buy(state, seat, body):
     pend = state["pending"]
     if pend is None or pend["action"] not in ("buy", "dice"):
-        raise RuleError("not_shopping", "Buying comes after placing a marker on a shopping space and rolling.")
+        raise RuleError("not_now", "Buying comes after placing a marker on a shopping space and rolling.")
     if pend["seat"] != seat:
         raise RuleError("not_your_turn", f"{_name(state, pend['seat'])} is shopping, not you.")
     if pend["action"] == "dice":
@@ -153,15 +153,15 @@ def buy(state, seat, body):
     p = _p(state, seat)
     items = body.get("items", [])
     if not isinstance(items, list):
-        raise RuleError("bad_input", "items must be a list of {\"space\": \"row.col\"} or {\"special\": food}.")
+        raise RuleError("bad_argument", "items must be a list of {\"space\": \"row.col\"} or {\"special\": food}.")
     total, foods, spaces, lines = 0, [], [], []
     for item in items:
         if isinstance(item, dict) and "space" in item:
             space = item["space"]
             if not isinstance(space, str) or space not in state["shopping"]:
-                raise RuleError("no_such_space", f"The shopping list has no space {space!r} (use \"row.col\").")
+                raise RuleError("bad_argument", f"The shopping list has no space {space!r} (use \"row.col\").")
             if space in state["covered"] or space in spaces:
-                raise RuleError("space_covered", f"Shopping space {space} "
+                raise RuleError("unavailable", f"Shopping space {space} "
                                 f"({food_name(state, state['shopping'][space])}) is not available this round.")
             cost = price(state, space)
             spaces.append(space)
@@ -172,16 +172,16 @@ def buy(state, seat, body):
             still = [s for s, f in state["shopping"].items() if f == food and s not in state["covered"]
                      and s not in spaces]
             if still:
-                raise RuleError("still_on_list", f"{food_name(state, food)} is still on the shopping list "
+                raise RuleError("breaks_rule", f"{food_name(state, food)} is still on the shopping list "
                                 f"(space {still[0]}); special orders are for food that is not.")
             cost = rules.PRICE_SPECIAL_ORDER
             foods.append(food)
             lines.append(f"{food_name(state, food)} ${cost} (special order)")
         else:
-            raise RuleError("bad_input", "Each item is {\"space\": \"row.col\"} or {\"special\": food}.")
+            raise RuleError("bad_argument", "Each item is {\"space\": \"row.col\"} or {\"special\": food}.")
         total += cost
     if total > rules.BUDGET:
-        raise RuleError("over_budget", f"That costs ${total}; you may spend at most ${rules.BUDGET}.")
+        raise RuleError("breaks_rule", f"That costs ${total}; you may spend at most ${rules.BUDGET}.")
     tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze", str))
     for s in spaces:
         state["covered"][s] = "shopping"
@@ -199,12 +199,12 @@ def market(state, seat, p, body):
     card = body.get("card")
     if card not in state["market_up"]:
         up = ", ".join(f"{c} ({state['cards']['market'][c]['name']})" for c in state["market_up"]) or "none"
-        raise RuleError("stand_closed", f"Stand {card!r} is not open this round; open stands: {up}.")
+        raise RuleError("unavailable", f"Stand {card!r} is not open this round; open stands: {up}.")
     c = state["cards"]["market"][card]
     wild = _list(body, "wild", 99, "wild choices", str)
     n_wild = c["foods"].count(WILD)
     if len(wild) != n_wild:
-        raise RuleError("choose_wild", f"{c['name']} has {n_wild} wild food{'s' if n_wild != 1 else ''}: "
+        raise RuleError("bad_argument", f"{c['name']} has {n_wild} wild food{'s' if n_wild != 1 else ''}: "
                         f"name {'them' if n_wild != 1 else 'it'} in \"wild\".")
     foods = [f for f in c["foods"] if f != WILD] + [check_food(state, f, "wild space") for f in wild]
     p["market_visits"] += 1
@@ -230,9 +230,9 @@ def buffet(state, seat, p, body):
     row = body.get("row")
     rows = state["buffet"]
     if not isinstance(row, int) or isinstance(row, bool) or not 1 <= row <= len(rows):
-        raise RuleError("bad_row", f"Choose a buffet row from 1 to {len(rows)}.")
+        raise RuleError("bad_argument", f"Choose a buffet row from 1 to {len(rows)}.")
     if not rows[row - 1]:
-        raise RuleError("row_empty", f"Buffet row {row} is empty; take another row.")
+        raise RuleError("unavailable", f"Buffet row {row} is empty; take another row.")
     foods, rows[row - 1] = rows[row - 1], []
     spaces = state["spaces"]["buffet"]
     spaces[spaces.index(None)] = seat
@@ -245,7 +245,7 @@ def buffet(state, seat, p, body):
 def snack(state, seat, p, body):
     food = check_food(state, body.get("food"), "snack")
     if food in tokens.forbidden(state, p):
-        raise RuleError("allergic", f"You are allergic to {food_name(state, food)}: it may never go in your body.")
+        raise RuleError("breaks_rule", f"You are allergic to {food_name(state, food)}: it may never go in your body.")
     if body.get("from", "kitchen") == "thaw":           # the thaw area counts as kitchen (Freezer module)
         tokens.take_from_thaw(state, p, food)
     else:
@@ -271,12 +271,12 @@ def _recipe_spaces(state, p, place: list, placed: list) -> list[int]:
         for i in mine:
             space = place[i].get("space")
             if space is not None and (not isinstance(space, int) or isinstance(space, bool)):
-                raise RuleError("no_matching_space", f"A recipe space is a number from 1 to {len(card['needs'])}.")
+                raise RuleError("unavailable", f"A recipe space is a number from 1 to {len(card['needs'])}.")
             chosen.append(None if space is None else space - 1)
         foods = [placed[i][1] for i in mine]
         spaces = placement.assign(card["needs"], p["recipe_tokens"][rid], foods, chosen)
         if spaces is None:
-            raise RuleError("no_matching_space", f"{card['name']} has no empty spaces for "
+            raise RuleError("unavailable", f"{card['name']} has no empty spaces for "
                             + " and ".join(food_name(state, f) for f in foods) + " (it needs "
                             + ", ".join(card["needs"]) + ").")
         for i, space in zip(mine, spaces):
@@ -288,10 +288,10 @@ def _placement(state, p, item, kind: str, kinds: str) -> tuple[str, str]:
     """The card id and food of one placement ``{kind: id, "food": food}`` on one of ``p``'s
     incomplete ``kinds`` (recipes or activities); a refusal if it is not that."""
     if not isinstance(item, dict):
-        raise RuleError("bad_input", f"Each placement is {{\"{kind}\": id, \"food\": food}}.")
+        raise RuleError("bad_argument", f"Each placement is {{\"{kind}\": id, \"food\": food}}.")
     card_id, food = item.get(kind), check_food(state, item.get("food"), kind)
     if card_id not in p[kinds]:
-        raise RuleError(f"not_your_{kind}", f"{card_id!r} is not one of your incomplete {kinds}.")
+        raise RuleError("unavailable", f"{card_id!r} is not one of your incomplete {kinds}.")
     return card_id, food
 
 
@@ -300,17 +300,17 @@ def cook(state, seat, p, body):
     place = _list(body, "place", rules.TOKENS_PER_COOK, "tokens moved onto recipes")
     thaw = _list(body, "thaw", rules.THAWS_PER_COOK, "tokens thawed", str)
     if len(place) + len(thaw) > rules.TOKENS_PER_COOK:
-        raise RuleError("too_many", f"A cook moves at most {rules.TOKENS_PER_COOK} tokens (thawing counts).")
+        raise RuleError("bad_argument", f"A cook moves at most {rules.TOKENS_PER_COOK} tokens (thawing counts).")
     events = []
     take = physical.take_drawn(state, seat, "cook", "recipes", take)
     if len(take) > rules.RECIPES_PER_TAKE:
-        raise RuleError("too_many", f"At most {rules.RECIPES_PER_TAKE} recipes taken in one action.")
+        raise RuleError("bad_argument", f"At most {rules.RECIPES_PER_TAKE} recipes taken in one action.")
     shown = physical.takeable(state, "recipes") if physical.physical_draws(state) else visible_recipes(state)
     if len(set(take)) != len(take):
-        raise RuleError("bad_input", "Name each recipe once.")
+        raise RuleError("bad_argument", "Name each recipe once.")
     for rid in take:
         if rid not in shown:
-            raise RuleError("recipe_not_shown", f"Recipe {rid!r} is not face-up in the Recipe Book; "
+            raise RuleError("unavailable", f"Recipe {rid!r} is not face-up in the Recipe Book; "
                             f"face-up: {', '.join(shown) or 'none'}.")
     for rid in take:
         for pile in state["recipe_piles"]:
@@ -322,12 +322,12 @@ def cook(state, seat, p, body):
         events.append(event(state, "recipes", f"{p['name']} takes "
                             + ", ".join(state["cards"]["recipes"][r]["name"] for r in take) + "."))
     if thaw and not state["options"]["freezer"]:
-        raise RuleError("no_freezer", "The Freezer module is not in this game.")
+        raise RuleError("option_off", "The Freezer module is not in this game.")
     for food in thaw:
         if food not in p["freezer"]:
-            raise RuleError("not_frozen", f"There is no {food_name(state, food)} in your freezer.")
+            raise RuleError("unavailable", f"There is no {food_name(state, food)} in your freezer.")
         if len(p["thaw"]) >= rules.THAW_SPACES:
-            raise RuleError("thaw_full", f"Your thaw area holds at most {rules.THAW_SPACES} tokens.")
+            raise RuleError("unavailable", f"Your thaw area holds at most {rules.THAW_SPACES} tokens.")
         p["freezer"].remove(food)
         p["thaw"].append(food)
     placed = [_placement(state, p, item, "recipe", "recipes") for item in place]
@@ -368,13 +368,13 @@ def workout(state, seat, p, body):
     events = []
     take = physical.take_drawn(state, seat, "workout", "activities", take)
     if len(take) > rules.ACTIVITIES_PER_TAKE:
-        raise RuleError("too_many", f"At most {rules.ACTIVITIES_PER_TAKE} activities taken in one action.")
+        raise RuleError("bad_argument", f"At most {rules.ACTIVITIES_PER_TAKE} activities taken in one action.")
     shown = physical.takeable(state, "activities") if physical.physical_draws(state) else state["planner"]
     if len(set(take)) != len(take):
-        raise RuleError("bad_input", "Name each activity once.")
+        raise RuleError("bad_argument", "Name each activity once.")
     for aid in take:
         if aid not in shown:
-            raise RuleError("activity_not_shown", f"Activity {aid!r} is not face-up in the Daily Planner; "
+            raise RuleError("unavailable", f"Activity {aid!r} is not face-up in the Daily Planner; "
                             f"face-up: {', '.join(state['planner']) or 'none'}.")
     for aid in take:
         if aid in state["planner"]:
@@ -409,27 +409,27 @@ def workout(state, seat, p, body):
             why = (f"{food_name(state, food)} is already on {card['name']} or shown on it"
                    if food in present or food in icons else f"no empty space of {card['name']} takes "
                    f"{food_name(state, food)}")
-            raise RuleError("no_matching_space", f"Cannot work out with that: {why} (wild spaces need a food "
+            raise RuleError("unavailable", f"Cannot work out with that: {why} (wild spaces need a food "
                             "that is neither shown on the card nor already on it).")
         need = needs[space - 1]
         if need == WILD_PAIR:
             if count not in (None, 2):
-                raise RuleError("pair_needed", "This double wild space takes exactly 2 tokens of one type, at once.")
+                raise RuleError("bad_argument", "This double wild space takes exactly 2 tokens of one type, at once.")
             count = 2
         elif need == WILD_ONE_OR_TWO:
             count = 1 if count is None else count
             if count not in (1, 2):
-                raise RuleError("one_or_two", "This space takes 1 or 2 tokens of one type, at once.")
+                raise RuleError("bad_argument", "This space takes 1 or 2 tokens of one type, at once.")
         else:
             if count not in (None, 1):
-                raise RuleError("one_token", "This space takes one token.")
+                raise RuleError("bad_argument", "This space takes one token.")
             count = 1
         used += count
         if used > rules.TOKENS_PER_WORKOUT:
-            raise RuleError("too_many", f"A work out moves at most {rules.TOKENS_PER_WORKOUT} tokens from your body.")
+            raise RuleError("bad_argument", f"A work out moves at most {rules.TOKENS_PER_WORKOUT} tokens from your body.")
         position = item.get("position")          # which body space the token leaves (default: the last)
         if position is not None and count != 1:
-            raise RuleError("one_token", "Name a body \"position\" only for a single token.")
+            raise RuleError("bad_argument", "Name a body \"position\" only for a single token.")
         got[space - 1] = [tokens.take_from_body(state, p, food, item.get("group"), position) for _ in range(count)]
     for aid in list(p["activities"]):
         if all(t is not None for t in p["activity_tokens"][aid]):
@@ -454,7 +454,7 @@ def pass_turn(state, seat, p, body):
     space = body.get("space", "cook")
     why = space_open(state, seat, space)
     if why:
-        raise RuleError("space_taken", why)
+        raise RuleError("unavailable", why)
     if space == "shop":
         state["spaces"]["shop"].append(seat)
     elif space == "pizza":
@@ -483,12 +483,12 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
         return tile_first(state, seat, body)
     if action == "skip":
         if state["phase"] != "pizza_extra" or state["turn"] != seat or state["pending"]:
-            raise RuleError("nothing_to_skip", "Only the Pizza To Go player skips, at the end of the round.")
+            raise RuleError("not_now", "Only the Pizza To Go player skips, at the end of the round.")
         physical.check_nothing_drawn(state, seat, action)
         _p(state, seat)["pizza"] = False
         return [event(state, "skip", f"{_name(state, seat)} skips the extra action.")] + rounds.round_over(state)
     if action not in HANDLERS:
-        raise RuleError("unknown_action", f"There is no action {action!r}; actions are "
+        raise RuleError("unknown_move", f"There is no action {action!r}; actions are "
                         f"{', '.join(MARKER_ACTIONS)}, buy, assistant, use_ability, tile_first, skip.")
     p = _check_turn(state, seat, action)
     physical.check_nothing_drawn(state, seat, action)
@@ -496,7 +496,7 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
     if action != "pass":
         why = space_open(state, seat, action)
         if why:
-            raise RuleError("space_taken", why)
+            raise RuleError("unavailable", why)
     events = HANDLERS[action](state, seat, p, body)
     if action == "shop":
         return events                     # the turn goes on once the player has bought
@@ -513,14 +513,14 @@ def use_ability(state, seat, body):
     p = _p(state, seat)
     rid = body.get("recipe")
     if rid not in p["recipes_done"]:
-        raise RuleError("not_completed", "Only a recipe you have completed has an ability to use.")
+        raise RuleError("breaks_rule", "Only a recipe you have completed has an ability to use.")
     if rid in p["abilities_used"]:
-        raise RuleError("ability_used", "That recipe's ability is used up (its card is face down).")
+        raise RuleError("already_done", "That recipe's ability is used up (its card is face down).")
     r = state["cards"]["recipes"][rid]
     if r["end_game_vp"]:
-        raise RuleError("end_game_ability", f"{r['name']} scores at the end of the game; it is not used during play.")
+        raise RuleError("breaks_rule", f"{r['name']} scores at the end of the game; it is not used during play.")
     if not r["ability"]:
-        raise RuleError("no_ability", f"{r['name']} has no ability to use.")
+        raise RuleError("breaks_rule", f"{r['name']} has no ability to use.")
     own_turn = state["phase"] in ("actions", "pizza_extra") and state["turn"] == seat
     if not own_turn and state["phase"] != "cleanup":
         raise RuleError("not_your_turn", "A recipe's ability is used during your own turn "
@@ -533,11 +533,11 @@ def use_ability(state, seat, body):
 def tile_first(state, seat, body):
     p = _p(state, seat)
     if not p["allergy"]:
-        raise RuleError("no_tile", "You have no food allergy tile.")
+        raise RuleError("breaks_rule", "You have no food allergy tile.")
     tile = state["cards"]["allergies"][p["allergy"]]
     foods = body.get("foods")
     if not isinstance(foods, list) or any(f not in tile["foods"] for f in foods):
-        raise RuleError("bad_input", f"List the foods to put on your tile first, from: {', '.join(tile['foods'])}.")
+        raise RuleError("bad_argument", f"List the foods to put on your tile first, from: {', '.join(tile['foods'])}.")
     p["tile_first"] = list(foods)
     return [event(state, "tile_first", f"{p['name']} now puts {', '.join(foods) or 'nothing'} on their "
                   "allergy tile first.", seat=seat)]

@@ -77,7 +77,7 @@ def implied(state: dict, board: str) -> dict:
 def _seat_of(state: dict, board: str) -> dict:
     m = _DIET.match(board)
     if not m or m.group(1) not in state["seats"]:
-        raise RuleError("unknown_board", f"There is no board {board!r} in this game; boards: "
+        raise RuleError("unknown_card", f"There is no board {board!r} in this game; boards: "
                         f"{', '.join(board_ids(state))}.")
     return state["seats"][m.group(1)]
 
@@ -91,24 +91,24 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
         return
     if board == "shop":
         if len(parts) != 3 or parts[0] != "shop" or f"{parts[1]}.{parts[2]}" not in state["shopping"]:
-            raise RuleError("unknown_slot", f"The shopping list has no slot {slot!r} (use shop.<row>.<col>).")
+            raise RuleError("unknown_card", f"The shopping list has no slot {slot!r} (use shop.<row>.<col>).")
         if token not in (None, COVERED):
-            raise RuleError("bad_token", f"A shopping list slot holds {COVERED!r} or null, not {token!r}.")
+            raise RuleError("bad_argument", f"A shopping list slot holds {COVERED!r} or null, not {token!r}.")
         return
     p = _seat_of(state, board)
     if token is not None and token not in state["foods"] and not (parts[0] == "markers" and token == MARKER):
-        raise RuleError("unknown_food", f"{token!r} in {slot} is not a food token.")
+        raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
     ok = False
     if parts[0] == "body" and len(parts) == 3 and parts[2].isdigit():
         g = next((g for g in p["groups"] if g["id"] == parts[1]), None)
         ok = g is not None and 1 <= int(parts[2]) <= len(g["spaces"])
         if ok and strict and token is not None and token not in g["foods"]:
-            raise RuleError("wrong_group", f"{token} does not belong in the {g['name']} group ({slot}).")
+            raise RuleError("breaks_rule", f"{token} does not belong in the {g['name']} group ({slot}).")
     elif parts[0] == "kitchen" and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
         ok = 1 <= int(parts[1]) <= len(p["kitchen"]) and int(parts[2]) >= 1
     elif parts[0] == "markers" and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
         if token not in (None, MARKER):
-            raise RuleError("bad_token", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
+            raise RuleError("bad_argument", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
         return
     elif parts[0] in ("onrecipe", "onactivity") and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
         ok = True                         # a token lying on one of the player's incomplete recipe cards
@@ -116,7 +116,7 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
         limit = {"trash": 999, "freezer": rules.FREEZER_SPACES, "thaw": rules.THAW_SPACES}[parts[0]]
         ok = 1 <= int(parts[1]) <= limit and (parts[0] == "trash" or state["options"]["freezer"])
     if not ok:
-        raise RuleError("unknown_slot", f"Board {board} has no slot {slot!r}: slots are body.<group>.<n>, "
+        raise RuleError("unknown_card", f"Board {board} has no slot {slot!r}: slots are body.<group>.<n>, "
                         "kitchen.<col>.<row>, trash.<n>" + (", freezer.<n>, thaw.<n>" if state["options"]["freezer"]
                                                              else "") + ".")
 
@@ -241,12 +241,12 @@ def _main_reading(state: dict, slots: dict) -> list[dict]:
 def correct(state: dict, board, slots) -> list[dict]:
     """The host's correction: ``slots`` replace what the record holds there (null empties a slot)."""
     if not isinstance(board, str) or board not in board_ids(state):
-        raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
+        raise RuleError("unknown_card", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
     if board == physical.MAIN:
         raise RuleError("breaks_rule", "The main board's dice and dining-out tokens are read by the camera: "
                         "move the tokens on the table instead.")
     if not isinstance(slots, dict) or not slots or not all(isinstance(s, str) for s in slots):
-        raise RuleError("bad_input", "Name the slots to correct: {\"slots\": {\"body.dairy.1\": \"dairy\"}} "
+        raise RuleError("bad_argument", "Name the slots to correct: {\"slots\": {\"body.dairy.1\": \"dairy\"}} "
                         "(null empties a slot).")
     for slot, token in slots.items():
         _check_slot(state, board, slot, token, strict=True)
@@ -261,9 +261,9 @@ def correct(state: dict, board, slots) -> list[dict]:
 def watch(state: dict, board: str, watched: bool) -> list[dict]:
     """Mark ``board`` as watched by the camera (its snapshots are compared with the record) or not."""
     if board not in board_ids(state):
-        raise RuleError("unknown_board", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
+        raise RuleError("unknown_card", f"There is no board {board!r}; boards: {', '.join(board_ids(state))}.")
     if not isinstance(watched, bool):
-        raise RuleError("bad_input", "watched must be true or false.")
+        raise RuleError("bad_argument", "watched must be true or false.")
     info = state["boards"].setdefault(board, {"watched": False, "seen": {}, "areas": []})
     info["watched"] = watched
     info["seen"], info["areas"] = {}, []      # compared only where the camera has reported
@@ -274,10 +274,10 @@ def accept(state: dict, board: str) -> list[dict]:
     """The host accepts the camera's snapshot of ``board`` as the record."""
     info = state["boards"].get(board) if isinstance(board, str) else None
     if not info or not info["watched"]:
-        raise RuleError("not_watched", f"{board} is not watched by the camera; nothing to accept.")
+        raise RuleError("unavailable", f"{board} is not watched by the camera; nothing to accept.")
     diff = disagreements(state, board)
     if not diff:
-        raise RuleError("nothing_to_accept", f"The camera and the record agree on {board}.")
+        raise RuleError("already_done", f"The camera and the record agree on {board}.")
     differ = {d["slot"] for d in diff}
     slots = {s: None for s in implied(state, board) if area(s) in differ}
     slots.update({s: t for s, t in info["seen"].items() if area(s) in differ})

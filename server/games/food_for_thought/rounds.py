@@ -89,36 +89,36 @@ def _names(state: dict, ids: list[str]) -> str:
 def choose_assistant(state: dict, seat: int, body: dict) -> list[dict]:
     """A player picks their assistant (solo: the pattern's number of them)."""
     if state["phase"] != "assistants":
-        raise RuleError("not_assistant_time", "Assistants are chosen at the start of a round, not now.")
+        raise RuleError("not_now", "Assistants are chosen at the start of a round, not now.")
     queue = state["assistant_queue"]
     if not queue or queue[0] != seat:
-        raise RuleError("not_your_pick", f"It is {seat_record(state, queue[0])['name']}'s turn to pick an "
+        raise RuleError("not_your_turn", f"It is {seat_record(state, queue[0])['name']}'s turn to pick an "
                         "assistant (last player first, in reverse turn order).")
     p = seat_record(state, seat)
     picks = body.get("cards") if "cards" in body else [body.get("card")]
     if not isinstance(picks, list) or not all(isinstance(c, str) for c in picks):
-        raise RuleError("bad_assistant", "Name the assistant card: {\"card\": \"<assistant id>\"}.")
+        raise RuleError("bad_argument", "Name the assistant card: {\"card\": \"<assistant id>\"}.")
     if len(state["players"]) == 1:
         wanted, allowed = solo_choice(state)
         if len(picks) != wanted:
-            raise RuleError("solo_pattern", f"Solo round {state['round']}: pick {wanted} assistant"
+            raise RuleError("breaks_rule", f"Solo round {state['round']}: pick {wanted} assistant"
                             f"{'s' if wanted != 1 else ''} (use \"cards\": [...]).")
         keep = p["last_assistants"] if state["round"] % 2 == 0 else []
     else:
         if len(picks) != 1:
-            raise RuleError("one_assistant", "Pick exactly one assistant.")
+            raise RuleError("breaks_rule", "Pick exactly one assistant.")
         allowed, keep = state["assistants_free"], []
     for card in picks:
         if card not in state["cards"]["assistants"] or card not in state["assistants_in_play"]:
-            raise RuleError("unknown_assistant", f"{card!r} is not an assistant in this game; "
+            raise RuleError("unknown_card", f"{card!r} is not an assistant in this game; "
                             f"choose from: {_names(state, state['assistants_free'])}.")
         if card in p["last_assistants"]:
-            raise RuleError("same_assistant", f"You had {_names(state, [card])} last round; "
+            raise RuleError("breaks_rule", f"You had {_names(state, [card])} last round; "
                             "nobody keeps the same assistant two rounds running.")
         if card not in allowed:
-            raise RuleError("assistant_taken", f"{_names(state, [card])} is already taken this round.")
+            raise RuleError("unavailable", f"{_names(state, [card])} is already taken this round.")
     if len(set(picks)) != len(picks):
-        raise RuleError("bad_assistant", "Pick different assistants.")
+        raise RuleError("bad_argument", "Pick different assistants.")
     p["assistants"] = keep + picks
     state["assistants_free"] = [a for a in state["assistants_free"] if a not in picks]
     queue.pop(0)
@@ -236,7 +236,7 @@ def finish_cleanup(state: dict) -> list[dict]:
         state["cleanup"] = []
         return events + start_round(state)
     if state["phase"] != "cleanup":
-        raise RuleError("not_cleanup", "There is no clean-up waiting to be confirmed.")
+        raise RuleError("not_now", "There is no clean-up waiting to be confirmed.")
     state["cleanup"] = []
     return start_round(state)
 

@@ -17,7 +17,7 @@ def food_name(state: dict, food: str) -> str:
 def check_food(state: dict, food, what: str = "food") -> str:
     """``food`` if it is a known food id, else a refusal listing them."""
     if not isinstance(food, str) or food not in state["foods"]:
-        raise RuleError("unknown_food", f"{food!r} is not a food token; use one of: "
+        raise RuleError("unknown_card", f"{food!r} is not a food token; use one of: "
                         f"{', '.join(sorted(state['foods']))} (for the {what}).")
     return food
 
@@ -94,11 +94,11 @@ def to_kitchen(state: dict, p: dict, food: str) -> None:
 
 def to_freezer(state: dict, p: dict, food: str) -> None:
     if not state["options"]["freezer"]:
-        raise RuleError("no_freezer", "The Freezer module is not in this game.")
+        raise RuleError("option_off", "The Freezer module is not in this game.")
     if not state["foods"][food]["freezable"]:
-        raise RuleError("not_freezable", f"{food_name(state, food)} cannot go in the freezer.")
+        raise RuleError("breaks_rule", f"{food_name(state, food)} cannot go in the freezer.")
     if len(p["freezer"]) >= rules.FREEZER_SPACES:
-        raise RuleError("freezer_full", f"Your freezer holds at most {rules.FREEZER_SPACES} tokens.")
+        raise RuleError("unavailable", f"Your freezer holds at most {rules.FREEZER_SPACES} tokens.")
     p["freezer"].append(food)
 
 
@@ -107,7 +107,7 @@ def acquire_to_kitchen(state: dict, p: dict, foods: list[str], freeze: list[str]
     freeze = list(freeze)
     for f in freeze:
         if f not in foods or freeze.count(f) > foods.count(f):
-            raise RuleError("bad_freeze", f"You can only freeze tokens you are getting now; "
+            raise RuleError("bad_argument", f"You can only freeze tokens you are getting now; "
                             f"{food_name(state, f)} is not among them.")
     for f in foods:
         if f in freeze:
@@ -122,21 +122,21 @@ def take_from_kitchen(state: dict, p: dict, food: str, column: int | None = None
     cols = p["kitchen"]
     if column is not None:
         if not isinstance(column, int) or not 1 <= column <= len(cols):
-            raise RuleError("bad_column", f"Kitchen columns are 1 to {len(cols)}.")
+            raise RuleError("bad_argument", f"Kitchen columns are 1 to {len(cols)}.")
         if food not in cols[column - 1]:
-            raise RuleError("not_in_kitchen", f"There is no {food_name(state, food)} in kitchen column {column}.")
+            raise RuleError("unavailable", f"There is no {food_name(state, food)} in kitchen column {column}.")
         cols[column - 1].remove(food)
         return
     for col in reversed(cols):
         if food in col:
             col.remove(food)
             return
-    raise RuleError("not_in_kitchen", f"You have no {food_name(state, food)} in your kitchen.")
+    raise RuleError("unavailable", f"You have no {food_name(state, food)} in your kitchen.")
 
 
 def take_from_thaw(state: dict, p: dict, food: str) -> None:
     if food not in p["thaw"]:
-        raise RuleError("not_thawed", f"There is no {food_name(state, food)} in your thaw area.")
+        raise RuleError("unavailable", f"There is no {food_name(state, food)} in your thaw area.")
     p["thaw"].remove(food)
 
 
@@ -155,11 +155,11 @@ def take_from_body(state: dict, p: dict, food: str, group: str | None = None, po
     if group is None:
         g = next((g for g in p["groups"] if food in p["body"][g["id"]]), None)
         if g is None:
-            raise RuleError("not_in_body", f"You have no {food_name(state, food)} in your body.")
+            raise RuleError("unavailable", f"You have no {food_name(state, food)} in your body.")
     else:
         g = next((g for g in p["groups"] if g["id"] == group), None)
         if g is None:
-            raise RuleError("unknown_group", f"Your body has no food group {group!r}.")
+            raise RuleError("unknown_card", f"Your body has no food group {group!r}.")
     tokens = p["body"][g["id"]]
     as_tile = bool(g.get("tile")) and food in forbidden(state, p)
     match = (lambda t: True) if as_tile else (lambda t: t == food)
@@ -169,10 +169,10 @@ def take_from_body(state: dict, p: dict, food: str, group: str | None = None, po
             and tokens[position - 1] is not None and match(tokens[position - 1]):
         index = position - 1
     else:
-        raise RuleError("not_in_body", f"Space {position!r} of your {g['name']} group holds no "
+        raise RuleError("unavailable", f"Space {position!r} of your {g['name']} group holds no "
                         f"{food_name(state, food)}.")
     if index is None:
-        raise RuleError("not_in_body", f"Your {g['name']} tile is empty." if as_tile else
+        raise RuleError("unavailable", f"Your {g['name']} tile is empty." if as_tile else
                         f"There is no {food_name(state, food)} in your {g['name']} group.")
     _lift(tokens, index)
     return food
