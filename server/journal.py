@@ -43,6 +43,19 @@ CREATE TABLE IF NOT EXISTS refusal_counts (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+#: The layout of the journal this code writes, kept in ``meta`` as ``schema_version``.
+SCHEMA_VERSION = 2
+
+
+def _from_version_1(db: sqlite3.Connection) -> None:
+    """Version 1 (a journal from before the version was written) lacks the idempotency keys
+    and the refusal counts; the schema script creates what is missing and keeps every row."""
+    db.executescript(_SCHEMA)
+
+
+#: For each older version, the step that brings a journal to the next one.
+MIGRATIONS = {1: _from_version_1}
+
 #: How many refusals the list keeps (older ones live on only in the counts per reason and source).
 REFUSALS_KEPT = 1000
 #: How much of a refused input is kept, in characters.
@@ -67,11 +80,29 @@ class Journal:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         try:
+            old = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'inputs'").fetchone() is not None
             db.executescript(_SCHEMA)
+            self._check_version(db, old)
         except sqlite3.OperationalError:
             # a read-only data folder: an existing journal still reads; writes wait for the folder
             db.execute("SELECT 1 FROM inputs LIMIT 1")
         return db
+
+    def _check_version(self, db: sqlite3.Connection, existed: bool) -> None:
+        """Bring an older journal to :data:`SCHEMA_VERSION`; refuse one written by a newer table."""
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        version = int(row[0]) if row else (1 if existed else SCHEMA_VERSION)
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise JournalError(f"The journal at {self.path} was written by a newer Tofu Table (journal "
+                               f"version {version}; this one reads up to {SCHEMA_VERSION}): update the "
+                               "table's software, or move the journal aside to start a new one.")
+        while version < SCHEMA_VERSION:
+            MIGRATIONS[version](db)
+            version += 1
+        if row is None or int(row[0]) != version:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                       (str(version),))
 
     def close(self) -> None:
         with self._lock:

@@ -130,3 +130,41 @@ def test_refusals_are_a_capped_list_with_counts_per_reason_and_source(journal, p
     assert counts == {("host_token_needed", "http"): 300, ("host_token_needed", "socket"): 100}
     journal.close()
     assert path.stat().st_size < 1_000_000
+
+
+def test_a_new_journal_records_its_schema_version(journal, path):
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+            str(journal_module.SCHEMA_VERSION),)
+
+
+def test_a_journal_from_before_the_schema_version_is_migrated_and_keeps_its_inputs(path):
+    """A journal written before `meta` held a version (inputs, refusals and meta only) opens,
+    gets the tables added since and the current version, and replays the same inputs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE inputs (id INTEGER PRIMARY KEY, at REAL NOT NULL, source TEXT NOT NULL,
+                                 input TEXT NOT NULL, undone REAL);
+            CREATE TABLE refusals (id INTEGER PRIMARY KEY, at REAL NOT NULL, source TEXT NOT NULL,
+                                   input TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL);
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO inputs (at, source, input) VALUES (1.0, 'http', '{"button":{"name":"advance"}}');
+        """)
+    old = Journal(path)
+    assert old.live() == [(1, {"button": {"name": "advance"}})]
+    assert old.meta("schema_version") == str(journal_module.SCHEMA_VERSION)
+    with sqlite3.connect(path) as db:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"input_keys", "refusal_counts"} <= tables
+    old.close()
+
+
+def test_a_journal_from_a_newer_table_is_refused_on_open_naming_both_versions(journal, path):
+    journal.set_meta("schema_version", str(journal_module.SCHEMA_VERSION + 1))
+    journal.close()
+    with pytest.raises(JournalError) as caught:
+        Journal(path)
+    message = str(caught.value)
+    assert f"version {journal_module.SCHEMA_VERSION + 1}" in message and "newer" in message
+    assert f"up to {journal_module.SCHEMA_VERSION}" in message
