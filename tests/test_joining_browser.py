@@ -24,7 +24,7 @@ def no_horizontal_overflow(page) -> None:
 def test_a_phone_joins_with_the_code_and_stays_joined_through_a_new_game(tmp_path):
     with run_server(tmp_path / "data") as srv, browser() as b:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"]}}).ok
-        phone = b.new_context(viewport=PHONE).new_page()
+        phone = b.new_context(bypass_csp=True, viewport=PHONE).new_page()
         errors = []
         phone.on("pageerror", lambda e: errors.append(str(e)))
         phone.goto(f"{srv.url}/join?code={join_code(srv)}")
@@ -57,7 +57,7 @@ def test_a_phone_joins_with_the_code_and_stays_joined_through_a_new_game(tmp_pat
 def test_a_seat_code_makes_the_phone_that_seats_player(tmp_path):
     with run_server(tmp_path / "data") as srv, browser() as b:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"]}}).ok
-        phone = b.new_context(viewport=PHONE).new_page()
+        phone = b.new_context(bypass_csp=True, viewport=PHONE).new_page()
         phone.goto(f"{srv.url}/join?token={srv.seat_token(2)}")
         phone.wait_for_url(f"{srv.url}/seat")
         phone.wait_for_function("document.getElementById('who').textContent === 'Ben (seat 2)'")
@@ -65,7 +65,7 @@ def test_a_seat_code_makes_the_phone_that_seats_player(tmp_path):
 
 def test_a_phone_without_a_game_says_who_it_is_and_waits(tmp_path):
     with run_server(tmp_path / "data") as srv, browser() as b:
-        phone = b.new_context(viewport=PHONE).new_page()
+        phone = b.new_context(bypass_csp=True, viewport=PHONE).new_page()
         phone.goto(f"{srv.url}/join?code={join_code(srv)}")
         phone.fill("#name", "Dora")
         phone.select_option("#seat", "3")
@@ -80,12 +80,12 @@ def test_a_phone_without_a_game_says_who_it_is_and_waits(tmp_path):
 def test_a_tv_pairs_with_the_host_and_then_shows_the_seat_codes(tmp_path):
     with run_server(tmp_path / "data") as srv, browser() as b:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"]}}).ok
-        tv = b.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv = b.new_context(bypass_csp=True, viewport={"width": 1920, "height": 1080}).new_page()
         tv.goto(srv.url + "/pair")
         tv.wait_for_function("/^\\d{3} \\d{3}$/.test(document.getElementById('code').textContent)")
         screenshot(tv, "joining-tv-pairing")
         code = tv.locator("#code").inner_text()
-        host = b.new_context(viewport=PHONE).new_page()
+        host = b.new_context(bypass_csp=True, viewport=PHONE).new_page()
         host.goto(f"{srv.url}/host?token={srv.host_token}")
         host.fill("#pair-code", code)
         host.get_by_role("button", name="Pair").click()
