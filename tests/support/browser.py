@@ -36,8 +36,9 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         # The pages' Content-Security-Policy forbids eval, which Playwright's wait_for_function
         # uses for its predicate; the tests' own probes may run, the pages' scripts are unchanged.
-        new_page = b.new_page
+        new_page, new_context = b.new_page, b.new_context
         b.new_page = lambda **options: new_page(**{"bypass_csp": True, **options})
+        b.new_context = lambda **options: new_context(**{"bypass_csp": True, **options})
         try:
             yield b
         finally:
