@@ -16,6 +16,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
+import sqlite3
 import time
 from datetime import datetime, timezone
 
@@ -26,6 +28,8 @@ from .history import History
 from .players import RosterError
 from .stats import player_stats, standings
 from .web_access import json_error, refuse_unless_host, request_role, request_token
+
+log = logging.getLogger(__name__)
 
 #: The CSV export's columns, one row per player per game (described in docs/history.md).
 CSV_COLUMNS = ("game_id", "game", "game_name", "started_at", "ended_at", "duration_s", "seat", "player",
@@ -62,16 +66,36 @@ def tonight_view(history: History, ids: dict[str, int]) -> dict:
             "standings": standings(games, ids)}
 
 
+def _open(path, journal) -> History:
+    """The records at ``path``, rebuilt from ``journal`` when needed.
+
+    A data folder that cannot be written (read-only, full) must not stop the table:
+    the records are then kept in memory, and rebuilt into ``path`` from the journal
+    at the next start that can write it.
+    """
+    try:
+        history = History(path)
+        if not history.current:
+            history.rebuild(journal)
+        return history
+    except sqlite3.Error as exc:
+        log.error("game history kept in memory only (%s): it is rebuilt from the journal at the next start", exc)
+        history = History(":memory:")
+        history.rebuild(journal)
+        return history
+
+
 def register(app, socketio, ctx) -> None:
     """Open the records (rebuilding them if needed), keep them in step, add the routes."""
-    history = History(ctx.data_dir / "history.sqlite")
     table = ctx.table
-    if not history.current:
-        history.rebuild(table.journal)
+    history = _open(ctx.data_dir / "history.sqlite", table.journal)
 
     def sync(outcome=None, inp=None) -> None:
         if outcome is None or outcome.accepted:
-            history.sync(table.journal, table.game_seq, table.state["over"] if table.state else None)
+            try:
+                history.sync(table.journal, table.game_seq, table.state["over"] if table.state else None)
+            except sqlite3.Error as exc:     # a full disk: the record is rebuilt from the journal later
+                log.error("game history not updated: %s", exc)
 
     sync()
     table.listeners.insert(0, sync)   # before the publisher, so the TV's standings include this game
