@@ -34,8 +34,11 @@ def test_placing_and_removing_cards_on_simulated_readers(tmp_path):
         assert reader("seat-9", "place", {"card": "test/red"}).status_code == 404
         assert reader("seat-2", "place", {}).status_code == 400
         reader("seat-2", "place", {"card": "test/red"})
-        reader("seat-2", "place", {"card": "test/blue"})
-        time.sleep(0.3)
-        assert srv.state("host", srv.host_token)["secrets"].get("2") is None   # a collision is no tap
+        wait_for(lambda: srv.state("host", srv.host_token)["secrets"].get("2") == "red", timeout=5)
+        assert len(reader("seat-2", "place", {"card": "test/blue"}).json()["tags"]) == 2
         reader("seat-2", "remove", {"card": "test/red"})
         wait_for(lambda: srv.state("host", srv.host_token)["secrets"].get("2") == "blue", timeout=5)
+        # while both lay there the reader saw a collision: no tap of blue until red was gone
+        seat_2 = [(kind, body["card"]) for i in journal() for kind, body in i.items()
+                  if kind in ("tap", "lift") and body["reader"] == "seat-2"]
+        assert seat_2 == [("tap", "test/red"), ("lift", "test/red"), ("tap", "test/blue")]

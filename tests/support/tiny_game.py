@@ -1,7 +1,7 @@
 """A tiny game for testing the table, and the worked example of docs/adding-a-game.md.
 
 Each player holds a secret colour, tapped on their own seat reader
-(``test/red`` or ``test/blue``) or chosen on their phone; ``advance`` scores a
+(``test/red`` or ``test/blue``; lifted off to choose again) or chosen on their phone; ``advance`` scores a
 point for every seat whose secret is red and moves to the next round; after
 ``rounds`` rounds the game is over.
 """
@@ -39,6 +39,15 @@ def tap(state, args):
     return _choose(state, seat, card[5:])
 
 
+def lift(state, args):
+    """A colour card taken off a seat reader: that seat's choice is withdrawn."""
+    seat = reader_seat(args["reader"])
+    if seat is None or seat > len(state["players"]):
+        raise RuleError("wrong_reader", "Only a seat reader holds a player's colour.")
+    state["secrets"].pop(str(seat), None)
+    return [event(state, "withdrew", f"{player(state, seat)['name']} took their colour back.")]
+
+
 def choose(state, args):
     """The same choice made on the player's phone."""
     return _choose(state, args["seat"], args["colour"])
@@ -72,6 +81,8 @@ PHASES = (
 
 MOVES = (
     Move("tap", None, tap, "Tap your colour card on your seat reader", who="any player",
+         phases=("choosing",), args=TAG_ARGS),
+    Move("lift", None, lift, "Take your colour card off to choose again", who="any player",
          phases=("choosing",), args=TAG_ARGS),
     Move("seat", "choose", choose, "Choose your colour", who="any player", phases=("choosing",),
          args=(Arg("colour", "choice", "your secret colour", choices=COLOURS),)),
