@@ -86,6 +86,7 @@ def test_host_card_entry_form(tmp_path):
         with browser() as b:
             page = b.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"{srv.url}/host?token={srv.host_token}")
+            page.click("#secrets summary")   # the host opens the folded answers and corrections
             page.click("text=Open the card entry form")
             page.wait_for_selector("text=Check and save")
             page.select_option("select[name=kind]", "goals")

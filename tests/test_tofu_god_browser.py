@@ -83,6 +83,8 @@ def test_seat_and_host_pages_show_their_part(tmp_path):
             page = b.new_page(viewport={"width": 430, "height": 900} if name != "host" else None)
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(srv.url + path)
+            if name == "host":
+                page.click("#secrets summary")   # the host opens the folded answers and corrections
             page.wait_for_selector(".tg")
             pages[name] = page
         anna = pages["anna"].locator("#game-area").inner_text()
@@ -159,6 +161,7 @@ def test_host_page_form_starts_tofu_god_with_options(tmp_path):
     with run_server(tmp_path) as srv, browser() as b:
         page = b.new_page()
         page.goto(srv.url + f"/host?token={srv.host_token}")
+        page.click("#secrets summary")   # the host opens the folded answers and corrections
         page.select_option("#ng-game", "tofu-god")
         page.fill("#ng-players", "Anna\nBen\nCindy\nDax")
         page.select_option("#opt-set_aside", '"physical"')

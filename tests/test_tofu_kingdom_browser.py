@@ -57,6 +57,7 @@ def test_host_records_a_coaster_prince_asks_from_the_phone_host_sets_the_flip(tm
             srv.post(tap(position, role))
         host = b.new_page(viewport={"width": 1280, "height": 900})
         host.goto(f"{srv.url}/host?token={srv.host_token}")
+        host.click("#secrets summary")   # the host opens the folded answers and corrections
         host.wait_for_selector("text=Record a coaster")
         form = ".tk-form:has-text('Record a coaster')"
         host.select_option(f"{form} select >> nth=0", "center")
