@@ -102,12 +102,7 @@ def views(table: Table) -> dict:
 
 
 def served_views(srv: Server, seats: list[int]) -> dict:
-    host = srv.state("host", srv.host_token)
-    del host["seat_links"], host["health"], host["undo"]   # the server's own additions for the host page
-    out = {"table": srv.state("table"), "host": host}
-    for seat in seats:
-        out[f"seat-{seat}"] = srv.state(f"seat-{seat}", srv.host_token)
-    return out
+    return {a: srv.engine_view(a, srv.host_token) for a in ["table", "host"] + [f"seat-{s}" for s in seats]}
 
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_input_and_applies_none_twice(tmp_path):

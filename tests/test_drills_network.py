@@ -30,7 +30,9 @@ def tv_matches(page, srv) -> bool:
     view = srv.state("table")
     return (page.evaluate("document.body.dataset.seq") == str(view["seq"])
             and page.locator("#prompt").inner_text() == view["prompt"]
-            and all(f"{p['name']}\n{p['score']}" in page.locator("#players").inner_text()
+            and all(page.locator(f"#players .seat-card[data-seat='{p['seat']}'] .name").inner_text() == p["name"]
+                    and page.locator(f"#players .seat-card[data-seat='{p['seat']}'] .score")
+                    .get_attribute("data-score") == str(p["score"])
                     for p in view["players"]))
 
 

@@ -95,9 +95,7 @@ def journal_rows(data_dir, scratch) -> list[tuple[int, dict]]:
 
 
 def served(srv: Server) -> dict:
-    host = srv.state("host", srv.host_token)
-    del host["seat_links"], host["health"], host["undo"]     # the server's additions for the host page
-    return {"table": srv.state("table"), "host": host}
+    return {"table": srv.engine_view("table"), "host": srv.engine_view("host", srv.host_token)}
 
 
 def replayed(table: Table) -> dict:
@@ -110,8 +108,9 @@ def as_json(views: dict) -> dict:
 
 
 def without_seq(views: dict) -> dict:
-    """Views minus the journal position, which depends on how many games came before."""
-    return {audience: {k: v for k, v in view.items() if k != "seq"}
+    """Views minus the journal positions (of the input, of the game's start), which depend on how
+    many games came before."""
+    return {audience: {k: v for k, v in view.items() if k not in ("seq", "game_seq")}
             for audience, view in as_json(views).items()}
 
 

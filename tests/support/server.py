@@ -32,6 +32,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: Keys the running server adds to the engine's views (server/publisher.py and its additions).
+SERVER_ADDITIONS = ("seat_links", "health", "undo", "tonight")
+
+
 class Server:
     """A running server process with its URL, data dir and host token."""
 
@@ -102,6 +106,14 @@ class Server:
         r = requests.get(self.url + "/api/state", params=params, timeout=10)
         r.raise_for_status()
         return r.json()
+
+    def engine_view(self, view: str = "table", token: str | None = None) -> dict:
+        """The served view without what the server adds to the game's own view (seat links, health,
+        the undo label, tonight's standings), so it can be compared with a refold in-process."""
+        out = self.state(view, token)
+        for key in SERVER_ADDITIONS:
+            out.pop(key, None)
+        return out
 
     def seat_token(self, seat: int) -> str:
         """A seat's token, as the host page links it."""
