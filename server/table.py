@@ -207,7 +207,7 @@ class Table:
                 "journal_failed", f"{exc} The input was NOT applied; free disk space or fix the "
                 "data folder, then try again."))
         except Exception as exc:   # a fault in an engine must not stop the table
-            self.state, self.game_seq, self.ended_note = before
+            self.state, self.game_seq, self.ended_note, self.last_game = before
             outcome = Outcome(False, error=self._internal_error(inp, source, exc))
         if not outcome.quiet:
             for listener in self.listeners:

@@ -1,7 +1,7 @@
 """A tiny game for testing the table, and the worked example of docs/adding-a-game.md.
 
 Each player holds a secret colour, tapped on their own seat reader
-(``test/red`` or ``test/blue``; lifted off to choose again) or chosen on their phone; ``advance`` scores a
+(``test/red`` or ``test/blue``; taking it off again changes nothing) or chosen on their phone; ``advance`` scores a
 point for every seat whose secret is red and moves to the next round; after
 ``rounds`` rounds the game is over.
 """
@@ -40,12 +40,8 @@ def tap(state, args):
 
 
 def lift(state, args):
-    """A colour card taken off a seat reader: that seat's choice is withdrawn."""
-    seat = reader_seat(args["reader"])
-    if seat is None or seat > len(state["players"]):
-        raise RuleError("wrong_reader", "Only a seat reader holds a player's colour.")
-    state["secrets"].pop(str(seat), None)
-    return [event(state, "withdrew", f"{player(state, seat)['name']} took their colour back.")]
+    """A colour card taken off a reader: journaled, and the choice made with it stands."""
+    return []
 
 
 def choose(state, args):
@@ -82,7 +78,7 @@ PHASES = (
 MOVES = (
     Move("tap", None, tap, "Tap your colour card on your seat reader", who="any player",
          phases=("choosing",), args=TAG_ARGS),
-    Move("lift", None, lift, "Take your colour card off to choose again", who="any player",
+    Move("lift", None, lift, "Take your colour card off (your choice stands)", who="any player",
          phases=("choosing",), args=TAG_ARGS),
     Move("seat", "choose", choose, "Choose your colour", who="any player", phases=("choosing",),
          args=(Arg("colour", "choice", "your secret colour", choices=COLOURS),)),
