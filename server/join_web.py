@@ -103,6 +103,12 @@ def _player_name(value) -> str | None:
     return value.strip()
 
 
+def _not_joined():
+    """The refusal for a phone the table does not know (never joined, or forgotten by the host)."""
+    return json_error(403, "not_joined", "This phone has not joined the table (or the host forgot "
+                      "it): scan the join code on the TV.")
+
+
 def register(app, socketio, ctx) -> None:
     """Add the joining and pairing routes to ``app``."""
     bp = Blueprint("joining", __name__)
@@ -197,16 +203,14 @@ def register(app, socketio, ctx) -> None:
     def device_me():
         device = phone()
         if device is None:
-            return json_error(403, "not_joined", "This phone has not joined the table (or the host forgot "
-                              "it): scan the join code on the TV.")
+            return _not_joined()
         return jsonify(about(device))
 
     @bp.post("/api/devices/me")
     def device_pick():
         device = phone()
         if device is None:
-            return json_error(403, "not_joined", "This phone has not joined the table (or the host forgot "
-                              "it): scan the join code on the TV.")
+            return _not_joined()
         body = request.get_json(silent=True)
         body = body if isinstance(body, dict) else {}
         player = _player_name(body.get("player"))
