@@ -175,7 +175,7 @@ class Table:
         Only the applying thread (or a headless replay) calls this; everyone
         else uses :meth:`submit` or :meth:`put`.
         """
-        before = (self.state, self.game_seq, self.ended_note, self.last_game)
+        before = self._fold_fields()
         try:
             inp = check(inp)
             kind, body = input_kind(inp)
@@ -193,21 +193,17 @@ class Table:
         except Quiet:
             outcome = Outcome(True, seq=self.seq, quiet=True)
         except Refusal as exc:
-            self.state, self.game_seq, self.ended_note, self.last_game = before
+            self._restore(before)
             outcome = Outcome(False, error=exc)
             detail = getattr(exc, "detail", None)
-            try:
-                self.journal.refuse(inp, exc.code, f"{exc.message} ({detail})" if detail else exc.message,
-                                    source)
-            except JournalError as jerr:
-                log.error("%s", jerr)
+            self._list_refusal(inp, exc.code, f"{exc.message} ({detail})" if detail else exc.message, source)
         except JournalError as exc:
-            self.state, self.game_seq, self.ended_note, self.last_game = before
+            self._restore(before)
             outcome = Outcome(False, error=RuleError(
                 "journal_failed", f"{exc} The input was NOT applied; free disk space or fix the "
                 "data folder, then try again."))
         except Exception as exc:   # a fault in an engine must not stop the table
-            self.state, self.game_seq, self.ended_note, self.last_game = before
+            self._restore(before)
             outcome = Outcome(False, error=self._internal_error(inp, source, exc))
         if not outcome.quiet:
             for listener in self.listeners:
@@ -226,11 +222,22 @@ class Table:
         error = RuleError("internal_error", "The table could not apply this input (a fault in its "
                           "rules program); nothing changed. Play on, or undo; the host page lists it.",
                           detail=fault)
+        self._list_refusal(inp, error.code, f"{error.message} ({fault})", source)
+        return error
+
+    def _fold_fields(self) -> tuple:
+        """What applying one input may change, kept so a refused input can put it back."""
+        return self.state, self.game_seq, self.ended_note, self.last_game
+
+    def _restore(self, kept: tuple) -> None:
+        self.state, self.game_seq, self.ended_note, self.last_game = kept
+
+    def _list_refusal(self, inp, code: str, message: str, source: str) -> None:
+        """Add a refusal to the host's list; a journal that cannot take it only logs why."""
         try:
-            self.journal.refuse(inp, error.code, f"{error.message} ({fault})", source)
+            self.journal.refuse(inp, code, message, source)
         except JournalError as jerr:
             log.error("%s", jerr)
-        return error
 
     def health(self) -> list[dict]:
         """The applying thread's health record: ``degraded`` once an input failed inside it."""
