@@ -13,14 +13,33 @@ Counted, per game:
   public      refusals whose TV message names a card id that is not in the TV's own view
               (the crude secret check: an id the TV cannot see must not appear in its refusal)
 
-Run from the repository root:  python3 bench/bench_fuzz.py [--inputs 100000] [--seed 1]
+Then ``--hypothesis`` inputs per game come from hypothesis: the contract suite's generator
+(tests/test_game_contract.py), protocol-valid inputs of the game's own vocabulary from the first
+states of every phase the scripts reach, each checked to be applied or refused with a catalogue
+code, and a public refusal to name no secret of the state (every hidden card, role and answer,
+not only card ids); hypothesis stops at the first failure and shrinks it.
+
+Then ``--requests`` requests go to the real server (`tofu-table serve --simulate` in a subprocess,
+tests/support/server.py): the same scripts and mutants, sent over HTTP (as JSON with the host
+token, no token or a junk one; now and then as raw bytes or another content type) and over
+Socket.IO (a host page and a TV), from source addresses 127.0.0.2..254 in turn (so the
+per-device limits answer only a few of them 429).  Counted: **5xx** answers, **crashes**
+(``internal_error`` answers, or a fault on the server's health), **changed** (after each
+script, the served views differ from a refold of a copy of the server's journal, so a refused
+input changed the state or an accepted one was not journaled) and **public** (a refusal
+answered to a no-token request or to the TV that names a hidden card id).
+
+Run from the repository root:  python3 bench/bench_fuzz.py [--inputs 100000] [--requests 20000] [--seed 1]
 """
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import random
+import sqlite3
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -109,16 +128,167 @@ def fuzz_game(game_id: str, count: int, mutants: int, rng: random.Random) -> dic
     return found
 
 
+def hypothesis_game(game_id: str, count: int, seed: int) -> dict:
+    """``count`` hypothesis examples of the contract suite's engine check for ``game_id``."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from hypothesis import seed as with_seed
+
+    from tests import test_game_contract as contract
+    inner = contract.test_the_engine_raises_nothing_but_a_refusal_and_no_public_refusal_names_a_secret
+    run = with_seed(seed)(settings(max_examples=count, deadline=None, database=None,
+                                   suppress_health_check=list(HealthCheck))(
+        given(data=st.data())(inner.hypothesis.inner_test)))
+    try:
+        run(game_id=game_id)
+    except Exception as exc:   # the shrunk failing example, as hypothesis reports it
+        return {"inputs": count, "failures": 1, "example": f"{type(exc).__name__}: {exc}"[:500]}
+    return {"inputs": count, "failures": 0, "example": None}
+
+
+def _public_leak(message: str, inp, tv_view: dict, cards: list[str]) -> bool:
+    """True when a public refusal names a card id the TV does not show and the input did not name."""
+    tv, sent = json.dumps(tv_view), json.dumps(inp, default=str)
+    return any(card in message and card not in tv and card not in sent for card in cards)
+
+
+def _refolded_views(srv, audiences: list[str]) -> dict:
+    """The views of a refold of a copy of the running server's journal (what a restart would show)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "journal.sqlite"
+        with sqlite3.connect(srv.data_dir / "journal.sqlite") as live, sqlite3.connect(copy) as dst:
+            live.backup(dst)
+        table = Table(Journal(copy))
+        views = {a: table.view(a) for a in audiences}
+        table.journal.close()
+    return views
+
+
+class _Sender:
+    """Sends one input to the server by a random way and returns (status, answer)."""
+
+    def __init__(self, srv, rng: random.Random):
+        from tests.support.server import Client
+        self.srv, self.rng, self.n = srv, rng, 0
+        self.tokens = [srv.host_token, None, "junk-" + "x" * 20]
+        self.sockets = {"host": Client(srv.url, "host", srv.host_token), "table": Client(srv.url, "table", None)}
+
+    def _addr(self) -> str:
+        self.n += 1
+        return f"127.0.0.{2 + self.n % 253}"
+
+    def http(self, body: bytes, token: str | None, content_type: str = "application/json"):
+        conn = http.client.HTTPConnection("127.0.0.1", self.srv.port, timeout=30, source_address=(self._addr(), 0))
+        headers = {"Content-Type": content_type, **({"Authorization": f"Bearer {token}"} if token else {})}
+        conn.request("POST", "/api/input", body, headers)
+        response = conn.getresponse()
+        raw = response.read()
+        conn.close()
+        try:
+            return response.status, json.loads(raw)
+        except ValueError:
+            return response.status, {"error": {"code": "?", "message": raw[:200].decode("latin-1")}}
+
+    def send(self, inp) -> tuple[str, str | None, int, dict]:
+        """(channel, token, status, answer) for ``inp`` sent a random way."""
+        roll = self.rng.random()
+        if roll < 0.1:
+            who = self.rng.choice(["host", "table"])
+            answer = self.sockets[who].send(inp)
+            return f"socket-{who}", who, (200 if answer.get("ok") else 400), answer
+        token = self.rng.choice(self.tokens)
+        if roll < 0.15:
+            body = self.rng.choice([json.dumps(inp).encode()[:self.rng.randrange(1, 40)], b"\xff\xfe{", b"[]" * 50])
+            return "http-raw", token, *self.http(body, token)
+        if roll < 0.18:
+            return "http-form", token, *self.http(json.dumps(inp).encode(), token, "text/plain")
+        return "http", token, *self.http(json.dumps(inp).encode(), token)
+
+    def close(self) -> None:
+        for client in self.sockets.values():
+            client.sio.disconnect()
+
+
+def fuzz_server(count: int, mutants: int, rng: random.Random) -> dict:
+    """Send ``count`` requests (mutants between each script's real inputs) to a real server."""
+    import requests
+
+    from tests.support.server import SERVER_ADDITIONS, run_server
+    found = {"requests": 0, "accepted": 0, "refused": 0, "throttled": 0, "5xx": 0, "crashes": 0,
+             "changed": 0, "public": 0, "checks": 0, "examples": []}
+    scripts = {g: [script_inputs(p.name) for p in sorted(SCRIPTS.glob(f"{g}-*.jsonl"))] for g in GAMES}
+    with tempfile.TemporaryDirectory() as tmp, run_server(Path(tmp) / "data") as srv:
+        sender = _Sender(srv, rng)
+        try:
+            while found["requests"] < count:
+                game_id = GAMES[found["checks"] % len(GAMES)]
+                cards = games.get(game_id).cards()
+                actions = sorted({b["action"] for sc in scripts[game_id] for i in sc for b in i.values()
+                                  if isinstance(b, dict) and "action" in b})
+                for real in rng.choice(scripts[game_id]):
+                    for _ in range(mutants):
+                        inp = mutate(real, rng, cards, actions)
+                        channel, token, status, answer = sender.send(inp)
+                        found["requests"] += 1
+                        error = answer.get("error") or {}
+                        if status >= 500:
+                            found["5xx"] += 1
+                            found["examples"].append(("5xx", channel, inp, status, error))
+                        if error.get("code") == "internal_error":
+                            found["crashes"] += 1
+                            found["examples"].append(("crash", channel, inp, error))
+                        if status == 429 or error.get("code") in ("too_many_refusals", "too_many_tries"):
+                            found["throttled"] += 1
+                        elif answer.get("ok"):
+                            found["accepted"] += 1
+                        else:
+                            found["refused"] += 1
+                        public = token in (None, "table") or token.startswith("junk-")
+                        tv = sender.sockets["table"].log
+                        tv_view = next((d for name, d in reversed(tv) if name == "state"), {})
+                        if public and _public_leak(error.get("message", ""), inp, tv_view, cards):
+                            found["public"] += 1
+                            found["examples"].append(("public", channel, inp, error))
+                    status, answer = sender.http(json.dumps(real).encode(), srv.host_token)
+                    found["requests"] += 1
+                    if not answer.get("ok") or srv.state()["over"]:
+                        break   # off its script (a mutant was accepted) or over
+                # after each script: what the server serves is what its journal refolds to
+                host = srv.state("host", srv.host_token)
+                audiences = ["table", "host"] + [f"seat-{p['seat']}" for p in host["players"]]
+                served = {a: srv.engine_view(a, srv.host_token) for a in audiences}
+                refolded = _refolded_views(srv, audiences)
+                for a in audiences:
+                    for key in (*SERVER_ADDITIONS, "audience"):
+                        served[a].pop(key, None)
+                        refolded[a].pop(key, None)
+                found["checks"] += 1
+                if served != refolded:
+                    found["changed"] += 1
+                    found["examples"].append(("changed", game_id, found["requests"]))
+                health = requests.get(srv.url + "/api/health", timeout=10).json()
+                if any(r["status"] != "ok" for r in health["table"]):
+                    found["crashes"] += 1
+                    found["examples"].append(("health", health["table"]))
+        finally:
+            sender.close()
+        if srv.proc.poll() is not None:
+            found["crashes"] += 1
+            found["examples"].append(("server exited", srv.proc.returncode))
+    return found
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--inputs", type=int, default=100_000, help="mutated inputs per game")
     parser.add_argument("--mutants", type=int, default=3, help="mutants before each real input")
+    parser.add_argument("--hypothesis", type=int, default=10_000, help="hypothesis inputs per game (0: none)")
+    parser.add_argument("--requests", type=int, default=20_000, help="requests to the real server (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     bad = 0
     print(f"{'game':<18}{'inputs':>9}{'refused':>9}{'crashes':>9}{'changed':>9}{'public':>8}{'inputs/s':>10}")
-    for game_id in GAMES:
+    for game_id in GAMES if args.inputs else ():
         start = time.perf_counter()
         found = fuzz_game(game_id, args.inputs, args.mutants, rng)
         rate = found["inputs"] / (time.perf_counter() - start)
@@ -127,6 +297,27 @@ def main(argv=None) -> int:
         for example in found["examples"][:5]:
             print("   ", json.dumps(example, default=str)[:300])
         bad += found["crashes"] + found["changed"] + found["public"]
+    for game_id in GAMES if args.hypothesis else ():
+        start = time.perf_counter()
+        found = hypothesis_game(game_id, args.hypothesis, args.seed)
+        rate = found["inputs"] / (time.perf_counter() - start)
+        print(f"hypothesis {game_id:<18}{found['inputs']:>9} inputs{found['failures']:>4} failures"
+              f"{rate:>8.0f} inputs/s", flush=True)
+        if found["example"]:
+            print("   ", found["example"])
+        bad += found["failures"]
+    if args.requests:
+        start = time.perf_counter()
+        found = fuzz_server(args.requests, args.mutants, rng)
+        rate = found["requests"] / (time.perf_counter() - start)
+        print(f"\nreal server: {found['requests']} requests ({found['accepted']} accepted, {found['refused']} "
+              f"refused, {found['throttled']} answered 429 by the per-device limits), {found['checks']} "
+              f"journal checks, {rate:.0f} requests/s")
+        print(f"  5xx {found['5xx']}  crashes {found['crashes']}  changed {found['changed']}  "
+              f"public {found['public']}", flush=True)
+        for example in found["examples"][:5]:
+            print("   ", json.dumps(example, default=str)[:300])
+        bad += found["5xx"] + found["crashes"] + found["changed"] + found["public"]
     return 1 if bad else 0
 
 

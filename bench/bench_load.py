@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
 
-from bench.watchers import Watcher, percentile  # noqa: E402
+from bench.watchers import Watcher, new_tiny_game, percentile, post_input, screens  # noqa: E402
 from tests.support.server import Server  # noqa: E402
 
 SEATS = 8
@@ -59,11 +59,8 @@ def run(seconds: float, rate: float = 20.0, tvs: int = 12, warmup: float = 2.0, 
         try:
             session = requests.Session()
             session.headers["Authorization"] = f"Bearer {srv.host_token}"
-            new_game = {"new_game": {"game": "tiny", "players": [f"P{n}" for n in range(1, SEATS + 1)],
-                                     "options": {"rounds": 99}}}
-            assert session.post(srv.url + "/api/input", json=new_game, timeout=10).status_code == 200
-            watchers = [Watcher(srv.url, f"seat-{s}", srv.seat_token(s)) for s in range(1, SEATS + 1)]
-            watchers += [Watcher(srv.url, "table", None) for _ in range(tvs)]
+            assert session.post(srv.url + "/api/input", json=new_tiny_game(SEATS), timeout=10).status_code == 200
+            watchers = screens(srv, SEATS, tvs)
             time.sleep(warmup)
             rss = [(0.0, rss_kib(srv.proc.pid))]
 
@@ -72,14 +69,9 @@ def run(seconds: float, rate: float = 20.0, tvs: int = 12, warmup: float = 2.0, 
 
             def tap(n: int) -> None:
                 body = {"tap": {"reader": f"seat-{n % SEATS + 1}", "card": f"test/{COLOURS[n // SEATS % 2]}"}}
-                start = time.perf_counter()
-                try:
-                    r = session.post(srv.url + "/api/input", json=body, timeout=30)
-                    seq = r.json().get("seq") if r.status_code == 200 else None
-                except requests.RequestException:
-                    seq = None
+                answer = post_input(session, srv.url, body)
                 with lock:
-                    sent[n] = (start, seq, time.perf_counter())
+                    sent[n] = answer
 
             total = int(seconds * rate)
             began = time.perf_counter()

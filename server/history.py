@@ -49,10 +49,12 @@ def _scores(state: dict) -> list[int]:
     return [p["score"] for p in state["players"]]
 
 
-def derive(rows: list[tuple[int, float, dict]]) -> dict | None:
+def derive(rows: list[tuple[int, float, dict]], snapshot_of=lambda key: None) -> dict | None:
     """The record of the game in ``rows`` (its journal rows from its ``new_game`` on), or None
-    when the game did not reach its end."""
+    when the game did not reach its end; ``snapshot_of`` reads the data snapshots the rows name
+    (the journal's ``blob``)."""
     table = Table(Journal(":memory:"))
+    table.snapshot_of = snapshot_of
     first_id, started_at, start = rows[0]
     progression: list[dict] = []
     for row_id, at, inp in rows:
@@ -90,11 +92,11 @@ def derive(rows: list[tuple[int, float, dict]]) -> dict | None:
     }
 
 
-def _derive_or_skip(rows: list[tuple[int, float, dict]]) -> dict | None:
+def _derive_or_skip(rows: list[tuple[int, float, dict]], snapshot_of) -> dict | None:
     """``derive``, but a game whose rules fail on its own journal is left out (and logged), so
     one bad game never stops the table from starting."""
     try:
-        return derive(rows)
+        return derive(rows, snapshot_of)
     except Exception:
         log.exception("the game started at journal row %s could not be recorded", rows[0][0])
         return None
@@ -139,7 +141,7 @@ class History:
 
     def rebuild(self, journal: Journal) -> int:
         """Throw the records away and derive them again from the whole journal; how many."""
-        records = [r for r in (_derive_or_skip(g) for g in split_games(journal.live_rows())) if r]
+        records = [r for r in (_derive_or_skip(g, journal.blob) for g in split_games(journal.live_rows())) if r]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("DELETE FROM games")
@@ -159,7 +161,7 @@ class History:
             recorded = self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_seq,)).fetchone()
         if game_seq is None or over is None or bool(recorded) == over:
             return
-        record = derive(split_games(journal.live_rows(game_seq))[0]) if over else None
+        record = derive(split_games(journal.live_rows(game_seq))[0], journal.blob) if over else None
         with self._lock:
             if record is None:
                 self._db.execute("DELETE FROM games WHERE id = ?", (game_seq,))

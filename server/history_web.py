@@ -1,6 +1,6 @@
 """Game history over HTTP: the pages, their data (host token), exports, and tonight's standings.
 
-Listed in ``server.app.EXTENSIONS``.  At start the records are rebuilt from the
+A page plugin (:mod:`server.plugins`).  At start the records are rebuilt from the
 journal when ``history.sqlite`` is new or from another version, and every
 accepted input keeps the running game's record in step (:meth:`History.sync`).
 

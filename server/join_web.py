@@ -1,6 +1,6 @@
 """Joining the table: the join code, seat codes, remembered phones and paired TVs.
 
-Listed in ``server.app.EXTENSIONS``.  Codes that let someone act at the table
+A page plugin (:mod:`server.plugins`).  Codes that let someone act at the table
 (the join code, the seat codes, the host code) go only to the host and to
 displays: TVs the host paired, and with ``serve --local-display`` the browser on
 the table's own machine (the Pi's kiosk TV).

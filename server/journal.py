@@ -3,10 +3,12 @@
 Rows are committed durably (WAL, ``synchronous=FULL``) before anyone is told.
 Undo does not delete: it marks the newest live row undone, so the host can
 still read the whole history.  Refused inputs go to their own table and never
-change the game.
+change the game.  Blobs hold what a row refers to by its sha256, stored once
+(the card data a game was set up from, so a replay sets it up the same way).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -40,21 +42,26 @@ CREATE TABLE IF NOT EXISTS refusal_counts (
     last_at REAL    NOT NULL,
     PRIMARY KEY (code, source)
 );
+CREATE TABLE IF NOT EXISTS blobs (
+    sha256  TEXT    PRIMARY KEY,
+    body    TEXT    NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 #: The layout of the journal this code writes, kept in ``meta`` as ``schema_version``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
-def _from_version_1(db: sqlite3.Connection) -> None:
-    """Version 1 (a journal from before the version was written) lacks the idempotency keys
-    and the refusal counts; the schema script creates what is missing and keeps every row."""
+def _add_missing_tables(db: sqlite3.Connection) -> None:
+    """The schema script creates the tables an older journal lacks and keeps every row."""
     db.executescript(_SCHEMA)
 
 
-#: For each older version, the step that brings a journal to the next one.
-MIGRATIONS = {1: _from_version_1}
+#: For each older version, the step that brings a journal to the next one: version 1 (from
+#: before the version was written) lacks the idempotency keys and refusal counts, version 2
+#: the blobs.
+MIGRATIONS = {1: _add_missing_tables, 2: _add_missing_tables}
 
 #: How many refusals the list keeps (older ones live on only in the counts per reason and source).
 REFUSALS_KEPT = 1000
@@ -144,14 +151,33 @@ class Journal:
             return row_id
         return self._writing(both)
 
-    def row_for_key(self, key: str) -> int | None:
-        """The row of the input journaled with idempotency ``key``, or None."""
+    def _first(self, sql: str, args: tuple):
+        """The first column of the row ``sql`` finds, or None (also when its table is missing from
+        a read-only journal written before that table existed)."""
         with self._lock:
             try:
-                row = self._db.execute("SELECT input_id FROM input_keys WHERE key = ?", (key,)).fetchone()
-            except sqlite3.OperationalError:   # a read-only journal from before keys existed
+                row = self._db.execute(sql, args).fetchone()
+            except sqlite3.OperationalError:
                 return None
         return row[0] if row else None
+
+    def row_for_key(self, key: str) -> int | None:
+        """The row of the input journaled with idempotency ``key``, or None."""
+        return self._first("SELECT input_id FROM input_keys WHERE key = ?", (key,))
+
+    def keep_blob(self, body: str) -> str:
+        """Store ``body`` once, keyed by its sha256 (hex), and return the key."""
+        key = hashlib.sha256(body.encode()).hexdigest()
+        self._write("INSERT OR IGNORE INTO blobs (sha256, body) VALUES (?, ?)", (key, body))
+        return key
+
+    def blob(self, key: str) -> str | None:
+        """The body stored under ``key``, or None."""
+        return self._first("SELECT body FROM blobs WHERE sha256 = ?", (key,))
+
+    def undo_row(self, row_id: int) -> None:
+        """Mark live row ``row_id`` undone (the host chose to take back that one input)."""
+        self._write("UPDATE inputs SET undone = ? WHERE id = ? AND undone IS NULL", (time.time(), row_id))
 
     def undo_last(self) -> dict | None:
         """Mark the newest live input undone; returns it, or None if there is none."""

@@ -1,6 +1,6 @@
 """The roster's HTTP routes (host token), and the table listener that adds new names.
 
-Listed in ``server.app.EXTENSIONS``.
+A page plugin (:mod:`server.plugins`).
 
     GET  /api/players                     every player: {id, name, colour, avatar, names, created_at}
     POST /api/players                     {"name", "colour"?, "avatar"?}: add one

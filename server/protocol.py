@@ -7,6 +7,7 @@ Socket.IO, replay scripts)::
     {"tap":    {"reader": "seat-2", "card": "tofu-god/set-2/elephant"}}
     {"tap":    {"reader": "seat-2", "uid": "04A224C2B31190"}}
     {"lift":   {"reader": "seat-2", "uid": "04A224C2B31190"}}
+    {"lift":   {"reader": "seat-2", "card": "...", "held": 3}}  still away after 3 s (the hub's timer)
     {"button": {"name": "advance"}}
     {"board":  {"board": "diet-1", "slots": {"body.dairy.3": "dairy", "kitchen.2.1": null}}}
     {"host":   {"action": "undo"}}
@@ -16,12 +17,19 @@ Socket.IO, replay scripts)::
 """
 from __future__ import annotations
 
+import json
 import re
 
 from .refusal import Refusal
 
 #: Largest accepted input, in bytes of JSON.
 MAX_INPUT_BYTES = 64 * 1024
+#: Largest Socket.IO message read at all: one up to this size is answered (refused when it is over
+#: MAX_INPUT_BYTES); a longer one closes the connection (the client may connect again).
+MAX_SOCKET_MESSAGE_BYTES = 16 * MAX_INPUT_BYTES
+#: Most characters of a JSON integer (as Socket.IO's own decoder allows); no number the table
+#: uses is longer.
+MAX_INT_CHARS = 100
 MAX_PLAYERS = 8
 READERS = tuple(f"seat-{n}" for n in range(1, MAX_PLAYERS + 1)) + ("center", "table")
 KINDS = ("new_game", "tap", "lift", "button", "board", "host", "seat")
@@ -39,6 +47,41 @@ _KEY = re.compile(r"^[A-Za-z0-9_.:\-]{8,80}$")
 
 class ProtocolError(Refusal):
     """A malformed input: nothing was applied."""
+
+
+class HugeNumber(str):
+    """A JSON integer longer than MAX_INT_CHARS, kept as its digits so the input is refused with
+    a clear message (Socket.IO's decoder would drop the whole message unanswered)."""
+
+
+def _parse_int(digits: str):
+    return HugeNumber(digits) if len(digits) > MAX_INT_CHARS else int(digits)
+
+
+class NestedTooDeeply:
+    """The arguments of a Socket.IO event nested too deeply to decode (only the event's name was
+    read), so the sender is answered with a refusal rather than nothing."""
+
+
+#: The event name at the start of a Socket.IO event's JSON array.
+_EVENT = re.compile(r'\s*\[\s*("(?:[^"\\]|\\.){1,64}")\s*,')
+
+
+class SocketJSON:
+    """The JSON module for Socket.IO packets: integers too long to use arrive as HugeNumber, and
+    arguments nested too deeply to decode as one NestedTooDeeply."""
+
+    dumps = staticmethod(json.dumps)
+
+    @staticmethod
+    def loads(text, **kwargs):
+        try:
+            return json.loads(text, parse_int=_parse_int, **kwargs)
+        except RecursionError:
+            event = _EVENT.match(text) if isinstance(text, str) else None
+            if event is None:
+                raise ValueError("The message is nested too deeply to read.") from None
+            return [json.loads(event.group(1)), NestedTooDeeply()]
 
 
 def _fail(message: str, code: str = "bad_input"):
@@ -59,7 +102,7 @@ def _fields(body, kind: str, required: set, optional: set = frozenset()) -> dict
 
 
 def _string(value, what: str, pattern: re.Pattern | None = None, limit: int = 64) -> str:
-    if not isinstance(value, str) or not value or len(value) > limit:
+    if not isinstance(value, str) or isinstance(value, HugeNumber) or not value or len(value) > limit:
         _fail(f"{what} must be a non-empty string of at most {limit} characters.")
     if pattern is not None and not pattern.match(value):
         _fail(f"{what} {value[:40]!r} is not well formed.")
@@ -70,6 +113,8 @@ def _plain(value, what: str, depth: int = 0):
     """Only JSON values, nested at most a few levels."""
     if depth > _MAX_DEPTH:
         _fail(f"{what} is nested too deeply.")
+    if isinstance(value, HugeNumber):
+        _fail(f"{what} holds a number of {len(value)} characters; numbers here have at most {MAX_INT_CHARS}.")
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (int, float)):
@@ -108,19 +153,24 @@ def _new_game(body) -> dict:
 
 
 def _tag(body, kind: str) -> dict:
-    _fields(body, kind, {"reader"}, {"card", "uid"})
+    _fields(body, kind, {"reader"}, {"card", "uid", "held"} if kind == "lift" else {"card", "uid"})
+    held = body.get("held")
+    if kind == "lift" and "held" in body and (not isinstance(held, (int, float)) or isinstance(held, bool)
+                                              or not 0 <= held <= 3600):
+        _fail("lift.held must be the seconds the tag has been away, from 0 to 3600.")
     reader = _string(body["reader"], f"{kind}.reader")
     if reader not in READERS:
         _fail(f"There is no reader {reader[:20]!r}; readers are seat-1..seat-8, center and table.",
               "unknown_reader")
     if ("card" in body) == ("uid" in body):
         _fail(f"{kind} needs exactly one of card (a card id) or uid (the tag's hex UID).")
+    timed = {"held": held} if "held" in body else {}
     if "card" in body:
-        return {"reader": reader, "card": _string(body["card"], f"{kind}.card", _CARD, 96)}
+        return {"reader": reader, "card": _string(body["card"], f"{kind}.card", _CARD, 96), **timed}
     uid = body["uid"]
     if isinstance(uid, str):
         uid = uid.replace(":", "").replace(" ", "").upper()
-    return {"reader": reader, "uid": _string(uid, f"{kind}.uid (4, 7 or 10 bytes in hex)", _UID)}
+    return {"reader": reader, "uid": _string(uid, f"{kind}.uid (4, 7 or 10 bytes in hex)", _UID), **timed}
 
 
 def _button(body) -> dict:

@@ -2,19 +2,25 @@
 
 Views are built on the applying thread (so they match the state exactly and
 cost the table only microseconds to hand over); a separate thread emits them,
-so a slow client never delays the table.  The latest views are also cached for
-HTTP readers.
+so a slow client never delays the table.  A client that falls behind is left out
+of the emits and gets only the newest state once it catches up, or is dropped
+(server/backlog.py).  The latest views are also cached for HTTP readers.
 """
 from __future__ import annotations
 
 import logging
 import queue
 import threading
+import time
 
+from .backlog import BEHIND_PACKETS, DROP_AFTER_SECONDS, Backlog
 from .describe import describe
 from .games.base import RuleError
 
 log = logging.getLogger(__name__)
+
+#: How often the publisher looks whether a client that fell behind has caught up.
+CATCH_UP_SECONDS = 0.25
 
 
 class Publisher:
@@ -29,6 +35,10 @@ class Publisher:
         self.additions: list = []
         self._game_seq = ctx.table.game_seq
         self._queue: queue.Queue = queue.Queue()
+        self.backlog = Backlog(socketio)
+        #: Socket.IO sid of a client left out of a state -> when it first was
+        self._owed: dict[str, float] = {}
+        ctx.health.register("screens", self.backlog.health)
         self.snapshot()
         ctx.table.listeners.append(self.on_outcome)
         threading.Thread(target=self._run, name="publisher", daemon=True).start()
@@ -78,14 +88,42 @@ class Publisher:
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
             try:
-                self._emit(*item)
+                item = self._queue.get(timeout=CATCH_UP_SECONDS if self._owed else None)
+            except queue.Empty:
+                item = None
+            try:
+                if item is not None:
+                    self._emit(*item)
+                self._catch_up()
             except Exception:   # keep publishing whatever one emit did
                 log.exception("publishing failed")
 
+    def _send(self, event: str, data: dict, to: str) -> None:
+        """Emit to room ``to`` except the clients that are behind; a state is owed to them."""
+        lagging = self.backlog.lagging(to)
+        if event == "state":
+            now = time.monotonic()
+            for sid in lagging:
+                self._owed.setdefault(sid, now)
+        self.socketio.emit(event, data, to=to, skip_sid=lagging or None)
+
+    def _catch_up(self) -> None:
+        """Send the newest state to each client owed one that has caught up; drop one that stays
+        behind."""
+        for sid, since in list(self._owed.items()):
+            room = self.backlog.room_of(sid)
+            if room is None:
+                del self._owed[sid]   # gone meanwhile
+            elif self.backlog.waiting(sid) <= BEHIND_PACKETS // 2:
+                del self._owed[sid]
+                self.socketio.emit("state", self.view(room), to=sid)
+            elif time.monotonic() - since > DROP_AFTER_SECONDS:
+                del self._owed[sid]
+                self.backlog.drop(sid)
+
     def _emit(self, what: str, outcome, inp: dict, views: dict | None, new_game: bool) -> None:
-        emit = self.socketio.emit
+        emit = self._send
         if what == "refused":
             error = outcome.error
             is_rule = isinstance(error, RuleError)

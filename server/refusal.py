@@ -26,6 +26,8 @@ CATALOGUE: dict[str, str] = {
     "bad_key": "An input's idempotency key is not 8 to 80 letters, digits or _ . : -.",
     "no_such_game": "The history has no finished game at that journal row.",
     "bad_player": "The history has no player with that id.",
+    "too_many_tries": "Too many wrong tokens from one device: its tokens are not looked at for a while.",
+    "too_many_refusals": "Too many refused inputs from one device: its inputs wait a moment.",
     "bad_content_type": "An input sent without the application/json content type.",
     # --- joining: phones and screens ---
     "display_token_needed": "A seat code or join code asked for by a screen the host has not paired.",
@@ -37,6 +39,8 @@ CATALOGUE: dict[str, str] = {
     "no_such_pairing": "No screen is showing that pairing code.",
     "bad_join_code": "A join code that is not the table's.",
     "bad_sound": "A sound setting the table does not take.",
+    "no_line": "A narrator line the table does not have.",
+    "no_voice": "A spoken narrator line while espeak-ng is not installed (captions only).",
     # --- the enrolment, simulator and camera pages ---
     "no_sitting": "An enrolment step before a card set was chosen.",
     "bad_answer": "An enrolment answer that is not {\"move\": true|false}.",
@@ -61,6 +65,8 @@ CATALOGUE: dict[str, str] = {
     "busy": "The table did not answer in time; the input was withdrawn, never applied.",
     "queued": "The input is queued but its outcome is not known yet; ask again with its key.",
     "journal_failed": "The journal could not be written, so the input was not applied.",
+    "halted": "A refold met a journaled input that no longer applies: the table takes only the "
+              "host's skip_input, undo or a new game until then.",
     "internal_error": "A fault inside a game's rules; the input was not applied and is listed "
                       "for the host.",
     # --- a game's moves (shared by every game) ---

@@ -1,6 +1,6 @@
 """The TV's sound: volume and mute, set from the host page and kept in the data folder.
 
-Listed in ``server.app.EXTENSIONS``.
+A page plugin (:mod:`server.plugins`).
 
 - ``GET /api/sound``: ``{"volume": 0-100, "muted": bool}`` (anyone: the TV reads it).
 - ``POST /api/sound`` with either or both fields (host token): saves them and sends the

@@ -11,7 +11,7 @@ socket, ``@`` for the abstract namespace) and, with ``WatchdogSec=``,
 - ``STOPPING=1`` when ``serve`` stops.
 
 Outside systemd (no ``NOTIFY_SOCKET``) it does nothing.  ``serve`` starts it
-through ``server.cli.DEVICES``.
+as the ``systemd`` device plugin (:mod:`server.plugins`).
 """
 from __future__ import annotations
 

@@ -10,10 +10,14 @@ The applying thread then, for each input in arrival order:
 4. tells the listeners (the web app publishes the views).
 
 The state is always the fold of the journal's live inputs since the newest
-``new_game``; undo marks the newest input undone and refolds.
+``new_game``; undo marks the newest input undone and refolds.  A game that reads
+data at setup is set up from the snapshot its ``new_game`` row names.  Should a
+refold meet a live row that no longer applies, the table halts there: it takes
+only the host's way out (skip that input, undo, a new game) until then.
 """
 from __future__ import annotations
 
+import json
 import logging
 import pickle
 import queue
@@ -33,6 +37,9 @@ log = logging.getLogger(__name__)
 
 #: What the TV shows when no game is running.
 LOBBY_PROMPT = "No game yet: start one from the host page."
+#: What every screen shows while the table is halted.
+HALTED_PROMPT = ("The table needs the host: an earlier input no longer applies. "
+                 "The host page says which, and how to go on.")
 
 _PING = object()   # a queue item that only proves the applying thread is taking items
 
@@ -95,6 +102,7 @@ class Table:
         self.ended_note: str | None = None
         self.last_game: dict | None = None   # the ended game's public view, shown until the next game
         self.listeners: list[Callable[[Outcome, dict], None]] = []
+        self.equipment: set[str] = set()    # "camera" once a camera feeds the table (games' defaults)
         self.faults = 0                     # inputs that failed inside the table (internal_error)
         self.last_fault: str | None = None
         self._queue: queue.Queue = queue.Queue()
@@ -102,20 +110,30 @@ class Table:
         self._pending: dict[str, _Request] = {}
         self._answered: OrderedDict[str, Outcome] = OrderedDict()
         self._thread: threading.Thread | None = None
+        #: Where the data snapshots named by ``new_game`` rows are read (history folds on a scratch table)
+        self.snapshot_of: Callable[[str], str | None] = journal.blob
+        #: The live row a refold could not apply: ``{"row", "input", "code", "message"}``, or None
+        self.halted: dict | None = None
         self.refold()
 
     # ----- folding -------------------------------------------------------
     def refold(self) -> None:
         """Rebuild the state from the journal (on start, and after undo)."""
         self.state, self.game_seq, self.ended_note, self.last_game = None, None, None, None
+        self.halted = None
         rows = self.journal.live_since_last_game()
         self.seq = rows[-1][0] if rows else 0
         self.newest = rows[-1][1] if rows else None   # what an undo would take back
         for row_id, inp in rows:
             try:
                 self._fold_one(row_id, inp, copy=False)
-            except (RuleError, Quiet) as exc:   # a journal written by another version
-                log.error("journal row %s no longer applies (%s); skipped", row_id, exc)
+            except Exception as exc:   # never skip a live input silently: stop and ask the host
+                self.halted = {"row": row_id, "input": inp,
+                               "code": getattr(exc, "code", "internal_error"),
+                               "message": getattr(exc, "message", f"{type(exc).__name__}: {exc}"[:300])}
+                log.error("journal row %s no longer applies (%s); the table halts until the host "
+                          "skips it, undoes or starts a new game", row_id, self.halted["message"])
+                break
 
     def fold(self, row_id: int, inp: dict) -> list[dict]:
         """Apply one journaled input as a refold does (no checks, no journal, no listeners).
@@ -133,8 +151,12 @@ class Table:
                 raise RuleError("player_count", f"{game.name} is for {game.min_players} to "
                                 f"{game.max_players} players, not {count}.")
             options = game.resolve_options(body.get("options"), count)
-            self.state = game.setup(list(body["players"]), options, body.get("seed", 0))
-            self.game_seq, self.ended_note, self.last_game = row_id, None, None
+            if game.data is None:
+                self.state = game.setup(list(body["players"]), options, body.get("seed", 0))
+            else:
+                self.state = game.setup(list(body["players"]), options, body.get("seed", 0),
+                                        self._game_data(game, body, options))
+            self.game_seq, self.ended_note, self.last_game, self.halted = row_id, None, None, None
             return [{"kind": "new_game", "text": f"New game of {game.name} for {count} players."}]
         if kind == "host" and body.get("action") == "end_game":
             if self.state is None:
@@ -150,9 +172,55 @@ class Table:
         self.state = state
         return events
 
+    def _game_data(self, game, body: dict, options: dict) -> dict:
+        """The data ``new_game`` ``body`` sets its game up from: the snapshot its row names, else
+        (a row from before snapshots) the game's data now."""
+        ref = body.get("data")
+        if ref is None:
+            return game.data(options)
+        text = self.snapshot_of(ref)
+        if text is None:
+            raise RuleError("bad_data", f"The journal has lost the card data this game was set up "
+                            f"from (snapshot {str(ref)[:12]}).")
+        return json.loads(text)
+
+    def _with_snapshot(self, inp: dict) -> dict:
+        """A live ``new_game`` naming the snapshot of the data its game is set up from (stored
+        once in the journal), so every refold sets it up the same way."""
+        body = inp["new_game"]
+        game = games.get(body["game"])
+        if game.data is None:
+            return inp
+        snapshot = game.data(game.resolve_options(body.get("options"), len(body["players"])))
+        ref = self.journal.keep_blob(json.dumps(snapshot, sort_keys=True, separators=(",", ":")))
+        return {"new_game": {**body, "data": ref}}
+
+    def _skip_halted(self) -> list[dict]:
+        """The host's choice: take back the live input the table halted at, and go on."""
+        if self.halted is None:
+            raise RuleError("not_now", "The table is not halted: there is no input to skip.")
+        row = self.halted["row"]
+        self.journal.undo_row(row)
+        self.refold()
+        return [{"kind": "undo", "text": f"The host took back journal row {row}, which no longer applied."}]
+
+    def _refuse_while_halted(self, kind: str, body: dict) -> None:
+        """While halted, only the host's ways out are taken: skip, undo, a new game."""
+        if self.halted is None or kind == "new_game":
+            return
+        halted = self.halted
+        raise RuleError("halted", "The table is stopped until the host deals with an earlier input "
+                        "that no longer applies; see the host page.",
+                        detail=f"Journal row {halted['row']} "
+                               f"{json.dumps(halted['input'], separators=(',', ':'))[:300]} no longer "
+                               f"applies: {halted['message']} Skip that input (host action skip_input), "
+                               "undo, or start a new game.")
+
     # ----- one input -------------------------------------------------------
     def _resolve(self, inp: dict) -> dict:
         kind, body = input_kind(inp)
+        if kind == "new_game" and self.equipment:
+            return {kind: {**body, "options": games.get(body["game"]).equipped_options(body["options"], self.equipment)}}
         if kind in ("tap", "lift") and "uid" in body:
             card = self.resolve_uid(body["uid"])
             if card is None:
@@ -179,10 +247,17 @@ class Table:
         try:
             inp = check(inp)
             kind, body = input_kind(inp)
-            if (kind, body.get("name") or body.get("action")) in (("button", "undo"), ("host", "undo")):
+            what = (kind, body.get("name") or body.get("action"))
+            if what in (("button", "undo"), ("host", "undo")):
                 events = self._undo()
                 outcome = Outcome(True, seq=self.seq, events=events)
+            elif what == ("host", "skip_input"):
+                events = self._skip_halted()
+                outcome = Outcome(True, seq=self.seq, events=events)
             else:
+                self._refuse_while_halted(kind, body)
+                if kind == "new_game":
+                    inp = self._with_snapshot(inp)
                 inp = self._resolve(inp)
                 events = self._fold_one(None, inp, copy=True)
                 row = self.journal.append(inp, source, key=key)   # durable before anyone is told
@@ -227,10 +302,10 @@ class Table:
 
     def _fold_fields(self) -> tuple:
         """What applying one input may change, kept so a refused input can put it back."""
-        return self.state, self.game_seq, self.ended_note, self.last_game
+        return self.state, self.game_seq, self.ended_note, self.last_game, self.halted
 
     def _restore(self, kept: tuple) -> None:
-        self.state, self.game_seq, self.ended_note, self.last_game = kept
+        self.state, self.game_seq, self.ended_note, self.last_game, self.halted = kept
 
     def _list_refusal(self, inp, code: str, message: str, source: str) -> None:
         """Add a refusal to the host's list; a journal that cannot take it only logs why."""
@@ -241,6 +316,11 @@ class Table:
 
     def health(self) -> list[dict]:
         """The applying thread's health record: ``degraded`` once an input failed inside it."""
+        if self.halted is not None:
+            return [{"name": "applying thread", "status": "halted", "last_seen": None,
+                     "detail": f"Journal row {self.halted['row']} no longer applies "
+                               f"({self.halted['message']}); the table takes no input until the host "
+                               "skips it, undoes or starts a new game."}]
         if self._thread is not None and not self._thread.is_alive():
             return [{"name": "applying thread", "status": "down", "last_seen": None,
                      "detail": "The thread that applies inputs has stopped; restart the table."}]
@@ -387,6 +467,10 @@ class Table:
             game = games.get(self.state["game"])
             view = game.view(self.state, audience)
             view["game_name"] = game.name
+        if self.halted is not None:
+            view["prompt"] = HALTED_PROMPT
+            if audience == "host":
+                view["halted"] = dict(self.halted)
         view["seq"] = self.seq
         view["game_seq"] = self.game_seq   # journal row of the running game's start: which game this is
         view["audience"] = audience

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 #: Sent with every response: no framing, no referrer (tokens travel in URLs), no sniffing.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
-                               "style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; "
+                               "style-src 'self' 'unsafe-inline'; script-src 'self'; "
                                "connect-src 'self'; object-src 'none'; base-uri 'none'; "
                                "form-action 'self'; frame-ancestors 'none'",
     "X-Frame-Options": "DENY",

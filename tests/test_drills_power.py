@@ -88,8 +88,14 @@ def journal_rows(data_dir, scratch) -> list[tuple[int, dict]]:
     db = sqlite3.connect(scratch / "journal.sqlite")
     try:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        return [(i, json.loads(s)) for i, s in
-                db.execute("SELECT id, input FROM inputs WHERE undone IS NULL ORDER BY id")]
+        rows = []
+        for i, s in db.execute("SELECT id, input FROM inputs WHERE undone IS NULL ORDER BY id").fetchall():
+            inp = json.loads(s)
+            ref = inp.get("new_game", {}).pop("data", None)   # the card data the game was set up from
+            assert ref is None or db.execute("SELECT 1 FROM blobs WHERE sha256 = ?", (ref,)).fetchone(), \
+                f"row {i} names a data snapshot the journal does not hold"
+            rows.append((i, inp))
+        return rows
     finally:
         db.close()
 

@@ -62,6 +62,31 @@ def test_games_lists_each_game_with_players_options_and_cards(srv):
         assert any(o["name"] == "first_seat" for o in game["options"])
 
 
+ARG_KEYS = {"name", "kind", "help", "optional", "default", "nullable", "choices", "minimum", "maximum",
+            "items", "max_items"}
+
+
+def test_games_describe_each_move_with_its_arguments_who_and_when(srv):
+    """issue 12: /api/games describes each game's moves (arguments, who, when) for the pages."""
+    for game in get(srv, "/api/games").json():
+        phases = [p["id"] for p in game["phases"]]
+        assert len(set(phases)) == len(phases), game["id"]
+        assert all(p["help"] for p in game["phases"])
+        named = set()
+        for move in game["moves"]:
+            assert set(move) == {"input", "name", "help", "who", "phases", "after_the_end", "args"}
+            assert move["input"] in {"tap", "lift", "button", "board", "seat", "host"}
+            assert (move["name"] is None) == (move["input"] in {"tap", "lift", "board"}), move
+            assert move["help"] and move["who"], move
+            assert move["phases"] is None or set(move["phases"]) <= set(phases) | {"*"}, move
+            assert (move["input"], move["name"]) not in named, move   # one row per input
+            named.add((move["input"], move["name"]))
+            for arg in move["args"]:
+                assert set(arg) == ARG_KEYS, arg
+                assert arg["kind"] in {"int", "bool", "str", "choice", "seat", "list", "object", "any"}
+                assert arg["kind"] != "choice" or arg["choices"], arg
+
+
 # ----- /api/state ----------------------------------------------------------------
 
 def test_the_public_state_needs_no_token_and_holds_no_secret(srv):

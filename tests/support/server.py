@@ -39,12 +39,14 @@ SERVER_ADDITIONS = ("seat_links", "health", "undo", "tonight")
 class Server:
     """A running server process with its URL, data dir and host token."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, simulate: bool = True, extra_args=()):
+    def __init__(self, data_dir: Path, port: int | None = None, simulate: bool = True, extra_args=(),
+                 env: dict | None = None):
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.simulate = simulate
         self.extra_args = list(extra_args)
+        self.env = dict(env or {})   # added to the server's environment
         self.proc: subprocess.Popen | None = None
         self.output: list[str] = []
 
@@ -57,7 +59,7 @@ class Server:
                 "--data", str(self.data_dir), *self.extra_args]
         if self.simulate:
             args.append("--simulate")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._drain, daemon=True).start()

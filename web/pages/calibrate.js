@@ -1,0 +1,149 @@
+// The calibrate page's own script (web/calibrate.html); kept out of the page so the
+// Content-Security-Policy needs no 'unsafe-inline' for scripts.
+const { h, token } = TofuTable;
+const $ = (id) => document.getElementById(id);
+const auth = token ? { Authorization: "Bearer " + token } : {};
+const q = "token=" + encodeURIComponent(token || "");
+let layout = null;      // the board's layout being edited (regions in mm)
+let status = null;
+let drag = null;        // {region, corner}
+
+function say(text, bad) {
+  $("message").hidden = !text;
+  $("message").textContent = text || "";
+  $("message").className = bad ? "notice" : "panel status-ok";
+}
+async function api(method, path, body) {
+  const r = await fetch(path, { method, headers: { ...auth, "Content-Type": "application/json" },
+                                body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = (r.headers.get("Content-Type") || "").includes("json") ? await r.json() : {};
+  if (!r.ok) throw new Error((data.error && data.error.message) || ("HTTP " + r.status));
+  return data;
+}
+
+async function refreshStatus() {
+  try { status = await api("GET", "/api/camera/status"); } catch (e) { say(e.message, true); return; }
+  $("health").replaceChildren(...status.health.map((r) => h("tr", {}, h("td", {}, r.name),
+    h("td", { class: "status-" + r.status }, r.status),
+    h("td", {}, r.detail || (r.fps ? `${r.fps} fps, ${r.ms_per_frame} ms per frame` : "")))));
+  const sel = $("board");
+  if (!sel.options.length) {
+    for (const name of Object.keys(status.boards)) sel.append(h("option", { value: name }, name));
+    await loadBoard();
+  }
+  const b = status.boards[sel.value];
+  if (b) {
+    $("board-state").textContent = (b.located ? "in view" : "NOT in view") + " · " +
+      (b.calibrated ? "calibrated" : "not calibrated") + (b.sample ? " · sample layout" : "");
+    if (b.recalibrate) {
+      say("The light on " + sel.value + " changed since calibration (" + Math.round(b.light_change * 100) +
+          " %): nothing on it is read until you capture the empty board and the token colours again " +
+          "(steps 4 and 5), or put the light back.", true);
+    }
+    $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
+    $("warnings").replaceChildren(...b.warnings.map((w) => h("li", { class: "no" }, w)));
+  }
+}
+
+async function loadBoard() {
+  try { layout = await api("GET", "/api/camera/layout/" + $("board").value); } catch (e) { say(e.message, true); return; }
+  newPicture();
+  drawRegions();
+}
+function newPicture() {
+  $("board-img").src = `/api/camera/rectified/${$("board").value}.jpg?${q}&t=${Date.now()}`;
+}
+$("board-img").onload = () => { const c = $("board-canvas"); c.width = $("board-img").naturalWidth; c.height = $("board-img").naturalHeight; draw(); };
+$("board-img").onerror = () => say("This board is not in view: check that its markers are visible.", true);
+
+function slotCentres(r) {
+  const [tl, tr, br, bl] = r.corners, out = [];
+  for (let row = 0; row < r.rows; row++) for (let col = 0; col < r.cols; col++) {
+    const u = (col + .5) / r.cols, v = (row + .5) / r.rows;
+    const top = [tl[0] + (tr[0] - tl[0]) * u, tl[1] + (tr[1] - tl[1]) * u];
+    const bot = [bl[0] + (br[0] - bl[0]) * u, bl[1] + (br[1] - bl[1]) * u];
+    out.push([top[0] + (bot[0] - top[0]) * v, top[1] + (bot[1] - top[1]) * v, row + 1, col + 1, row * r.cols + col + 1]);
+  }
+  return out;
+}
+function draw() {
+  const c = $("board-canvas"), g = c.getContext("2d"), s = layout ? layout.px_per_mm : 2;
+  g.clearRect(0, 0, c.width, c.height);
+  if (!layout) return;
+  const plan = status && status.boards[$("board").value] ? status.boards[$("board").value].plan : {};
+  layout.regions.forEach((r, i) => {
+    g.strokeStyle = "#00a0ff"; g.lineWidth = 2; g.beginPath();
+    r.corners.forEach(([x, y], k) => k ? g.lineTo(x * s, y * s) : g.moveTo(x * s, y * s));
+    g.closePath(); g.stroke();
+    for (const [x, y, row, col, n] of slotCentres(r)) {
+      g.beginPath(); g.arc(x * s, y * s, layout.token_mm / 2 * s, 0, 7); g.strokeStyle = "#ffcc00"; g.stroke();
+      const id = r.ids.replace("{row}", row).replace("{col}", col).replace("{n}", n);
+      if (plan[id]) { g.fillStyle = "#fff"; g.font = `${Math.round(5 * s)}px sans-serif`; g.fillText(plan[id], x * s - 8 * s, y * s + 2 * s); }
+    }
+    r.corners.forEach(([x, y]) => { g.beginPath(); g.arc(x * s, y * s, 6, 0, 7); g.fillStyle = "#ff3b30"; g.fill(); });
+    g.fillStyle = "#00a0ff"; g.font = "14px sans-serif"; g.fillText(r.name, r.corners[0][0] * s + 4, r.corners[0][1] * s - 4);
+  });
+}
+function drawRegions() {
+  const row = (r, i) => h("tr", {},
+    h("td", {}, h("input", { value: r.name, "aria-label": "region name", onchange: (e) => { r.name = e.target.value; draw(); } })),
+    h("td", {}, h("input", { class: "ids", value: r.ids, "aria-label": "slot names", onchange: (e) => { r.ids = e.target.value; draw(); } })),
+    h("td", {}, "rows ", h("input", { type: "number", min: 1, max: 40, value: r.rows, onchange: (e) => { r.rows = +e.target.value; draw(); } })),
+    h("td", {}, "cols ", h("input", { type: "number", min: 1, max: 40, value: r.cols, onchange: (e) => { r.cols = +e.target.value; draw(); } })),
+    h("td", {}, h("button", { class: "secondary", onclick: () => { layout.regions.splice(i, 1); drawRegions(); draw(); } }, "Remove")));
+  $("regions").replaceChildren(h("tr", {}, h("th", {}, "region"), h("th", {}, "slot names"), h("th", {}), h("th", {}), h("th", {})),
+                               ...layout.regions.map(row));
+}
+function mm(ev) {
+  const c = $("board-canvas"), rect = c.getBoundingClientRect(), s = layout.px_per_mm;
+  return [(ev.clientX - rect.left) * c.width / rect.width / s, (ev.clientY - rect.top) * c.height / rect.height / s];
+}
+$("board-canvas").addEventListener("pointerdown", (ev) => {
+  if (!layout) return;
+  const [x, y] = mm(ev); let best = null, dist = 8;
+  layout.regions.forEach((r, i) => r.corners.forEach(([cx, cy], k) => {
+    const d = Math.hypot(cx - x, cy - y); if (d < dist) { dist = d; best = { region: i, corner: k }; } }));
+  drag = best; if (drag) $("board-canvas").setPointerCapture(ev.pointerId);
+});
+$("board-canvas").addEventListener("pointermove", (ev) => {
+  if (!drag) return;
+  const [x, y] = mm(ev);
+  layout.regions[drag.region].corners[drag.corner] = [Math.round(x * 2) / 2, Math.round(y * 2) / 2];
+  draw();
+});
+$("board-canvas").addEventListener("pointerup", () => { drag = null; });
+$("add-region").onclick = () => {
+  const [w, hgt] = layout.size_mm;
+  layout.regions.push({ name: "new", ids: "new.{n}", rows: 1, cols: 3,
+                        corners: [[w * .3, hgt * .4], [w * .7, hgt * .4], [w * .7, hgt * .6], [w * .3, hgt * .6]] });
+  drawRegions(); draw();
+};
+$("reload").onclick = newPicture;
+$("board").onchange = async () => { await loadBoard(); refreshStatus(); };
+$("save-layout").onclick = async () => {
+  try { const r = await api("POST", "/api/camera/layout/" + $("board").value, { regions: layout.regions });
+        say(`${r.slots} slots saved. ${r.note}`); await refreshStatus(); draw(); }
+  catch (e) { say(e.message, true); }
+};
+$("measure").onclick = async () => {
+  try { const r = await api("POST", `/api/camera/layout/${$("board").value}/markers`);
+        say(r.note); await loadBoard(); await refreshStatus(); }
+  catch (e) { say(e.message, true); }
+};
+async function capture(step) {
+  say("Capturing … keep hands away from the board.");
+  try { const r = await api("POST", `/api/camera/calibrate/${$("board").value}/${step}`);
+        say(step === "empty" ? "Empty board captured. Now the token colours." :
+            "Token colours captured." + (r.missing_types.length ? " Still missing: " + r.missing_types.join(", ") : ""));
+        await refreshStatus(); draw(); }
+  catch (e) { say(e.message, true); }
+}
+$("cap-empty").onclick = () => capture("empty");
+$("cap-tokens").onclick = () => capture("tokens");
+
+if (!token) $("need-token").hidden = false;
+else {
+  $("live").src = "/api/camera/stream.mjpg?" + q;
+  refreshStatus();
+  setInterval(refreshStatus, 3000);
+}
