@@ -1,7 +1,7 @@
 """The /enrol page and its API (host token only): choose a card set, tap the cards in order,
 answer "move this tag?", export and import the registry.
 
-Listed in ``server.app.EXTENSIONS``.  While a sitting is open, taps from the
+The ``enrol`` page plugin (:mod:`server.plugins`).  While a sitting is open, taps from the
 table's readers go to it instead of the game (the hub is diverted), and each
 one is confirmed on the reader's LED or the buzzer.  ``POST /api/enrol/tap``
 takes a UID typed in (or a simulated tap) the same way.
@@ -19,9 +19,8 @@ from .enrolment import Enrolment, card_sets
 from .registry import RegistryError
 from .station import registry_for, station_for
 
-#: The open sitting per running table (keyed by id of its context).
-_sittings: dict[int, Enrolment] = {}
-_lock = threading.Lock()
+#: Where a running table keeps its open sitting (in ``ctx.plugins``).
+SITTING = "enrol"
 
 
 def register(app, socketio, ctx) -> None:
@@ -29,6 +28,7 @@ def register(app, socketio, ctx) -> None:
     from server.app import WEB_DIR
 
     bp = Blueprint("enrol", __name__)
+    lock = threading.Lock()
 
     @bp.before_request
     def host_only():
@@ -37,7 +37,7 @@ def register(app, socketio, ctx) -> None:
         return refuse_unless_host(ctx, "Enrolling tags")
 
     def sitting() -> Enrolment | None:
-        return _sittings.get(id(ctx))
+        return ctx.plugins.get(SITTING)
 
     def state(step=None):
         registry = registry_for(ctx)
@@ -66,11 +66,11 @@ def register(app, socketio, ctx) -> None:
     def set_sitting(new: Enrolment | None) -> None:
         """Open ``new`` and divert the readers' taps to it; with None, close the sitting and
         give the taps back to the game."""
-        with _lock:
+        with lock:
             if new is None:
-                _sittings.pop(id(ctx), None)
+                ctx.plugins.pop(SITTING, None)
             else:
-                _sittings[id(ctx)] = new
+                ctx.plugins[SITTING] = new
         station = station_for(ctx)
         if station is not None:
             station.hub.divert(reader_tap if new is not None else None)

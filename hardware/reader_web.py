@@ -1,9 +1,15 @@
 """HTTP for simulated readers: put a tag on a reader and take it off again.
 
+    GET  /api/readers                  every simulated reader and the tags lying on it
     POST /api/readers/<reader>/place   {"uid": "04A2..."} or {"card": "tofu-kingdom/queen"}
     POST /api/readers/<reader>/remove  {} (every tag) or {"uid": ...} / {"card": ...}
 
-Listed in ``server.app.EXTENSIONS``.  Unlike a ``tap`` posted to /api/input,
+Each answers with readers as ``{"name", "tags": [{"uid", "card"}], "collision"}`` (``card``
+null for a tag the table does not know; ``collision`` when two or more lie there at once,
+which the table reads as no tag), so the simulator page shows what lies where, also after a
+reload.
+
+A page plugin (:mod:`server.plugins`).  Unlike a ``tap`` posted to /api/input,
 a placed tag goes through the reader hub like a real one: one tap when it
 arrives, one lift once it has been gone for the configured time, a collision
 when two lie there.  A card id stands for its virtual tag.  In simulation
@@ -18,7 +24,7 @@ from server.web_access import json_error, refuse_unless_host
 
 from .registry import RegistryError, normalise_uid, virtual_uid
 from .simulated import SimulatedReader
-from .station import station_for
+from .station import registry_for, station_for
 
 
 def register(app, socketio, ctx) -> None:
@@ -31,12 +37,21 @@ def register(app, socketio, ctx) -> None:
             return None
         return refuse_unless_host(ctx, "A simulated reader outside simulation")
 
-    def reader(name: str) -> SimulatedReader | None:
+    def simulated() -> list[SimulatedReader]:
         station = station_for(ctx)
-        if station is None:
-            return None
-        found = [s.reader for s in station.hub.slots if s.reader.name == name]
-        return found[0] if found and isinstance(found[0], SimulatedReader) else None
+        return [s.reader for s in station.hub.slots if isinstance(s.reader, SimulatedReader)] if station else []
+
+    def reader(name: str) -> SimulatedReader | None:
+        return next((r for r in simulated() if r.name == name), None)
+
+    def lying_on(target: SimulatedReader) -> dict:
+        registry = registry_for(ctx)
+        tags = [{"uid": uid, "card": registry.resolve_uid(uid)} for uid in target.tags()]
+        return {"name": target.name, "tags": tags, "collision": len(tags) > 1}
+
+    @bp.get("/api/readers")
+    def every_reader():
+        return jsonify({"readers": [lying_on(r) for r in simulated()]})
 
     def uid_from_body(required: bool) -> str | None:
         body = request.get_json(silent=True)
@@ -64,6 +79,6 @@ def register(app, socketio, ctx) -> None:
             target.place(uid)
         else:
             target.remove(uid)
-        return jsonify({"ok": True, "reader": name, "tags": target.tags()})
+        return jsonify({"ok": True, "reader": name, "tags": target.tags(), "lying": lying_on(target)})
 
     app.register_blueprint(bp)

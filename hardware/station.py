@@ -1,7 +1,7 @@
 """The table's hardware, built from ``config.toml``: readers and their hub, buttons, lights.
 
-``tofu-table serve`` calls :func:`start` (this module is listed in
-``server.cli.DEVICES``).  It always connects the tag registry to the table
+``tofu-table serve`` calls :func:`start` (the ``readers`` device plugin,
+:mod:`server.plugins`).  It always connects the tag registry to the table
 (``Table.resolve_uid``).  In simulation it starts a simulated reader at every
 place of the table; otherwise it starts the devices of the configuration and
 reports their health under ``readers`` and ``buttons`` in ``/api/health``.  A
@@ -78,20 +78,20 @@ class Station:
         return self.buttons.health() + self.feedback.health()
 
 
-#: Per running table (keyed by id of its context): its registry and, outside simulation, its station.
-_running: dict[int, tuple[TagRegistry, Station | None]] = {}
+#: Where a running table keeps its tag registry and its devices (in ``ctx.plugins``).
+REGISTRY, STATION = "tags", "readers"
 
 
 def registry_for(ctx) -> TagRegistry:
     """The tag registry of a running table (opened on first use)."""
-    if id(ctx) not in _running:
-        _running[id(ctx)] = (TagRegistry.in_data_dir(ctx.data_dir, simulate=ctx.simulate), None)
-    return _running[id(ctx)][0]
+    if REGISTRY not in ctx.plugins:
+        ctx.plugins[REGISTRY] = TagRegistry.in_data_dir(ctx.data_dir, simulate=ctx.simulate)
+    return ctx.plugins[REGISTRY]
 
 
 def station_for(ctx) -> Station | None:
     """The devices of a running table, or None before they started."""
-    return _running.get(id(ctx), (None, None))[1]
+    return ctx.plugins.get(STATION)
 
 
 def simulated_config() -> Config:
@@ -111,28 +111,23 @@ def start(ctx) -> Callable[[], None]:
     if ctx.simulate:
         station = Station(simulated_config(), ctx.table.put)
         station.start()
-        _running[id(ctx)] = (registry, station)
-
-        def stop_simulation() -> None:
-            station.stop()
-            _running.pop(id(ctx), None)
-        return stop_simulation
-    try:
-        config = load(ctx.data_dir / FILE_NAME)
-    except ConfigError as exc:
-        log.error("%s", exc)
-        problems = "; ".join(exc.problems)
-        ctx.health.register("readers", lambda: [{
-            "name": FILE_NAME, "kind": "config", "status": "down", "last_seen": None,
-            "detail": f"no device started: {problems} (run `tofu-table doctor`)"}])
-        return lambda: _running.pop(id(ctx), None)
-    station = Station(config, ctx.table.put)
-    station.start(ctx.table)
-    _running[id(ctx)] = (registry, station)
-    ctx.health.register("readers", station.reader_health)
-    ctx.health.register("buttons", station.button_health)
+    else:
+        try:
+            config = load(ctx.data_dir / FILE_NAME)
+        except ConfigError as exc:
+            log.error("%s", exc)
+            problems = "; ".join(exc.problems)
+            ctx.health.register("readers", lambda: [{
+                "name": FILE_NAME, "kind": "config", "status": "down", "last_seen": None,
+                "detail": f"no device started: {problems} (run `tofu-table doctor`)"}])
+            return lambda: None
+        station = Station(config, ctx.table.put)
+        station.start(ctx.table)
+        ctx.health.register("readers", station.reader_health)
+        ctx.health.register("buttons", station.button_health)
+    ctx.plugins[STATION] = station
 
     def stop() -> None:
         station.stop()
-        _running.pop(id(ctx), None)
+        ctx.plugins.pop(STATION, None)
     return stop

@@ -8,8 +8,8 @@ object and answer with the outcome.
 """
 from __future__ import annotations
 
-import importlib
 import json
+import math
 import secrets
 from pathlib import Path
 
@@ -17,21 +17,19 @@ from flask import Flask, Request, Response, jsonify, request, send_from_director
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
-from . import games
+from . import games, plugins
 from .access import AccessError
 from .context import TableContext
 from .describe import describe_journal
 from .journal import JournalError
-from .protocol import MAX_INPUT_BYTES, ProtocolError, check, check_key
+from .protocol import (MAX_INPUT_BYTES, MAX_SOCKET_MESSAGE_BYTES, NestedTooDeeply, ProtocolError,
+                       SocketJSON, check, check_key)
 from .publisher import Publisher
-from .web_access import json_error, request_role, role_for
+from .throttle import Throttle
+from .web_access import json_error, request_role, request_token, role_for
 from .web_guard import Guard
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-
-#: Modules that add pages or routes: each has ``register(app, socketio, ctx)``.
-EXTENSIONS: list[str] = ["server.join_web", "hardware.enrol_web", "hardware.reader_web", "server.games.food_for_thought.web", "server.sound", "vision.web",
-                         "server.players_web", "server.history_web"]
 
 _STATUS = {"busy": 503, "journal_failed": 503, "internal_error": 500, "queued": 202}
 
@@ -53,7 +51,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     app = Flask(__name__, static_folder=None)
     app.request_class = TableRequest   # every extension's get_json too
     app.config["MAX_CONTENT_LENGTH"] = MAX_INPUT_BYTES
-    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_INPUT_BYTES)
+    # messages up to MAX_SOCKET_MESSAGE_BYTES are read, so one over MAX_INPUT_BYTES is answered
+    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE_BYTES,
+                        json=SocketJSON)
     # Socket.IO sid -> (the token it connected with, the view it asked for, the room it is in)
     clients: dict[str, tuple[str | None, str, str | None]] = {}
 
@@ -85,6 +85,45 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     app.extensions["tofu"] = ctx
     app.extensions["tofu_publisher"] = publisher
     app.extensions["tofu_regroup"] = regroup
+
+    throttle = Throttle()
+    app.extensions["tofu_throttle"] = throttle
+
+    def locked_out_message(wait: float) -> str:
+        return (f"Too many wrong tokens came from this device: wait {math.ceil(wait)} s, then open "
+                "the page again from the address printed when the table started.")
+
+    def refusals_message(wait: float) -> str:
+        return (f"Too many inputs from this device were refused: wait {math.ceil(wait)} s, then "
+                "send one input at a time.")
+
+    def too_many(code: str, message: str, wait: float):
+        response, status = json_error(429, code, message)
+        response.headers["Retry-After"] = str(math.ceil(wait))
+        return response, status
+
+    @app.before_request
+    def throttled():
+        """A device locked out for wrong tokens, or out of refusals, is answered 429 at once."""
+        addr = request.remote_addr or ""
+        if request_token() and (wait := throttle.token_wait(addr)):
+            return too_many("too_many_tries", locked_out_message(wait), wait)
+        if request.path == "/api/input" and (wait := throttle.refusal_wait(addr)):
+            return too_many("too_many_refusals", refusals_message(wait), wait)
+        return None
+
+    @app.after_request
+    def count_refusals(response):
+        """Count a refused input, and an unknown token refused where the host's was needed."""
+        addr = request.remote_addr or ""
+        if request.path == "/api/input" and 400 <= response.status_code < 500 and response.status_code != 429:
+            throttle.refused(addr)
+        if response.status_code == 403 and response.is_json:
+            error = (response.get_json(silent=True) or {}).get("error") or {}
+            token = request_token()
+            if error.get("code") == "host_token_needed" and token and role_for(ctx, token) == "table":
+                throttle.wrong_host_token(addr)
+        return response
 
     def process(raw, role: str, source: str, key=None) -> tuple[dict, int]:
         """Check, authorise and apply one input (sent with idempotency ``key``); the answer
@@ -196,10 +235,16 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         token = token if isinstance(token, str) else None
         wanted = auth.get("view") or request.args.get("view") or "table"
         wanted = wanted if isinstance(wanted, str) else "?"
+        addr = request.remote_addr or ""
+        if token and (wait := throttle.token_wait(addr)):
+            raise ConnectionRefusedError(locked_out_message(wait), {"code": "too_many_tries",
+                                                                    "message": locked_out_message(wait)})
         role = role_for(ctx, token)
         try:
             audience = ctx.access.audience(wanted, role)
         except AccessError as exc:
+            if exc.code == "host_token_needed" and token and role == "table":
+                throttle.wrong_host_token(addr)
             raise ConnectionRefusedError(exc.message, exc.as_dict()) from None
         clients[request.sid] = (token, wanted, audience)
         join_room(audience)
@@ -217,11 +262,31 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
         key = None
         if isinstance(data, dict) and "input" in data and set(data) <= {"input", "key"}:
             data, key = data["input"], data.get("key", None)   # {"input": {...}, "key": "..."}
+        addr = request.remote_addr or ""
+        if wait := throttle.refusal_wait(addr):
+            return {"ok": False, "error": {"code": "too_many_refusals", "message": refusals_message(wait)}}
+        if isinstance(data, NestedTooDeeply):
+            throttle.refused(addr)
+            return {"ok": False, "error": {"code": "bad_json", "message": "The input is nested too deeply "
+                                           "to read; send one protocol object such as "
+                                           "{\"button\": {\"name\": \"advance\"}}."}}
+        # read, being under the transport's limit, so it is answered
+        if len(json.dumps(data, separators=(",", ":"), default=repr)) > MAX_INPUT_BYTES:
+            throttle.refused(addr)
+            return {"ok": False, "error": {"code": "too_large", "message": f"The input is larger than "
+                                           f"{MAX_INPUT_BYTES} bytes; send one input at a time."}}
         # the role now, not at connect: a seat token stops counting once its game is over
-        answer, _status = process(data, role_for(ctx, clients.get(request.sid, (None,))[0]), "socket", key)
+        token = clients.get(request.sid, (None,))[0]
+        role = role_for(ctx, token)
+        answer, status = process(data, role, "socket", key)
+        if 400 <= status < 500:
+            throttle.refused(addr)
+            if answer["error"]["code"] == "host_token_needed" and token and role == "table":
+                throttle.wrong_host_token(addr)
         return answer
 
-    for name in EXTENSIONS:
-        importlib.import_module(name).register(app, socketio, ctx)
+    for _name, register in plugins.load(plugins.PAGES):
+        register(app, socketio, ctx)
+    app.wsgi_app = publisher.backlog.wrap(app.wsgi_app)   # notes each websocket's TCP socket
     app.wsgi_app = Guard(app.wsgi_app, ctx.public_url)   # outermost: HTTP and the Socket.IO handshake
     return app, socketio

@@ -1,13 +1,12 @@
-"""The ``tofu-table`` command: serve the table, replay a script, and the extension commands.
+"""The ``tofu-table`` command: serve the table, replay a script, and the plugins' commands.
 
-Extension modules listed in ``COMMANDS`` each define ``add_parser(subparsers)``
-and set ``func`` (taking the parsed arguments, returning an exit status) on the
-parser they add.
+Each ``tofu_table.commands`` entry point (see :mod:`server.plugins`) is an
+``add_parser(subparsers)`` that sets ``func`` (taking the parsed arguments,
+returning an exit status) on the parsers it adds.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import socket
@@ -15,13 +14,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from . import plugins
 from .context import TableContext, default_data_dir
-
-#: Modules adding subcommands: each has ``add_parser(subparsers)``.
-COMMANDS: list[str] = ["server.backup", "server.games.food_for_thought.cli", "hardware.enrol_cli", "hardware.doctor", "vision.cli"]
-
-#: Modules starting devices for ``serve``: each has ``start(ctx) -> callable that stops them``.
-DEVICES: list[str] = ["server.systemd_notify", "hardware.station", "vision.camera"]
 
 
 def _lan_address() -> str | None:
@@ -63,7 +57,7 @@ def serve(args) -> int:
               "or choose another with --data.", file=sys.stderr)
         return 2
     app, socketio = create_app(ctx)
-    stops = [importlib.import_module(name).start(ctx) for name in DEVICES]
+    stops = [start(ctx) for _name, start in plugins.load(plugins.DEVICES)]
     ctx.table.start()
     token = ctx.access.host_token
     print(f"Tofu Table is running{' in simulation' if simulate else ''} (data: {ctx.data_dir})\n"
@@ -142,8 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the final public view as JSON")
     p.set_defaults(func=replay)
 
-    for name in COMMANDS:
-        importlib.import_module(name).add_parser(sub)
+    for _name, add_parser in plugins.load(plugins.COMMANDS):
+        add_parser(sub)
     return parser
 
 

@@ -1,13 +1,15 @@
 """Everything one running table is made of, built once by ``tofu-table serve``.
 
-Extensions (device drivers, the camera, extra pages) receive this context so
-they can put inputs on the table, report health and keep files in the data dir.
+Plugins (device drivers, the camera, extra pages: :mod:`server.plugins`)
+receive this context so they can put inputs on the table, report health, keep
+files in the data dir and keep what they run in ``plugins``.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .access import Access, load_host_token
 from .devices import DeviceStore
@@ -38,6 +40,8 @@ class TableContext:
     health: Health = field(default_factory=Health)
     public_url: str | None = None
     local_display: bool = False   # the browser on this machine is a paired display (the Pi's kiosk TV)
+    #: What the plugins run for this table, each under its own name (the camera's service under "camera")
+    plugins: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def open(cls, data_dir: Path, simulate: bool, public_url: str | None = None,

@@ -107,8 +107,8 @@ def secret_leak(state: dict, message: str) -> str | None:
     words = _words(message.replace(games.get(state["game"]).name, ""))
     if state["game"] == "tofu-god":
         turn = state["turn"]
-        revealed = 2 * len([r for r in turn["results"] if r["best"] is not None])
-        hidden = set(turn["choices"][revealed:]) | set(turn["guesses"].values())
+        hidden = ({c for c in turn["choices"] if c and c not in turn["revealed"]}
+                  | set(turn["guesses"].values()))
         text = message.lower()   # the engine names a card as "the <label>"
         return next((s for s in hidden if f"the {state['labels'][s].lower()}" in text), None)
     if state["game"] == "tofu-kingdom":

@@ -1,8 +1,9 @@
 """The token types the camera tells apart: one place for their names.
 
-Food token names are Food for Thought's food ids, read from the game's data
-(``foods.jsonl``: the owner's file in the data dir when there is one, else the
-shipped sample), so the camera and the engine always use the same names.  The
+Food token names are the token set ``foods`` that a game names through the
+game contract (``Game.tokens``: Food for Thought's food ids, the owner's file
+in the data dir over the shipped sample), so the camera and the engine always
+use the same names and vision/ never imports a game's modules.  The
 shopping list board holds shopping tokens, read as ``covered`` (the engine's
 name for a bought or out-of-stock space).  The classifier never relies on the
 colours below: it learns every type's look on the table during calibration.
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+
+from server import games
 
 #: What a slot with nothing on it reads as (the board input's ``null``).
 EMPTY = None
@@ -25,16 +28,18 @@ FOODS = "foods"
 
 
 @lru_cache(maxsize=8)
-def _foods(data_dir: str | None) -> tuple[str, ...]:
-    from server.games.food_for_thought import data
-    owner = Path(data_dir) / data.OWNER_SUBDIR if data_dir else None
-    catalog = data.load(owner, sample_only=owner is None)
-    return tuple(f["id"] for f in catalog.records["foods"])
+def _named(name: str, data_dir: str | None) -> tuple[str, ...]:
+    return games.token_types(name, Path(data_dir) if data_dir else None)
+
+
+def named_types(name: str, data_dir: str | Path | None = None) -> tuple[str, ...]:
+    """The token types of the set ``name`` that a game names (a layout's ``tokens = "foods"``)."""
+    return _named(name, str(data_dir) if data_dir else None)
 
 
 def food_types(data_dir: str | Path | None = None) -> tuple[str, ...]:
     """Every food token type, in the game data's order (the owner's foods over the sample)."""
-    return _foods(str(data_dir) if data_dir else None)
+    return named_types(FOODS, data_dir)
 
 
 #: Token face colours for the synthetic renderer only (BGR), by the sample food ids.

@@ -1,6 +1,6 @@
 """The /calibrate page and its API (host token): live view, layouts, empty-board and token-colour captures.
 
-Listed in ``server.app.EXTENSIONS``.  Routes (all but the page need the host token; in
+A page plugin (:mod:`server.plugins`).  Routes (all but the page need the host token; in
 simulation the two live pictures are open to the simulator page)::
 
     GET  /calibrate                             the page (web/calibrate.html)

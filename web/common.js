@@ -59,6 +59,23 @@ const TofuTable = (() => {
     }
   }
 
+  // Send one input and show its refusal in #notices, unless a `refused` event brings it to this
+  // page anyway: the host page gets every refusal as an event, a seat those with its private detail.
+  async function act(input) {
+    const r = await send(input);
+    const error = r.body && r.body.error;
+    const box = document.getElementById("notices");
+    const eventComes = r.status !== 0 && error && error.code !== "busy"
+      && (location.pathname === "/host" || Boolean(error.detail));
+    if (!r.ok && box && error && !eventComes) notice(box, error.message);
+    return r;
+  }
+
+  // The name of the player at `seat` in a game view ("seat 3" for an empty one).
+  function nameOf(view, seat) {
+    return ((view.players || []).find((p) => p.seat === Number(seat)) || {}).name || "seat " + seat;
+  }
+
   // Call one of the table's JSON endpoints (GET without a body); resolves to {ok, status, body}.
   async function api(path, { method = "GET", body, auth = token } = {}) {
     const headers = {};
@@ -104,11 +121,64 @@ const TofuTable = (() => {
     return loading[id];
   }
 
-  // Fill `container` with the game's own part for this page kind ("tv", "seat" or "host").
+  // Fields a person is typing into, by their `name`: {typed, shown} where `shown` is what the
+  // table showed when typing began. A re-render keeps the typed text while the table still shows
+  // the same value there (a tap elsewhere); once the table's value changes (the correction went
+  // through, or someone else's did), the table's value wins.
+  const drafts = new WeakMap();   // container -> Map(name -> {typed, shown})
+  const valueOf = (field) => (field.type === "checkbox" ? String(field.checked) : field.value);
+  // What a field showed before anyone touched it (for one added since the last render too).
+  const initialOf = (field) => (field.type === "checkbox" ? String(field.defaultChecked)
+    : field.tagName === "SELECT" ? ([...field.options].find((o) => o.defaultSelected) || field.options[0] || { value: "" }).value
+    : field.defaultValue);
+  function draftsOf(container) {
+    if (!drafts.has(container)) {
+      const map = new Map();
+      drafts.set(container, map);
+      const note = (ev) => {
+        const field = ev.target;
+        if (!field.name || !field.matches("input, select, textarea")) return;
+        const draft = map.get(field.name) || { shown: field.dataset.shown ?? initialOf(field) };
+        map.set(field.name, { ...draft, typed: valueOf(field) });
+      };
+      container.addEventListener("input", note);
+      container.addEventListener("change", note);
+    }
+    return drafts.get(container);
+  }
+  function keepDrafts(container, render) {
+    const map = draftsOf(container);
+    const focused = container.contains(document.activeElement) && document.activeElement.name
+      ? { name: document.activeElement.name, start: document.activeElement.selectionStart,
+          end: document.activeElement.selectionEnd } : null;
+    render();
+    const seen = new Set();
+    for (const field of container.querySelectorAll("input[name], select[name], textarea[name]")) {
+      if (seen.has(field.name)) continue;   // names are unique per page part; only the first is kept
+      seen.add(field.name);
+      const shown = valueOf(field);
+      field.dataset.shown = shown;
+      const draft = map.get(field.name);
+      if (draft && draft.shown === shown && draft.typed !== shown) {
+        if (field.type === "checkbox") field.checked = draft.typed === "true";
+        else field.value = draft.typed;
+      } else map.delete(field.name);
+      if (focused && focused.name === field.name) {
+        field.focus();
+        try { field.setSelectionRange(focused.start, focused.end); } catch (e) { /* no caret: a number or a select */ }
+      }
+    }
+    for (const name of [...map.keys()]) if (!seen.has(name)) map.delete(name);
+  }
+
+  // Fill `container` with the game's own part for this page kind ("tv", "seat" or "host"); what a
+  // person was typing into a named field stays (see keepDrafts).
   async function renderGame(kind, view, container) {
     const renderers = await loadGame(view.game);
-    container.replaceChildren();
-    if (renderers[kind]) renderers[kind](view, container, send);
+    keepDrafts(container, () => {
+      container.replaceChildren();
+      if (renderers[kind]) renderers[kind](view, container, send);
+    });
   }
 
   // A notice that disappears by itself.
@@ -118,5 +188,5 @@ const TofuTable = (() => {
     setTimeout(() => n.remove(), ms);
   }
 
-  return { token, stored, remember, connect, send, api, h, loadGame, renderGame, notice };
+  return { token, stored, remember, connect, send, act, nameOf, api, h, loadGame, renderGame, keepDrafts, notice };
 })();

@@ -6,6 +6,7 @@ Built-in games are the modules named in ``BUILTIN``; each defines ``GAME``
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from .base import Game, RuleError
 
@@ -41,6 +42,16 @@ def get(game_id: str) -> Game:
     except (KeyError, TypeError):
         known = ", ".join(sorted(_games)) or "none"
         raise RuleError("unknown_game", f"There is no game {game_id!r}; known games: {known}.") from None
+
+
+def token_types(name: str, data_dir: Path | None = None) -> tuple[str, ...]:
+    """The token types of the set ``name`` that a registered game names (``foods``: Food for
+    Thought's food ids, the owner's data in ``data_dir`` over the sample); () when none does."""
+    for game in all_games():
+        found = game.tokens(data_dir).get(name)
+        if found is not None:
+            return tuple(found)
+    return ()
 
 
 def boards(state: dict | None) -> dict[str, dict]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..refusal import Refusal
@@ -71,7 +72,9 @@ class Option:
     """One game option: its default, and either a set of choices or a type.
 
     ``default`` may be a callable taking the player count (for options whose
-    rulebook default depends on it, like turns per player).
+    rulebook default depends on it, like turns per player); ``with_camera``,
+    when set, is the default instead on a table whose camera feeds it
+    (written into the new game's input, so the journal replays the same game).
     """
 
     name: str
@@ -81,6 +84,7 @@ class Option:
     type: type | None = None
     minimum: int | None = None
     maximum: int | None = None
+    with_camera: Any = None
 
     def default_for(self, player_count: int) -> Any:
         return self.default(player_count) if callable(self.default) else self.default
@@ -114,7 +118,7 @@ class Option:
                 "choices": list(self.choices) if self.choices else None,
                 "type": (self.type.__name__ if self.type else
                          "int" if callable(self.default) else type(self.default).__name__),
-                "minimum": self.minimum, "maximum": self.maximum}
+                "minimum": self.minimum, "maximum": self.maximum, "with_camera": self.with_camera}
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,14 @@ class Game:
     without its prompt (the phase gives it); ``cards()`` lists every card id
     the game uses (the simulator shows them as pads and gives each a virtual
     tag); ``watch(state)`` gives, per board the camera may watch, the slots the
-    game's record has filled (``{board: {slot: token}}``).
+    game's record has filled (``{board: {slot: token}}``); ``tokens(data_dir)``
+    names the sets of token types the camera learns to tell apart
+    (``{"foods": ("fats", ...)}``), read from the owner's data in ``data_dir``
+    when given, so vision/ never imports a game's modules.  A game whose setup
+    reads data that may change (the owner's card files) gives ``data(options)``:
+    that data as JSON.  The table keeps it in the journal with the game's start
+    and calls ``setup(players, options, seed, data)`` with it, so a refold sets the
+    game up from the same data even after the files changed.
     """
 
     id: str
@@ -140,7 +151,9 @@ class Game:
     options: tuple[Option, ...] = ()
     cards: Callable[[], list[str]] = field(default=lambda: [])
     watch: Callable[[dict], dict[str, dict]] = field(default=lambda state: {})
+    tokens: Callable[[Path | None], dict[str, tuple[str, ...]]] = field(default=lambda data_dir: {})
     summary: str = ""
+    data: Callable[[dict], dict] | None = None
 
     def __post_init__(self):
         from .moves import moves_table
@@ -185,6 +198,14 @@ class Game:
                             f"known options: {', '.join(known) or 'none'}.")
         return {name: (opt.check(given[name]) if name in given else opt.default_for(player_count))
                 for name, opt in known.items()}
+
+    def equipped_options(self, given: dict | None, equipment: set[str]) -> dict:
+        """``given`` with the defaults of the table's ``equipment`` (``"camera"``) for options not given."""
+        given = dict(given or {})
+        if "camera" in equipment:
+            given.update({o.name: o.with_camera for o in self.options
+                          if o.with_camera is not None and o.name not in given})
+        return given
 
     def describe(self) -> dict:
         """The game for ``GET /api/games``: options, phases, moves (docs/adding-a-game.md)."""

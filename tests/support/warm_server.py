@@ -63,13 +63,10 @@ class WarmServer(Server):
 
 
 if __name__ == "__main__":
-    import importlib
-
-    from server import cli, games
+    from server import cli, games, plugins
     from tests.support import tiny_game
 
-    for name in cli.DEVICES:
-        importlib.import_module(name)
+    plugins.load(plugins.DEVICES)
     import server.app  # noqa: F401  (the expensive part of a start)
     games.register(tiny_game.GAME)
     games.all_games()
