@@ -36,7 +36,7 @@ from vision import scenes                                  # noqa: E402
 from vision import synthetic as syn                       # noqa: E402
 from vision.calibration import capture_empty, capture_tokens, token_plan  # noqa: E402
 from vision.check import Tally                             # noqa: E402
-from vision.classify import classify, zone_means, sample_offsets, patch_gain  # noqa: E402
+from vision.classify import Window, classify               # noqa: E402
 from vision.layout import sample_layouts                   # noqa: E402
 from vision.markers import detect, make_detector           # noqa: E402
 from vision.pipeline import Pipeline                       # noqa: E402
@@ -150,14 +150,11 @@ class NaivePipeline:
             to_px = np.array([[s, 0, -0.5], [0, s, -0.5], [0, 0, 1]])
             w, hh = (int(v * s) for v in layout.size_mm)
             board = cv2.warpPerspective(frame, to_px @ np.linalg.inv(h), (w, hh))
-            inner, ring = sample_offsets(layout.token_mm / 2)
-            pts = (layout.slot_centres()[:, None, :] + np.concatenate([inner, ring])[None]) * s - 0.5
-            samples = cv2.remap(board, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+            window = Window.for_token(layout.token_mm)
+            pts = (layout.slot_centres()[:, None, :] + window.offsets[None]) * s - 0.5
+            windows = cv2.remap(board, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
                                 cv2.INTER_LINEAR)
-            means = zone_means(samples, len(inner))
-            x, y, pw, ph = layout.patch
-            patch = board[int((y + ph * 0.2) * s):int((y + ph * 0.8) * s), int((x + pw * 0.1) * s):int((x + pw * 0.4) * s)]
-            classify(watch.reference, means, patch_gain(watch.reference, patch.reshape(-1, 3).mean(0)))
+            classify(watch.reference, windows, window)
 
 
 def _timed(process, frames) -> tuple[float, float]:

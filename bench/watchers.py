@@ -1,9 +1,11 @@
-"""What the socket benches share: a client that notes when each state arrives, and percentiles."""
+"""What the socket benches share: a client that notes when each state arrives, the screens and the tiny
+game they watch, posting an input, and percentiles."""
 from __future__ import annotations
 
 import threading
 import time
 
+import requests
 import socketio
 
 
@@ -41,6 +43,29 @@ class Watcher:
 
     def close(self) -> None:
         self.sio.disconnect()
+
+
+def post_input(session: requests.Session, url: str, body: dict) -> tuple[float, int | None, float]:
+    """POST one input to ``url``/api/input: (sent at, its journal seq or None when refused or
+    failed, answered at), in ``time.perf_counter`` seconds."""
+    start = time.perf_counter()
+    try:
+        r = session.post(url + "/api/input", json=body, timeout=30)
+        seq = r.json().get("seq") if r.status_code == 200 else None
+    except requests.RequestException:
+        seq = None
+    return start, seq, time.perf_counter()
+
+
+def new_tiny_game(seats: int) -> dict:
+    """The input starting the tiny test game with ``seats`` players and rounds enough for any run."""
+    return {"new_game": {"game": "tiny", "players": [f"P{n}" for n in range(1, seats + 1)], "options": {"rounds": 99}}}
+
+
+def screens(srv, seats: int, tvs: int) -> list[Watcher]:
+    """The players' seat pages (each in its room with its seat token), then ``tvs`` TVs in the table room."""
+    watchers = [Watcher(srv.url, f"seat-{s}", srv.seat_token(s)) for s in range(1, seats + 1)]
+    return watchers + [Watcher(srv.url, "table", None) for _ in range(tvs)]
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -50,6 +50,7 @@ def test_owner_foods_file_renames_the_token_types(tmp_path):
     owner = tmp_path / data.OWNER_SUBDIR
     owner.mkdir()
     (owner / "foods.jsonl").write_text(src.read_text().replace('"id": "veg"', '"id": "vegetables"'))
+    data.mark_complete("foods", owner=owner)
     assert "vegetables" in food_types(tmp_path) and "veg" not in food_types(tmp_path)
 
 

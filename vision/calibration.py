@@ -2,8 +2,9 @@
 
 Both are taken from a few consecutive frames of the live camera (or from
 still images) and saved as a :class:`vision.classify.Reference` per board in
-``DATA/vision/reference/``.  The empty capture must come first (token colours
-are measured relative to it); either can be redone at any time.
+``DATA/vision/reference/``.  The empty capture must come first (a token is
+found as a difference from the empty board, and its colour is taken relative
+to the board's paper); either can be redone at any time.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .classify import SIGMA, Reference, patch_gain, token_centre
+from .classify import TOKEN_DIFF, Reference, Window, fit_paper, paper_points, read_windows, spreads, token_look
 from .layout import Layout
 from .pipeline import Pipeline
 
@@ -21,11 +22,12 @@ def reference_dir(data_dir: str | Path) -> Path:
     return Path(data_dir) / "vision" / "reference"
 
 
-def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: int = 2) -> dict[str, str]:
+def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: int = 4) -> dict[str, str]:
     """Which slot gets which token type for the colour session, spread evenly over the board.
 
-    ``types`` defaults to the layout's token types; each gets ``per_type`` slots
-    (fewer when the board is small: two tokens of a type average out their print).
+    ``types`` defaults to the layout's token types; each gets ``per_type`` slots (fewer when the
+    board is small), on differently printed spaces, so that what is learnt is the token's own
+    colour and how much it varies, not one space's print.
     """
     types = tuple(types or layout.token_types())
     slots = layout.slots
@@ -37,11 +39,8 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
     return {slots[int(i * step + step / 2)].id: t for i, t in enumerate(wanted)}
 
 
-#: A token type's colour must lie at least this many spreads from the empty board.
-MIN_CONTRAST = 3.0
-
-#: One frame's zone means (N, 6), patch colour and the board's coarse grey view.
-Sample = tuple[np.ndarray, np.ndarray | None, np.ndarray]
+#: One frame's slot windows (N, K, 3), patch colour, the board's coarse grey view and its paper samples (P, 3).
+Sample = tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]
 
 
 def measure(pipeline: Pipeline, board: str, frames) -> list[Sample]:
@@ -60,15 +59,20 @@ def _median(board: str, samples: list[Sample]) -> Sample:
     if not samples:
         raise LookupError(f"Board {board} was not found in any of the frames: check that its "
                           "markers are in view and not covered.")
-    patches = [p for _, p, _ in samples if p is not None]
-    return (np.median([m for m, _, _ in samples], 0), (np.median(patches, 0) if patches else None),
-            np.median([v for _, _, v in samples], 0).astype(np.uint8))
+    patches = [s[1] for s in samples if s[1] is not None]
+    return (np.median([s[0] for s in samples], 0).astype(np.uint8), (np.median(patches, 0) if patches else None),
+            np.median([s[2] for s in samples], 0).astype(np.uint8), np.median([s[3] for s in samples], 0))
 
 
 def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
     """A fresh reference from measurements of the empty board (no token colours yet)."""
-    means, patch, view = _median(layout.board, samples)
-    return Reference(board=layout.board, empty=means.astype(np.float32),
+    windows, patch, view, paper = _median(layout.board, samples)
+    centres = layout.slot_centres()
+    white = fit_paper(paper_points(layout), paper, centres)
+    if white is None:     # no plain paper to speak of: the grey patch stands for it (the light taken as even)
+        grey = np.full(3, 128, np.float32) if patch is None else np.asarray(patch, np.float32)
+        white = np.tile(grey, (len(centres), 1))
+    return Reference(board=layout.board, empty=windows, white=white.astype(np.float32),
                      patch=None if patch is None else patch.astype(np.float32),
                      slots=[s.id for s in layout.slots],
                      centres=np.round(layout.slot_centres(), 2).tolist(), view=view)
@@ -77,17 +81,15 @@ def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
 def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample],
                       plan: dict[str, str]) -> Reference:
     """Set the colours of the token types lying on the ``plan`` slots (other types are kept)."""
-    means, patch, _ = _median(layout.board, samples)
-    gain = patch_gain(reference, patch)
+    looks = read_windows(reference, _median(layout.board, samples)[0], Window.for_token(layout.token_mm))
     index = {s.id: i for i, s in enumerate(layout.slots)}
     unseen, found = [], {}
     for kind in dict.fromkeys(plan.values()):
         rows = [index[slot] for slot, k in plan.items() if k == kind]
-        centre = token_centre(means[rows], reference.empty[rows], gain).astype(np.float32)
-        if np.sqrt(((centre / SIGMA) ** 2).sum()) < MIN_CONTRAST:
+        if not all(looks.usable[rows] & (looks.diff[rows] >= TOKEN_DIFF)):
             unseen.append(kind)       # that looks like the empty board: no token was laid there
             continue
-        found[kind] = centre
+        found[kind] = token_look(looks.colour[rows])
     if unseen:
         slots = [s for s, k in plan.items() if k in unseen]
         raise LookupError(f"No token seen on {', '.join(slots[:6])}{' ...' if len(slots) > 6 else ''}: lay "
@@ -97,13 +99,15 @@ def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample
 
 
 def confusable(reference: Reference, limit: float = 4.0) -> list[tuple]:
-    """Pairs of classes (None = empty) whose colours lie closer than ``limit`` spreads: tell the owner."""
-    names = [None] + list(reference.tokens)
-    centres = [np.zeros(6, np.float32)] + [reference.tokens[t] for t in names[1:]]
+    """Pairs of token types whose colours lie closer than ``limit`` spreads: tell the owner."""
+    names = list(reference.tokens)
+    if not names:
+        return []
+    centre, spread = spreads(reference)
     out = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            d = float(np.sqrt((((centres[i] - centres[j]) / SIGMA) ** 2).sum()))
+            d = float(np.sqrt((((centre[i] - centre[j]) / spread) ** 2).sum()))
             if d < limit:
                 out.append((names[i], names[j], round(d, 1)))
     return out

@@ -1,6 +1,6 @@
 """The camera of a running table: built from the [camera] configuration at ``tofu-table serve``.
 
-Listed in ``server.cli.DEVICES``: :func:`start` opens the layouts and colour
+The ``camera`` device plugin (:mod:`server.plugins`): :func:`start` opens the layouts and colour
 references from the data dir, makes the frame source and the pipeline, starts
 the camera thread, and reports its health under ``camera`` in /api/health.  In
 simulation the synthetic camera shows the table as the running game has it
@@ -14,6 +14,7 @@ import logging
 from typing import Callable
 
 from server import games
+from server.memory import give_back_free_memory, map_blocks_over
 
 from .calibration import reference_dir
 from .classify import Reference
@@ -28,13 +29,18 @@ log = logging.getLogger(__name__)
 #: Frame rate of the simulated camera unless the configuration sets one.
 SIMULATED_FPS = 10
 
-#: Per running table (keyed by id of its context): its camera service.
-_running: dict[int, CameraService] = {}
+#: Blocks from this size on get their own mapping, given back when freed (server/memory.py): a
+#: picture in bytes (1920x1080: 6 MiB) is reused from the heap frame after frame; one in floats
+#: (4 to 8 times as big, the synthetic camera's renders) is not kept once freed.
+LARGE_BLOCK = 8 << 20
+
+#: Where a running table keeps its camera service (in ``ctx.plugins``).
+PLUGIN = "camera"
 
 
 def service_for(ctx) -> CameraService | None:
     """The camera of a running table, or None before it started (or when it could not)."""
-    return _running.get(id(ctx))
+    return ctx.plugins.get(PLUGIN)
 
 
 def _raw_config(ctx) -> dict:
@@ -65,9 +71,14 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     prepare = None
     if synthetic and not any(references.values()):
         from .synthetic import calibrate
-        prepare = lambda: calibrate(pipeline, source.scene)     # noqa: E731 (in the camera thread)
+
+        def prepare() -> None:           # in the camera thread
+            calibrate(pipeline, source.scene)
+            give_back_free_memory()      # the dozen tables it rendered in floats
     commit = cfg.commit if cfg.commit is not None else not synthetic
     put: Callable[[dict], None] = (lambda inp: put_if_in_play(ctx.table, inp)) if commit else (lambda inp: None)
+    if commit and source is not None:         # a camera that is off feeds nothing
+        ctx.table.equipment.add("camera")     # its games start physical-first (Option.with_camera)
     # the simulated camera needs no 30 fps; a slower one leaves the CPU to the rest of the table
     fps = cfg.fps if "fps" in raw or not synthetic else SIMULATED_FPS
     service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare,
@@ -115,10 +126,12 @@ def start(ctx, raw: dict | None = None) -> Callable[[], None]:
                                                 "detail": "camera not started: " + "; ".join(problems)}])
         return lambda: None
     ctx.health.register("camera", service.health)
-    _running[id(ctx)] = service
+    ctx.plugins[PLUGIN] = service
+    if service.source is not None:
+        map_blocks_over(LARGE_BLOCK)
     service.start()
 
     def stop() -> None:
         service.stop()
-        _running.pop(id(ctx), None)
+        ctx.plugins.pop(PLUGIN, None)
     return stop

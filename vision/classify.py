@@ -1,17 +1,31 @@
 """Per-slot classification: empty, a token type with a confidence, or ``unknown``.
 
-For each slot the pipeline samples two zones of the slot's centre (an inner
-disc and a ring around it) through the board's homography.  The features are
-the log ratios of those zones' mean colours to the same zones on the empty
-board (recorded at calibration), after the frame's colour has been corrected
-with the board's grey reference patch.  Ratios to the empty board cancel the
-table's uneven light (it is the same lamp at calibration and at play); the
-patch cancels later drift of exposure and white balance.
+Each slot is read from a small square *window* of the picture around it, rectified through the
+board's homography (a sample every :data:`STEP_MM`, wide enough for a token lying up to
+:data:`SEARCH_MM` off the slot's centre).  Calibration keeps the empty board's window of every
+slot (how its printed space looks under the owner's light) and the board's paper colour at each
+slot (the light there, fitted over the neutral paper between the printed areas).
 
-The empty class sits at zero; each token type sits where its calibration
-capture put it.  A slot gets the nearest class by a scaled distance; the
-confidence is that class's share of the Gaussian likelihoods; a slot too far
-from every class, or with too small a margin, is ``unknown``.
+Reading a slot (:func:`read_windows`):
+
+1. *Local light.*  The window's outside (where no token of this slot can lie) is compared with
+   the same pixels of the empty board: the per-channel median ratio is how the light changed
+   here since calibration (a shadow, the window's daylight, the lamp), whatever the print.
+   Ratios that spread widely (glare on part of the square) make the slot ``unknown``.
+2. *Find the token.*  The light-corrected window is compared with the empty board's window
+   (allowing a pixel of play); the place within the search area where the difference is
+   largest over a token-sized square is where the token lies.  Its mean difference says
+   whether anything lies there at all: the empty decision is made against the printed space.
+3. *The token's own colour.*  The median colour of the token's face (a ring around its printed
+   icon, inside its rim, side wall and shadow), brought back to the calibration light and
+   divided by the paper colour at the slot: the token's own colour relative to white paper,
+   the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
+   a channel saturated on much of it is ``unknown``.
+
+Every token type's colour is learnt at calibration from the token plan; a slot gets the
+nearest type by a scaled distance, with the confidence that type's share of the Gaussian
+likelihoods.  Too far from every type, too small a margin, or a difference between the empty
+and the token thresholds: ``unknown``.
 """
 from __future__ import annotations
 
@@ -26,70 +40,175 @@ import numpy as np
 from .layout import Layout
 from .tokens import EMPTY, UNKNOWN
 
-#: Sample zones as fractions of the token radius: inner disc and outer ring.
-INNER = 0.45
-RING = (0.56, 0.72)
-#: Spread of each feature around its class centre (log colour ratio units): the inner
-#: disc varies more (the token's printed icon falls differently in it), the ring less.
-SIGMA = np.array([0.15, 0.15, 0.15, 0.06, 0.06, 0.06], np.float32)
-#: Grey levels of spread that do not shrink with brightness (noise, blur, JPEG colour bleeding).
-LEVEL_NOISE = 4
-#: Added to every grey level before taking ratios, so dark channels do not dominate with noise.
-DARK = 12.0
-#: Farther than this many sigmas from every class: unknown.
+#: Sample spacing of a slot's window, mm.
+STEP_MM = 1.25
+#: How far a token's face may lie from its slot's centre: 3.5 mm off centre plus its top seen aslant.
+SEARCH_MM = 4.5
+#: Beyond the token's reach: the window's outside, where the local light is measured.
+MARGIN_MM = 3.0
+#: A grey level at or above this in any channel is saturated (glare): not a colour.
+SATURATED = 250
+#: Mean difference from the empty board (grey levels, summed over the three channels) at or below
+#: which the slot is empty, and at or above which something lies on it; between: unknown.
+EMPTY_DIFF = 8.0
+TOKEN_DIFF = 12.0
+#: The face is read between these shares of the token's radius: outside its printed icon,
+#: inside its rim and side wall.
+FACE = (0.5, 0.8)
+#: Least spread of a token type's colour (log units): the tokens' own print varies by a few percent.
+MIN_SIGMA = 0.08
+#: Farther than this many spreads from every type: unknown.
 MAX_DISTANCE = 4.0
 #: Below this share of the likelihood: unknown.
 MIN_CONFIDENCE = 0.9
+#: Added to grey levels before ratios and logs, so dark channels do not dominate with noise.
+DARK = 6.0
+#: The outside's ratios to the empty board spread (quartiles) by more than this share of their median:
+#: the light there is uneven (glare on part of the square), the slot is unknown.
+UNEVEN = 0.4
+#: More than this share of a face saturated: unknown.
+MAX_SATURATED = 0.3
 
 
-def sample_offsets(radius_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sample points (mm, relative to a slot centre) of the inner disc and of the ring."""
-    g = np.linspace(-1, 1, 9)
-    xx, yy = np.meshgrid(g, g)
-    r = np.hypot(xx, yy)
-    inner = np.column_stack([xx[r <= 1], yy[r <= 1]]) * INNER * radius_mm
-    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    ring = np.concatenate([np.column_stack([np.cos(angles), np.sin(angles)]) * f * radius_mm
-                           for f in np.linspace(RING[0], RING[1], 2)])
-    return inner.astype(np.float32), ring.astype(np.float32)
+@dataclass(frozen=True)
+class Window:
+    """The square of sample points around a slot (mm, relative to its centre) and its masks."""
+
+    side: int
+    offsets: np.ndarray          # (K, 2) mm, row-major over side x side
+    outside: np.ndarray          # (K,) indices of the samples farther than a token can reach (the local light's)
+    radius_px: float             # token radius in window samples
+    places: np.ndarray           # (P,) indices of the samples a token's centre may lie on
+    faces: np.ndarray            # (P, M) for a token centred on each place, the samples of its face ring
+
+    @classmethod
+    def for_token(cls, token_mm: float) -> "Window":
+        r = token_mm / 2
+        half = r + SEARCH_MM + MARGIN_MM
+        side = int(np.ceil(2 * half / STEP_MM)) | 1
+        g = (np.arange(side) - side // 2) * STEP_MM
+        xx, yy = np.meshgrid(g, g)
+        offsets = np.column_stack([xx.ravel(), yy.ravel()]).astype(np.float32)
+        outside = np.flatnonzero(np.hypot(offsets[:, 0], offsets[:, 1]) > r + SEARCH_MM + 1.0)
+        c, reach, rp = side // 2, SEARCH_MM / STEP_MM, r / STEP_MM
+        s = int(np.floor(reach))
+        dy, dx = (v.ravel() for v in np.mgrid[-s:s + 1, -s:s + 1])
+        keep = np.hypot(dx, dy) <= reach + 0.5
+        dy, dx = dy[keep], dx[keep]
+        fy, fx = (v.ravel() for v in np.mgrid[-side // 2:side // 2 + 1, -side // 2:side // 2 + 1])
+        ring = (np.hypot(fx, fy) >= FACE[0] * rp) & (np.hypot(fx, fy) <= FACE[1] * rp)
+        fy, fx = fy[ring], fx[ring]
+        faces = (c + dy[:, None] + fy[None]) * side + (c + dx[:, None] + fx[None])
+        return cls(side, offsets, outside, rp, (c + dy) * side + (c + dx), faces.astype(np.intp))
 
 
-def zone_means(samples: np.ndarray, n_inner: int) -> np.ndarray:
-    """Mean BGR per slot of each zone: (N, K, 3) samples -> (N, 6) = inner BGR + ring BGR."""
-    s = samples.astype(np.float32)
-    return np.concatenate([s[:, :n_inner].mean(1), s[:, n_inner:].mean(1)], axis=1)
+def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
+    """Points (mm) of plain paper on the board: clear of every printed region, marker and the patch."""
+    w, h = layout.size_mm
+    xs, ys = np.meshgrid(np.arange(4, w - 3, spacing), np.arange(4, h - 3, spacing))
+    pts = np.column_stack([xs.ravel(), ys.ravel()]).astype(np.float32)
+    keep = np.ones(len(pts), bool)
+    for region in layout.regions:
+        poly = np.asarray(region.corners, np.float32).reshape(-1, 1, 2)
+        keep &= np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), True) < -3 for x, y in pts])
+    boxes = [(x - s / 6 - 2, y - s / 6 - 2, x + s * 7 / 6 + 2, y + s * 7 / 6 + 2) for x, y, s in layout.markers.values()]
+    if layout.patch:
+        x, y, pw, ph = layout.patch
+        boxes.append((x - 3, y - 3, x + pw + 3, y + ph + 3))
+    for x0, y0, x1, y1 in boxes:
+        keep &= ~((pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1))
+    r = layout.token_mm / 2 + SEARCH_MM
+    for cx, cy in layout.slot_centres():
+        keep &= np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) > r
+    return pts[keep]
+
+
+def fit_paper(points: np.ndarray, colours: np.ndarray, where: np.ndarray) -> np.ndarray | None:
+    """The paper's colour (the calibration light on white-ish paper) at ``where`` (M, 2) mm.
+
+    A quadratic surface per channel fitted to the paper samples, twice (the second time without
+    samples the first fit missed by a lot: a stray mark, a sticker).  None with too few samples.
+    """
+    if points is None or len(points) < 12:
+        return None
+    scale = np.abs(points).max() or 1.0
+
+    def design(p):
+        x, y = p[:, 0] / scale, p[:, 1] / scale
+        return np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+
+    a = design(points.astype(np.float64))
+    c = colours.astype(np.float64)
+    keep = np.ones(len(c), bool)
+    for _ in range(2):
+        coef = np.linalg.lstsq(a[keep], c[keep], rcond=None)[0]
+        err = np.abs(a @ coef - c).max(1)
+        keep = err <= max(3 * np.median(err), 4.0)
+    return np.clip(design(where.astype(np.float64)) @ coef, 1, 255).astype(np.float32)
+
+
+def _encode(img: np.ndarray) -> str:
+    return base64.b64encode(cv2.imencode(".png", img)[1].tobytes()).decode()
+
+
+def _decode(text: str | None, flags) -> np.ndarray | None:
+    if not text:
+        return None
+    img = cv2.imdecode(np.frombuffer(base64.b64decode(text), np.uint8), flags)
+    if img is None:
+        raise ValueError("a picture in it is not a PNG")
+    return img
 
 
 @dataclass
 class Reference:
-    """One board's calibration: the empty board, the patch colour, and every token type's look."""
+    """One board's calibration: the empty board's slot windows, the paper's light, every token type's look."""
 
     board: str
-    empty: np.ndarray                        # (N, 6) zone means of the empty board, per slot
+    empty: np.ndarray                        # (N, K, 3) uint8: each slot's window on the empty board
+    white: np.ndarray                        # (N, 3) the paper's colour at each slot (the light there)
     patch: np.ndarray | None                 # (3,) mean BGR of the grey patch at calibration
-    tokens: dict[str, np.ndarray] = field(default_factory=dict)   # type -> (6,) feature centre
+    tokens: dict[str, np.ndarray] = field(default_factory=dict)   # type -> (2, 3): mean and spread of log colour
     slots: list[str] = field(default_factory=list)
     centres: list[list[float]] = field(default_factory=list)    # slot centres (mm) it was measured at
     view: np.ndarray | None = None           # the empty board, rectified, coarse and grey (what a hand is told from)
+
+    def __post_init__(self):
+        e = np.asarray(self.empty, np.uint8)
+        side = int(round(np.sqrt(e.shape[1]))) if e.ndim == 3 else 0
+        if e.ndim != 3 or side * side != e.shape[1] or e.shape[2] != 3 or len(self.white) != len(e):
+            raise ValueError("its empty-board windows do not match its slots")
+        tiles = e.reshape(-1, side, 3)
+        # a pixel of play either way: the empty board's darkest and brightest look near each sample
+        k = np.ones((3, 1), np.uint8)
+        lo = cv2.erode(cv2.erode(tiles, k), k.T).reshape(e.shape)
+        hi = cv2.dilate(cv2.dilate(tiles, k), k.T).reshape(e.shape)
+        self._lo, self._hi = lo.astype(np.float32), hi.astype(np.float32)
 
     def missing_types(self, types) -> list[str]:
         """Those of ``types`` without a colour reference yet."""
         return [t for t in types if t not in self.tokens]
 
     def to_dict(self) -> dict:
-        return {"board": self.board, "slots": self.slots, "centres": self.centres, "empty": np.round(self.empty, 2).tolist(),
+        n, k, _ = self.empty.shape
+        return {"board": self.board, "slots": self.slots, "centres": self.centres,
+                "empty_png": _encode(self.empty.reshape(n * int(round(np.sqrt(k))), -1, 3)),
+                "white": np.round(self.white, 2).tolist(),
                 "patch": None if self.patch is None else np.round(self.patch, 2).tolist(),
                 "tokens": {k: np.round(v, 4).tolist() for k, v in self.tokens.items()},
-                "view_png": None if self.view is None else
-                base64.b64encode(cv2.imencode(".png", self.view)[1].tobytes()).decode()}
+                "view_png": None if self.view is None else _encode(self.view)}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Reference":
-        return cls(board=data["board"], slots=list(data["slots"]), centres=list(data.get("centres", [])),
-                   empty=np.asarray(data["empty"], np.float32),
+        slots = list(data["slots"])
+        tiles = _decode(data["empty_png"], cv2.IMREAD_COLOR)
+        if tiles is None or not slots:
+            raise ValueError("no empty-board picture")
+        return cls(board=data["board"], slots=slots, centres=list(data.get("centres", [])),
+                   empty=tiles.reshape(len(slots), -1, 3), white=np.asarray(data["white"], np.float32),
                    patch=None if data.get("patch") is None else np.asarray(data["patch"], np.float32),
-                   tokens={k: np.asarray(v, np.float32) for k, v in data.get("tokens", {}).items()},
-                   view=_png(data.get("view_png")))
+                   tokens={k: np.asarray(v, np.float32).reshape(2, 3) for k, v in data.get("tokens", {}).items()},
+                   view=_decode(data.get("view_png"), cv2.IMREAD_GRAYSCALE))
 
     def save(self, folder: str | Path) -> Path:
         """Write ``folder/<board>.json`` (atomically)."""
@@ -108,35 +227,91 @@ class Reference:
             return None
         try:
             return cls.from_dict(json.loads(path.read_text()))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path} is not a colour reference ({exc!r}): capture the board again.") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{path} is not a colour reference of this version ({exc!r}): "
+                             "capture the empty board and the token colours again.") from None
 
     def fits(self, layout: Layout) -> bool:
         """True when the reference was measured on this layout's slots, where they are now."""
         return (self.slots == [s.id for s in layout.slots] and len(self.centres) == len(layout.slots)
+                and len(self.empty) == len(layout.slots)
+                and self.empty.shape[1] == len(Window.for_token(layout.token_mm).offsets)
                 and bool(np.allclose(self.centres, layout.slot_centres(), atol=0.5)))
 
 
-def _png(text: str | None) -> np.ndarray | None:
-    if not text:
-        return None
-    view = cv2.imdecode(np.frombuffer(base64.b64decode(text), np.uint8), cv2.IMREAD_GRAYSCALE)
-    if view is None:
-        raise ValueError("its picture of the empty board is not a PNG")
-    return view
-
-
-def features(means: np.ndarray, empty: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
-    """Log ratios of colour-corrected zone means to the empty board's: (N, 6)."""
-    m = means if gain is None else means * np.tile(gain, 2)
-    return np.log((m + DARK) / (empty + DARK))
-
-
 def patch_gain(reference: Reference, patch_now: np.ndarray | None) -> np.ndarray | None:
-    """Per-channel factor that brings the patch back to its calibration colour."""
+    """Per-channel factor that brings the grey patch back to its calibration colour."""
     if reference.patch is None or patch_now is None:
         return None
     return (reference.patch + DARK) / (np.asarray(patch_now, np.float32) + DARK)
+
+
+@dataclass
+class Looks:
+    """What the windows show per slot: the difference from the empty board, the face's colour, where."""
+
+    diff: np.ndarray             # (N,) mean difference from the empty board over the token's square
+    colour: np.ndarray           # (N, 3) log of the face colour relative to the paper (calibration light)
+    usable: np.ndarray           # (N,) False: the light or the face could not be read (glare, a hand)
+    where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
+
+
+def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
+    """Quantiles over axis 1 of ``values`` (N, K, 3) where ``valid``, each (N, 3); NaN where nothing is valid."""
+    v = np.where(valid, values, np.inf).transpose(0, 2, 1)                # (N, 3, K): each row sorts alone
+    v.sort(axis=2)
+    count = valid.sum(1)                                                    # (N, 3)
+    out = []
+    for q in qs:
+        at = np.take_along_axis(v, np.maximum(np.round((count - 1) * q).astype(np.intp), 0)[..., None], 2)[..., 0]
+        out.append(np.where(count > 0, at, np.nan))
+    return out
+
+
+def masked_median(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Median over axis 1 of ``values`` (N, K, 3) where ``valid``; NaN where nothing is valid."""
+    return masked_quantiles(values, valid)[0]
+
+
+def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> Looks:
+    """Light-correct each slot's window against the empty board, find the token, read its face."""
+    cur = windows.astype(np.float32)
+    n, k, _ = cur.shape
+    side = window.side
+    clipped = cur >= SATURATED                                              # (N, K, 3)
+    sat = clipped[..., 0] | clipped[..., 1] | clipped[..., 2]               # (a reduction over 3 is slow)
+    ref = reference.empty.astype(np.float32)
+    # local light: the window's outside, without glare; none of it left: the slot cannot be read
+    o = window.outside
+    ratio = (cur[:, o] + DARK) / (ref[:, o] + DARK)
+    low, gain, high = masked_quantiles(ratio, ~sat[:, o, None].repeat(3, 2), (0.25, 0.5, 0.75))   # (N, 3)
+    usable = np.isfinite(gain).all(1)
+    # the light around the slot is not one change of brightness and colour (glare on part of it):
+    # its colour cannot be trusted
+    with np.errstate(invalid="ignore"):
+        usable &= ~((high - low) > UNEVEN * gain).any(1)
+    gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
+    lit = (cur + DARK) / gain[:, None, :] - DARK                            # in the calibration light
+    d = np.maximum(lit - reference._hi, 0) + np.maximum(reference._lo - lit, 0)
+    diff = d[..., 0] + d[..., 1] + d[..., 2]
+    diff[sat] = 0.0
+    box = max(3, int(round(window.radius_px * 1.3)) | 1)
+    mean = cv2.blur(diff.reshape(n * side, side), (box, box), borderType=cv2.BORDER_REPLICATE).reshape(n, k)
+    area = mean[:, window.places]                                           # (N, P)
+    best = area.argmax(1)
+    # the face ring of the token where it was found; per channel, saturated samples are left out,
+    # and a channel saturated on much of the face has no colour
+    idx = window.faces[best]                                                # (N, M)
+    rows = np.arange(n)[:, None]
+    face, bad = lit[rows, idx], clipped[rows, idx]
+    colour = masked_median(face, ~bad)
+    usable &= (bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    colour = np.where(np.isfinite(colour), colour, 0.0)
+    colour = np.log((np.maximum(colour, 0) + DARK) / (reference.white + DARK))
+    c = side // 2
+    at = window.places[best]
+    where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
+    return Looks(area[np.arange(n), best].astype(np.float32), colour.astype(np.float32), usable, where)
 
 
 @dataclass
@@ -147,26 +322,44 @@ class Reading:
     confidence: np.ndarray
 
 
-def classify(reference: Reference, means: np.ndarray, gain: np.ndarray | None = None,
+def classify(reference: Reference, windows: np.ndarray, window: Window,
              min_confidence: float = MIN_CONFIDENCE) -> Reading:
-    """Classify every slot from its zone means (N, 6)."""
-    f = features(means, reference.empty, gain)
-    names = [EMPTY] + list(reference.tokens)
-    centres = np.vstack([np.zeros(6, np.float32)] + [reference.tokens[t] for t in names[1:]])
-    # a class expecting a dark channel there tolerates more spread (noise, colour bleeding)
-    level = np.exp(centres)[None] * (reference.empty[:, None, :] + DARK)        # (N, C, 6)
-    sigma = np.sqrt(SIGMA ** 2 + (LEVEL_NOISE / level) ** 2)
-    z2 = (((f[:, None, :] - centres[None]) / sigma) ** 2).sum(-1)              # (N, C)
-    score = z2 + 2 * np.log(sigma).sum(-1)                                      # -2 log likelihood
-    best = score.argmin(1)
-    rows = np.arange(len(f))
-    rel = np.exp(-(score - score[rows, best][:, None]) / 2)
-    conf = rel[rows, best] / rel.sum(1)
-    far = np.sqrt(z2[rows, best]) > MAX_DISTANCE
-    labels = [UNKNOWN if (far[i] or conf[i] < min_confidence) else names[b] for i, b in enumerate(best)]
-    return Reading(labels, np.where(far, 0.0, conf).astype(np.float32))
+    """Classify every slot from its window (N, K, 3) of the picture."""
+    looks = read_windows(reference, windows, window)
+    n = len(looks.diff)
+    names = list(reference.tokens)
+    labels: list = [UNKNOWN] * n
+    conf = np.zeros(n, np.float32)
+    empty = looks.usable & (looks.diff <= EMPTY_DIFF)
+    # the empty class: how far below the empty threshold the difference is
+    conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF), 0.5, 1.0)
+    for i in np.flatnonzero(empty):
+        labels[i] = EMPTY
+    full = np.flatnonzero(looks.usable & (looks.diff >= TOKEN_DIFF))
+    if names and len(full):
+        centre, spread = spreads(reference)
+        z2 = (((looks.colour[full, None, :] - centre[None]) / spread) ** 2).sum(-1)  # (M, C)
+        score = z2
+        best = score.argmin(1)
+        rows = np.arange(len(full))
+        rel = np.exp(-(score - score[rows, best][:, None]) / 2)
+        share = rel[rows, best] / rel.sum(1)
+        near = np.sqrt(z2[rows, best]) <= MAX_DISTANCE
+        for j, i in enumerate(full):
+            conf[i] = share[j] if near[j] else 0.0
+            if near[j] and share[j] >= min_confidence:
+                labels[i] = names[best[j]]
+    return Reading(labels, conf)
 
 
-def token_centre(means: np.ndarray, empty: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
-    """A token type's class centre from its calibration samples (zone means of its slots, (M, 6))."""
-    return features(np.atleast_2d(means), np.atleast_2d(empty), gain).mean(0)
+def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
+    """Every type's colour (C, 3) and the spread (3,) they share: the few tokens of one type say too little
+    about its own spread, all types together say enough (their print and the light vary alike)."""
+    stats = np.stack([reference.tokens[t] for t in reference.tokens])      # (C, 2, 3)
+    return stats[:, 0], np.sqrt((stats[:, 1] ** 2).mean(0) + MIN_SIGMA ** 2)
+
+
+def token_look(colours: np.ndarray) -> np.ndarray:
+    """A token type's look from its calibration colours (M, 3): (2, 3) mean and spread."""
+    c = np.atleast_2d(colours)
+    return np.stack([c.mean(0), c.std(0) if len(c) > 1 else np.zeros(3, np.float32)]).astype(np.float32)

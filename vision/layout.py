@@ -11,8 +11,9 @@ A layout is a JSON file, one per physical board (see docs/camera.md)::
 
 ``board`` names the physical board (and the file); ``target`` is the engine's
 board id its slots belong to (a freezer board's slots belong to its player's
-``diet-N``); ``tokens`` is ``"foods"`` (every food type) or a list of token
-names (the shopping list holds ``["covered"]``).
+``diet-N``); ``tokens`` names a token set a game declares (``"foods"``: every
+food type, see ``Game.tokens``) or lists token names (the shopping list holds
+``["covered"]``).
 
 Coordinates are millimetres on the board, x to the right and y down, from the
 board's top-left corner.  A region is a grid of ``rows`` x ``cols`` slots filling
@@ -29,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .tokens import FOODS, food_types
+from .tokens import FOODS, named_types
 
 
 #: A marker's white border (quiet zone), as a share of its side: one of its six cells.
@@ -108,7 +109,7 @@ class Layout:
 
     def token_types(self, data_dir=None) -> tuple[str, ...]:
         """The token types that can lie on this board."""
-        return food_types(data_dir) if self.tokens == FOODS else tuple(self.tokens)
+        return named_types(self.tokens, data_dir) if isinstance(self.tokens, str) else tuple(self.tokens)
 
     def marker_corners(self, marker_id: int) -> np.ndarray:
         """The four corners (TL, TR, BR, BL) of a marker on the board, mm, shape (4, 2)."""
@@ -166,7 +167,7 @@ class Layout:
                        token_mm=float(data.get("token_mm", 20.0)), patch=patch,
                        title=str(data.get("title", "")), sample=bool(data.get("sample", False)),
                        target=str(data.get("target", "")),
-                       tokens=data.get("tokens", FOODS) if data.get("tokens", FOODS) == FOODS
+                       tokens=data.get("tokens", FOODS) if isinstance(data.get("tokens", FOODS), str)
                        else [str(t) for t in data["tokens"]])
         except LayoutError:
             raise

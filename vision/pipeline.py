@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .classify import Reading, Reference, classify, patch_gain, sample_offsets, zone_means
+from .classify import Reading, Reference, Window, classify, paper_points, patch_gain
 from .layout import Layout
 from .localize import BoardLocator, Fix
 from .markers import detect, make_detector
@@ -24,9 +24,15 @@ from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
 DEAD_SPREAD = 4.0
-#: Light changed since calibration by more than this share (the grey patch says): the board's
-#: readings are all unsure (nothing is decided) and the owner is asked to calibrate again.
+#: Light changed since calibration by more than this share (the grey patch says): the owner is
+#: asked to calibrate again (each slot still corrects the light locally, so reading goes on).
 LIGHT_WARN = 0.25
+#: Beyond this (a lamp switched off or moved): the local correction cannot be trusted either, every
+#: slot reads unsure and nothing is decided until the board is calibrated again.
+LIGHT_LOST = 0.45
+#: A still board's slots are read again at least every this many frames (slow light changes);
+#: otherwise only when something on it changed since the last reading.
+REREAD_EVERY = 15
 
 
 def light_change(gain: np.ndarray | None) -> float:
@@ -62,15 +68,16 @@ class BoardWatch:
     tracker: SnapshotTracker
     reference: Reference | None = None
     fix: Fix | None = None
-    maps: tuple[np.ndarray, np.ndarray] | None = None
+    maps: tuple[np.ndarray, np.ndarray] | None = None        # every slot's window (see vision.classify)
     patch_maps: tuple[np.ndarray, np.ndarray] | None = None
+    paper_maps: tuple[np.ndarray, np.ndarray] | None = None  # the plain paper's sample points
     gain: np.ndarray | None = None
     reading: Reading | None = None
-    means: np.ndarray | None = None
     patch: np.ndarray | None = None
     busy: bool = True
     over: bool = True              # something (a hand) over the board, whether or not it moves
-    n_inner: int = 0
+    window: Window | None = None
+    stale: bool = True             # something changed on the board since its slots were last read
 
 
 class Pipeline:
@@ -105,6 +112,7 @@ class Pipeline:
         if watch is None:
             return
         watch.reference = reference if reference is not None and reference.fits(watch.layout) else None
+        watch.reading, watch.stale = None, True
         watch.tracker.reset()
         if watch.reference is not None and watch.reference.view is not None:
             watch.motion.seed(watch.reference.view)
@@ -170,25 +178,33 @@ class Pipeline:
         if watch.reference is None:
             watch.tracker.update(None, True)
             return None
-        samples = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
-        watch.means = zone_means(samples, watch.n_inner)
         if watch.patch_maps is not None:
             watch.patch = cv2.remap(frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
         gain = watch.gain = patch_gain(watch.reference, watch.patch)
-        watch.reading = classify(watch.reference, watch.means, gain, self.settings.min_confidence)
-        if light_change(gain) > LIGHT_WARN:
+        watch.stale |= busy or watch.motion.last["motion_mm2"] > 0
+        # read the slots when the board lies still after a change (nothing is decided while it is busy)
+        if watch.reading is None or (watch.stale and not busy) or self.frame_no % REREAD_EVERY == 0:
+            windows = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
+            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence)
+            watch.stale = busy
+        if light_change(gain) > LIGHT_LOST:
             # a lamp switched or moved, a curtain drawn: the patch cannot make up for that much
             watch.reading = Reading([UNKNOWN] * len(watch.reading.labels), np.zeros(len(watch.reading.labels), np.float32))
+            watch.stale = True
         return watch.tracker.update(watch.reading.labels, busy)
 
     def _build_maps(self, watch: BoardWatch, homography: np.ndarray) -> None:
         layout = watch.layout
-        inner, ring = sample_offsets(layout.token_mm / 2)
-        watch.n_inner = len(inner)
-        offsets = np.concatenate([inner, ring])
-        pts = (layout.slot_centres()[:, None, :] + offsets[None]).reshape(1, -1, 2)
+        watch.window, watch.stale = Window.for_token(layout.token_mm), True
+        offsets = watch.window.offsets
+        pts = (layout.slot_centres()[:, None, :] + offsets[None]).reshape(1, -1, 2).astype(np.float32)
         img = cv2.perspectiveTransform(pts, homography)[0].reshape(len(layout.slots), len(offsets), 2)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
+        paper = paper_points(layout)
+        watch.paper_maps = None
+        if len(paper):
+            p = cv2.perspectiveTransform(paper.reshape(1, -1, 2), homography)[0]
+            watch.paper_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
         watch.patch_maps = None
         if layout.patch:
             x, y, w, h = layout.patch
@@ -223,9 +239,10 @@ class Pipeline:
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "boards": boards}
 
-    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-        """Zone means (N, 6) of every slot of ``board``, its patch colour and its coarse grey view
-        (what :class:`vision.motion.MotionDetector` compares), from the last frame.
+    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
+        """The window (N, K, 3) of every slot of ``board``, its patch colour, its coarse grey view
+        (what :class:`vision.motion.MotionDetector` compares) and its plain paper's colours (P, 3),
+        from the last frame.
 
         Raises LookupError with a message for the owner when the board is not located.
         """
@@ -235,10 +252,13 @@ class Pipeline:
         if self.last_frame is None or watch.maps is None or not (watch.fix and watch.fix.usable):
             raise LookupError(f"Board {board} is not in view: check that at least "
                               f"{self.settings.min_markers} of its markers are visible.")
-        samples = cv2.remap(self.last_frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
+        windows = cv2.remap(self.last_frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
+        paper = np.zeros((0, 3), np.float32)
+        if watch.paper_maps is not None:
+            paper = cv2.remap(self.last_frame, *watch.paper_maps, cv2.INTER_LINEAR).reshape(-1, 3).astype(np.float32)
         patch = None
         if watch.patch_maps is not None:
             patch = cv2.remap(self.last_frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
         small = cv2.resize(cv2.cvtColor(self.last_frame, cv2.COLOR_BGR2GRAY),
                            (self.last_frame.shape[1] // 2, self.last_frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        return zone_means(samples, watch.n_inner), patch, watch.motion.rectified(small)
+        return windows, patch, watch.motion.rectified(small), paper

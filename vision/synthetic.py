@@ -417,3 +417,4 @@ def calibrate(pipeline, scene: Scene, frames: int = 3, seed: int = 10_000) -> No
     for b in names:
         capture_empty(pipeline, b, empty)
         capture_tokens(pipeline, b, full, plans[b])
+    _TOKEN_CACHE.clear()          # the plan's boards are not drawn again (about 10 MB at 1280x720)
