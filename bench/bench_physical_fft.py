@@ -2,18 +2,21 @@
 
     python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4]
 
-A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``):
-it taps the recipe and assistant cards it takes, lays the dining-out tokens out from its own bag
-(read on the main board), rolls dice onto the main board, and moves tokens and action markers on
-its boards; the table only gets what the camera would send (``board`` readings of the boards that
-changed, every slot, empty ones as null) and the reader taps.  Phone or host inputs are counted:
-answers to the table's questions, what the table does not work out yet (the Pizza To Go extra
-action), and the host's clean-up confirmation.
+A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``,
+the Freezer and Food Allergy modules on): it taps the recipe, activity and assistant cards it takes,
+lays the dining-out tokens out from its own bag (read on the main board), rolls dice onto the main
+board, and moves tokens and action markers on its boards: grocery shopping (into the kitchen or
+straight into the freezer), farmers market stands (wild foods included), Pizza To Go and its extra
+action at the round's end (or the marker taken back), the Chinese Buffet, snacks, cooking (thawing
+too), working out, passing, and the clean-up.  The table only gets what the camera would send (a
+``board`` reading of each board that changed, every slot of it, empty ones as null) and the reader
+taps.  Phone or host inputs are counted per action type: the answers to the table's questions.
 
 The group also makes the table's hard cases happen: two buffet rows with the same tokens (the
-table must ask which row), a snack moving two tokens and a purchase over $6 (the table must list
-what to put back, then apply the corrected move).  Every game is then replayed in the guided mode
-from the same decisions sent as phone actions, and the final scores must be the same.
+table must ask which row), tokens that could go onto more than one card, a snack moving two tokens,
+a second snack in one round and a purchase over $6 (the table must list what to put back, then
+apply the corrected move).  Every game is then replayed in the guided mode from the same decisions
+sent as phone actions, and the final scores must be the same.
 """
 from __future__ import annotations
 
@@ -27,12 +30,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.games.food_for_thought import inference, physical  # noqa: E402
+from server.games.base import RuleError  # noqa: E402
+from server.games.food_for_thought import inference, physical, rounds  # noqa: E402
 from server.games.food_for_thought.boards import implied  # noqa: E402
 from server.journal import Journal  # noqa: E402
 from server.table import Table  # noqa: E402
+from tests.support.food_for_thought import every_slot  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
+#: Slots per main board action space the camera watches.
+SPACE_SLOTS = 8
 
 
 class Group:
@@ -52,7 +59,8 @@ class Group:
 
     def _new_game(self, mode: str) -> dict:
         return {"new_game": {"game": "food-for-thought", "players": NAMES[:self.players], "seed": self.seed,
-                             "options": {"data": "sample", "draws": "physical", "dice": "physical", "mode": mode}}}
+                             "options": {"data": "sample", "draws": "physical", "dice": "physical", "mode": mode,
+                                         "freezer": True, "food_allergy": True}}}
 
     @staticmethod
     def _must(outcome):
@@ -74,14 +82,20 @@ class Group:
         self._must(self.table.handle(inp))
 
     def read(self, board: str, slots: dict) -> None:
-        """The camera's reading of ``board``: every slot it has seen, empty ones as null."""
-        held = {**implied(self.state, board), **self.state["boards"].get(board, {}).get("seen", {})}
-        if board == "main":                   # the camera watches every action space of the main board
-            held.update({f"action.{space}.{n}": None for space in physical.MAIN_SPACES for n in range(1, 9)})
-        body = {**{s: None for s in held}, **slots}
+        """The camera's reading of ``board``: every slot it watches, empty ones as null."""
+        if board == "main":
+            every = {f"action.{space}.{n}": None for space in physical.MAIN_SPACES for n in range(1, SPACE_SLOTS + 1)}
+        elif board == "shop":
+            every = {f"shop.{space}": None for space in self.state["shopping"]}
+        else:
+            every = every_slot(self.state, board)
+        held = self.state["boards"].get(board, {}).get("seen", {})
+        body = {**every, **{s: None for s in held}, **slots}
         self._must(self.table.handle({"board": {"board": board, "slots": body}}))
 
-    def lay_out_dining(self) -> None:
+    def lay_out_round(self) -> None:
+        """A round's new out-of-stock spaces covered, and the dining-out tokens laid out from the bag."""
+        self.read("shop", implied(self.state, "shop"))
         main = self.state["main"]
         if self.players == 1:
             return
@@ -98,75 +112,146 @@ class Group:
                                                         **slots}}})
 
     # ----- a turn
-    def choose(self, seat: int) -> dict:
-        s, p = self.state, self.state["seats"][str(seat)]
+    def _legal(self, seat: int, body: dict) -> bool:
+        trial = copy.deepcopy(self.state)
+        try:
+            if body.get("tap"):
+                physical.tap(trial, {"reader": f"seat-{seat}", "card": body["tap"]})
+            inference.play(trial, seat, {k: v for k, v in body.items() if k != "tap"})
+        except RuleError:
+            return False
+        return True
+
+    def options(self, seat: int) -> list[dict]:
+        """The moves the group would consider (each legal), the useful ones more than once."""
+        s, p, rng = self.state, self.state["seats"][str(seat)], self.rng
         kitchen = [(f, c) for c, col in enumerate(p["kitchen"], 1) for f in col]
-        options = []
+        out = []
         fits = self._cook_places(p, kitchen)
         if fits:
-            options += [{"action": "cook", "place": fits}] * 3
-        if len(p["recipes"]) < 2:
-            options.append({"action": "cook", "take_tap": True})
-        if s["pizza"] and s["spaces"]["pizza"] is None and self.players > 1:
-            options.append({"action": "pizza"})
+            out += [{"action": "cook", "place": fits}] * 3
+        if p["freezer"] and len(p["thaw"]) < 2:
+            out.append({"action": "cook", "thaw": [rng.choice(p["freezer"])]})
+        if len(p["recipes"]) < 2 and physical.takeable(s, "recipes"):
+            out.append({"action": "cook", "tap": physical.card_id("recipes", rng.choice(physical.takeable(s, "recipes")))})
+        if len(p["activities"]) < 2 and physical.takeable(s, "activities"):
+            out.append({"action": "workout",
+                        "tap": physical.card_id("activities", rng.choice(physical.takeable(s, "activities")))})
+        out += [self._workout(seat, p)] * 2
+        out.append({"action": "pizza"})
         rows = [r for r, row in enumerate(s["buffet"], 1) if row]
-        if rows and None in s["spaces"]["buffet"]:
-            options.append({"action": "buffet", "row": self.rng.choice(rows)})
-        if kitchen and p["snacks"] == 0:
-            f, c = self.rng.choice(kitchen)
-            options.append({"action": "snack", "food": f, "column": c})
-        if len(s["spaces"]["shop"]) < {1: 3, 2: 3, 3: 4, 4: 5}[self.players]:
-            options += [{"action": "shop"}] * 2
-        return self.rng.choice(options) if options else {"action": "pass"}
+        if rows:
+            twins = len({tuple(s["buffet"][r - 1]) for r in rows}) < len(rows)    # the group likes a full buffet
+            out += [{"action": "buffet", "row": rng.choice(rows)}] * (4 if twins else 1)
+        if kitchen:
+            f, c = rng.choice(kitchen)
+            out.append({"action": "snack", "food": f, "column": c})
+        for card in s["market_up"]:
+            out.append(self._market(p, card))
+        out += [{"action": "shop"}] * 2
+        return [o for o in out if o and (o["action"] == "shop" and actions_space_open(s, seat) or
+                                         o["action"] != "shop" and self._legal(seat, o))]
+
+    def _market(self, p: dict, card: str) -> dict:
+        stand = self.state["cards"]["market"][card]
+        foods = sorted(self.state["foods"])
+        wild = [self.rng.choice(foods) for f in stand["foods"] if f == "wild"]
+        body = {"action": "market", "card": card, "wild": wild}
+        gets = [f for f in stand["foods"] if f != "wild"] + wild
+        freezable = [f for f in gets if self.state["foods"][f]["freezable"]]
+        if stand["to"] == "kitchen" and freezable and len(p["freezer"]) < 4 and self.rng.random() < 0.5:
+            body["freeze"] = freezable[:1]
+        return body
+
+    def _workout(self, seat: int, p: dict) -> dict | None:
+        """Up to three body tokens onto the player's activities, each checked against the rules."""
+        place = []
+        for g, foods in p["body"].items():
+            for n, f in enumerate(foods, 1):
+                for aid in p["activities"]:
+                    item = {"activity": aid, "food": f, "group": g, "position": n}
+                    if f and len(place) < 3 and self._legal(seat, {"action": "workout", "place": place + [item]}):
+                        place.append(item)
+                        break
+        return {"action": "workout", "place": place} if place else None
 
     def _cook_places(self, p: dict, kitchen: list) -> list[dict]:
         trial = copy.deepcopy(p)
         places = []
-        for f, c in kitchen:
+        sources = [(f, {"column": c}) for f, c in kitchen] + [(f, {"from": "thaw"}) for f in p["thaw"]]
+        for f, where in sources:
             for rid in trial["recipes"]:
                 needs, got = self.state["cards"]["recipes"][rid]["needs"], trial["recipe_tokens"][rid]
                 space = next((i for i, n in enumerate(needs) if got[i] is None and (n == "wild" or f in n.split("|"))),
                              None)
                 if space is not None and len(places) < 3:
                     got[space] = f
-                    places.append({"recipe": rid, "food": f, "column": c})
+                    places.append({"recipe": rid, "food": f, **where})
                     break
         return places
 
     def turn(self) -> None:
         seat = self.state["turn"]
-        body = self.choose(seat)
-        kind = body["action"]
-        if body.pop("take_tap", False):
-            free = physical.takeable(self.state, "recipes")
-            self.both({"tap": {"reader": f"seat-{seat}", "card": physical.card_id("recipes", self.rng.choice(free))}})
-        if kind == "shop":
+        extra = self.state["phase"] == "pizza_extra"
+        options = [o for o in self.options(seat) if not (extra and o["action"] == "pizza")]
+        if extra and self.rng.random() < 0.5 or not options and extra:
+            self.skip_extra(seat)
+            return
+        last = self.state["seats"][str(seat)]["actions_left"] == 1     # nothing to set aside: an empty cook
+        tired = not extra and not last and self.rng.random() < 0.03       # now and then someone passes
+        body = self.rng.choice(options) if options and not tired else {"action": "cook" if last else "pass"}
+        kind = "pizza extra" if extra else body["action"]
+        left = self.state["seats"][str(seat)]["actions_left"]
+        tap = body.pop("tap", None)
+        if tap:
+            self.both({"tap": {"reader": f"seat-{seat}", "card": tap}})
+        if body["action"] == "shop":
             body = self._shopping(seat)
         self.actions[kind] += 1
-        self._illegal_first(seat, body)
-        self._move_tokens(seat, body)
+        if not extra:
+            self._illegal_first(seat, body)
+        self._move_tokens(seat, body, marker_last=extra)
         if self.state.get("question"):
             options = self.state["question"]["options"]
-            self.cases["ambiguous " + options[0].split(",")[0]] += 1
+            self.cases["ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
             choice = next(i for i, b in enumerate(self.state["question"]["bodies"], 1) if _same(b, body))
             self.phone_input(kind, {"seat": {"seat": seat, "action": "answer", "choice": choice}})
+        assert not self.state["put_back"] and (self.state["turn"] != seat or self.state["phase"] not in
+                                               ("actions", "pizza_extra") or
+                                               self.state["seats"][str(seat)]["actions_left"] < left), \
+            f"{body} was not applied: {self.state['put_back']}"
         self.guided += self._guided_inputs(seat, body)
+
+    def skip_extra(self, seat: int) -> None:
+        """The Pizza To Go player gives up the extra action: the marker goes back to their board."""
+        self.actions["pizza extra"] += 1
+        board = f"diet-{seat}"
+        self.read(board, {**implied(self.state, board), "markers.1": "marker"})
+        assert self.state["phase"] != "pizza_extra", "the marker taken back was not seen as a skip"
+        self.guided.append({"seat": {"seat": seat, "action": "skip"}})
 
     def _shopping(self, seat: int) -> dict:
         dice = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
         open_ = [sp for sp in sorted(self.state["shopping"]) if sp not in self.state["covered"]]
         sale = [sp for sp in open_ if int(sp[0]) in dice or int(sp[2]) in dice]
         items = [{"space": sp} for sp in self.rng.sample(sale, min(len(sale), self.rng.randint(1, 3)))]
-        return {"action": "shop", "dice": dice, "items": items}
+        p = self.state["seats"][str(seat)]
+        frozen = [self.state["shopping"][i["space"]] for i in items
+                  if self.state["foods"][self.state["shopping"][i["space"]]]["freezable"]]
+        freeze = frozen[:max(0, 4 - len(p["freezer"]))] if self.rng.random() < 0.5 else []
+        return {"action": "shop", "dice": dice, "items": items, **({"freeze": freeze} if freeze else {})}
 
     def _boards_after(self, seat: int, body: dict) -> dict:
         trial = copy.deepcopy(self.state)
         inference.play(trial, seat, body)
         return {b: implied(trial, b) for b in ("main", "shop", f"diet-{seat}")}
 
-    def _move_tokens(self, seat: int, body: dict) -> None:
+    def _move_tokens(self, seat: int, body: dict, marker_last: bool = False) -> None:
+        """Tokens and the marker moved, each board read once its hands are off.  A marker taken from
+        the diet board is read there last; the Pizza To Go marker moved on the main board is read last."""
         after = self._boards_after(seat, body)
-        for board in ("main", "shop", f"diet-{seat}"):
+        order = ("shop", f"diet-{seat}", "main") if marker_last else ("main", "shop", f"diet-{seat}")
+        for board in order:
             if after[board] != implied(self.state, board) or board.startswith("diet"):
                 self.read(board, after[board])
 
@@ -174,29 +259,39 @@ class Group:
         """Now and then the group first does the move wrong; the table must apply nothing."""
         p = self.state["seats"][str(seat)]
         before = copy.deepcopy(self.state["seats"][str(seat)])
-        if body["action"] == "snack" and not self.cases["illegal snack of two tokens"]:
-            kitchen = [f for col in p["kitchen"] for f in col]
-            if len(kitchen) >= 2:
-                after = self._boards_after(seat, body)["diet-" + str(seat)]
-                wrong = dict(after)
-                wrong.pop(next(s for s in after if s.startswith("kitchen.")))     # a second token taken
-                self.read(f"diet-{seat}", wrong)
-                assert self.state["put_back"] and self.state["seats"][str(seat)] == before, "illegal snack applied"
-                self.cases["illegal snack of two tokens"] += 1
+        kitchen = [f for col in p["kitchen"] for f in col]
+        if body["action"] == "snack" and not self.cases["illegal snack of two tokens"] and len(kitchen) >= 2:
+            after = self._boards_after(seat, body)["diet-" + str(seat)]
+            wrong = dict(after)
+            wrong.pop(next(s for s in after if s.startswith("kitchen.")))     # a second token taken
+            self._refused(seat, {f"diet-{seat}": wrong}, before, "illegal snack of two tokens")
+        elif (p["snacks"] and kitchen and body["action"] != "snack"
+              and not self.cases["illegal second snack"]):
+            trial = copy.deepcopy(self.state)
+            trial["seats"][str(seat)]["snacks"] = 0
+            col = next(c for c, column in enumerate(p["kitchen"], 1) if column)
+            try:                                  # the snack the rules would allow if it were the first
+                inference.play(trial, seat, {"action": "snack", "food": p["kitchen"][col - 1][0], "column": col})
+            except RuleError:
+                return
+            self._refused(seat, {f"diet-{seat}": implied(trial, f"diet-{seat}")}, before, "illegal second snack")
         if body["action"] == "shop" and not self.cases["illegal purchase over $6"]:
             open_ = [sp for sp in sorted(self.state["shopping"]) if sp not in self.state["covered"]
                      and int(sp[0]) not in body["dice"] and int(sp[2]) not in body["dice"]
                      and {"space": sp} not in body["items"]]
             if len(open_) >= 3:
-                over = {**body, "items": body["items"] + [{"space": sp} for sp in open_[:3]]}
+                over = {**body, "items": body["items"] + [{"space": sp} for sp in open_[:3]], "freeze": []}
                 trial = copy.deepcopy(self.state)
                 inference.actions._check_turn(trial, seat, "shop")
-                boards = self._shop_boards(trial, seat, over)
-                for board in ("main", "shop", f"diet-{seat}"):
-                    self.read(board, boards[board])
-                assert self.state["pending"] is None and self.state["seats"][str(seat)] == before
-                assert self.state["put_back"], "a purchase over $6 was not listed to put back"
-                self.cases["illegal purchase over $6"] += 1
+                self._refused(seat, self._shop_boards(trial, seat, over), before, "illegal purchase over $6")
+
+    def _refused(self, seat: int, boards: dict, before: dict, case: str) -> None:
+        for board in ("main", "shop", f"diet-{seat}"):
+            if board in boards:
+                self.read(board, boards[board])
+        assert self.state["pending"] is None and self.state["seats"][str(seat)] == before, f"{case} applied"
+        assert self.state["put_back"], f"{case}: nothing listed to put back"
+        self.cases[case] += 1
 
     def _shop_boards(self, trial: dict, seat: int, over: dict) -> dict:
         """The boards of a purchase the rules refuse: the spaces covered and the food in the kitchen."""
@@ -213,7 +308,7 @@ class Group:
     def _guided_inputs(seat: int, body: dict) -> list[dict]:
         if body["action"] == "shop":
             return [{"seat": {"seat": seat, "action": "shop", "dice": body["dice"]}},
-                    {"seat": {"seat": seat, "action": "buy", "items": body["items"]}}]
+                    {"seat": {"seat": seat, "action": "buy", "items": body["items"], "freeze": body.get("freeze", [])}}]
         return [{"seat": {"seat": seat, **body}}]
 
     # ----- rounds and the game
@@ -225,28 +320,36 @@ class Group:
                 self.both({"tap": {"reader": f"seat-{seat}", "card": physical.card_id("assistants", choice["id"])}})
 
     def play(self) -> None:
-        self.lay_out_dining()
+        self.lay_out_round()
         while not self.state["over"]:
             self.assistants()
             while self.state["phase"] in ("actions", "pizza_extra"):
-                if self.state["phase"] == "pizza_extra":
-                    skip = {"seat": {"seat": self.state["turn"], "action": "skip"}}
-                    self.actions["pizza extra"] += 1
-                    self.phone_input("pizza extra", skip)
-                    self.guided.append(skip)
-                else:
-                    self.turn()
-            if self.state["phase"] == "round_end":
-                self.phone_input("clean-up", {"host": {"action": "continue"}})
-                if not self.state["over"]:            # the guided table ended the game by itself
-                    self.guided.append({"host": {"action": "continue"}})
-                    self.clean_up()
-                    self.lay_out_dining()
+                self.turn()
+            assert self.state["phase"] == "round_end", self.state["phase"]
+            self.clean_up()
+            if not self.state["over"]:
+                self.guided.append({"host": {"action": "continue"}})
+                self.lay_out_round()
 
     def clean_up(self) -> None:
-        """The people's clean-up steps: kitchens shifted, shopping tokens off, markers taken back."""
-        for board in ["main", "shop"] + [f"diet-{p['seat']}" for p in self.state["seats"].values()]:
-            self.read(board, implied(self.state, board))
+        """The people's clean-up steps (kitchens shifted, shopping tokens off, markers taken back); the
+        table starts the next round by itself once the camera has seen every board tidy."""
+        trial = copy.deepcopy(self.state)
+        rounds.finish_cleanup(trial)
+        boards = [f"diet-{p['seat']}" for p in self.state["seats"].values()] + ["shop", "main"]
+        for board in boards:
+            if self.state["phase"] != "round_end":
+                break                                 # the table saw enough to go on
+            tidy = implied(trial, board)
+            if board == "shop":                       # this round's shopping tokens off, nothing else moved
+                tidy = {s: t for s, t in implied(self.state, board).items()
+                        if self.state["covered"].get(s[5:]) != "shopping"}
+            if board == "main":
+                tidy = {s: t for s, t in implied(self.state, board).items() if not s.startswith("action.")}
+            if trial["over"] and board.startswith("diet"):
+                tidy = {s: t for s, t in tidy.items() if not s.startswith("markers.")}
+            self.read(board, tidy)
+        assert self.state["phase"] != "round_end", f"the tidy table was not seen: {self.state['put_back']}"
 
     def guided_scores(self) -> dict:
         table = Table(Journal(":memory:"))
@@ -255,10 +358,14 @@ class Group:
         return {p["name"]: p["score"] for p in table.state["players"]}
 
 
+def actions_space_open(state: dict, seat: int) -> bool:
+    return inference.actions.space_open(state, seat, "shop") is None
+
+
 def _same(a: dict, b: dict) -> bool:
-    """Whether two action bodies do the same thing (the order of a cook's placements aside)."""
+    """Whether two action bodies do the same thing (the order of placements aside)."""
     key = lambda body: (body["action"], body.get("row"), body.get("card"), body.get("food"),  # noqa: E731
-                        sorted((i["recipe"], i["food"]) for i in body.get("place", [])))
+                        sorted((i.get("recipe") or i.get("activity"), i["food"]) for i in body.get("place", [])))
     return key(a) == key(b)
 
 

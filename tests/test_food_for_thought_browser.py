@@ -92,7 +92,7 @@ def test_host_card_entry_form(tmp_path):
             page.select_option("select[name=kind]", "goals")
             page.fill("input[name=id]", "real-g1")
             page.fill("input[name=name]", "Most recipes")
-            page.fill("input[name=measure]", "recipes_completed")
+            page.fill("input[name=measure]", '{"of": "recipes", "at_least": 2}')
             page.fill("input[name=first]", "7")
             page.fill("input[name=second]", "seven")
             page.click("text=Check and save")
@@ -100,10 +100,14 @@ def test_host_card_entry_form(tmp_path):
             assert not (tmp_path / "data" / "food-for-thought" / "goals.jsonl").exists()
             page.fill("input[name=second]", "5")
             page.click("text=Check and save")
-            page.wait_for_selector("option:has-text('goals (owner, 1)')", state="attached")
+            page.wait_for_selector("option:has-text('goals (sample; 1 of yours entered)')", state="attached")
             saved = (tmp_path / "data" / "food-for-thought" / "goals.jsonl").read_text()
-            assert json.loads(saved) == {"id": "real-g1", "name": "Most recipes", "measure": "recipes_completed",
-                                         "first": 7, "second": 5}
+            assert json.loads(saved) == {"id": "real-g1", "name": "Most recipes",
+                                         "measure": {"of": "recipes", "at_least": 2}, "first": 7, "second": 5}
+            page.wait_for_selector("text=new games use the sample goals until you mark yours complete")
+            page.click("text=Mark goals complete")
+            page.wait_for_selector("option:has-text('goals (yours, 1)')", state="attached")
+            page.wait_for_selector("text=Your 1 goals are marked complete")
             screenshot(page, "food-for-thought-host-entry")
     finally:
         srv.stop()
@@ -129,7 +133,7 @@ def test_a_solo_round_played_from_the_phone(tmp_path):
             phone.click("button:has-text('Shop')")
             phone.wait_for_selector("text=Shopping: dice 1 and 2")
             for cell in ("Water $1", "Meat $1", "Veg"):     # 1.3 water, 1.5 meat, 2.5 veg
-                phone.click(f".ft-grid td:has-text('{cell}') >> nth=0")
+                phone.click(f".ft-space:has-text('{cell}') >> nth=0")
             phone.wait_for_selector("text=$3 of $6")
             phone.click("button:has-text('Buy')")
             phone.wait_for_selector("text=Recipes & Cook")

@@ -47,8 +47,9 @@ def _write(folder, name, lines):
 
 def test_owner_file_replaces_the_sample_file_as_a_whole(tmp_path):
     sample = data.load(sample_only=True)
-    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy", "grain"], "vp": 3, "penalty": 1}
+    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy", "grain"], "vp": 3, "penalty": 1, "solo": True}
     _write(tmp_path, "recipes.jsonl", [recipe])
+    data.mark_complete("recipes", owner=tmp_path)
     cat = data.load(tmp_path)
     assert cat.problems == []
     assert [r["id"] for r in cat.records["recipes"]] == ["real-1"]
@@ -61,11 +62,11 @@ def test_owner_file_replaces_the_sample_file_as_a_whole(tmp_path):
 def test_a_bad_line_is_named_by_file_and_line(tmp_path):
     (tmp_path / "recipes.jsonl").write_text(
         "# my recipes\n"
-        '{"id": "r1", "name": "Fine", "needs": ["dairy"], "vp": 1, "penalty": 1}\n'
-        '{"id": "r2", "name": "Typo", "needs": ["diary"], "vp": 1, "penalty": 1}\n'
+        '{"id": "r1", "name": "Fine", "needs": ["dairy"], "vp": 1, "penalty": 1, "solo": true}\n'
+        '{"id": "r2", "name": "Typo", "needs": ["diary"], "vp": 1, "penalty": 1, "solo": true}\n'
         "{not json\n"
-        '{"id": "r1", "name": "Again", "needs": ["water"], "vp": 1, "penalty": 1}\n'
-        '{"id": "r4", "name": "No vp", "needs": ["water"], "penalty": 1, "colour": "red"}\n')
+        '{"id": "r1", "name": "Again", "needs": ["water"], "vp": 1, "penalty": 1, "solo": true}\n'
+        '{"id": "r4", "name": "No vp", "needs": ["water"], "penalty": 1, "solo": true, "colour": "red"}\n')
     problems = data.load(tmp_path).problems
     path = tmp_path / "recipes.jsonl"
     assert any(p.startswith(f"{path} line 3:") and "'diary' is not a food id" in p for p in problems)
@@ -99,11 +100,13 @@ def test_data_check_command(tmp_path, capsys):
     (tmp_path / "own" / "goals.jsonl").write_text('{"id": "g1", "name": "G", "measure": "vibes", "first": 5, "second": 2}\n')
     assert cli_main(["data", "check", str(tmp_path / "own")]) == 1
     out = capsys.readouterr().out
-    assert f"{tmp_path / 'own' / 'goals.jsonl'} line 1: field 'measure' must be one of" in out
+    assert f"{tmp_path / 'own' / 'goals.jsonl'} line 1: field 'measure' 'vibes' is not a measure name" in out
     assert "1 problem(s)" in out
     (tmp_path / "table" / "food-for-thought").mkdir(parents=True)
     (tmp_path / "table" / "food-for-thought" / "goals.jsonl").write_text(
         '{"id": "g1", "name": "G", "measure": "recipes_completed", "first": 5, "second": 2}\n')
+    assert cli_main(["data", "complete", "goals", "--data", str(tmp_path / "table")]) == 0
+    assert "goals complete: new games use your file" in capsys.readouterr().out
     assert cli_main(["data", "check", "--data", str(tmp_path / "table")]) == 0
     out = capsys.readouterr().out
     assert "goals.jsonl            1 entries  owner" in out
@@ -114,6 +117,8 @@ def test_append_record_adds_one_card_and_refuses_bad_ones(tmp_path):
             "vp": 2, "penalty": 1}
     path = data.append_record("activities", card, tmp_path)
     assert path == tmp_path / "activities.jsonl"
+    assert data.load(tmp_path).sources["activities"] == "sample"       # one card never replaces the deck
+    data.mark_complete("activities", owner=tmp_path)
     assert data.load(tmp_path).records["activities"] == [card]
     with pytest.raises(data.DataError, match="already an entry with id 'real-a1'"):
         data.append_record("activities", card, tmp_path)
@@ -144,6 +149,7 @@ def test_owner_data_is_used_and_not_marked_sample(tmp_path):
         name = data.SCHEMA[kind]["file"]
         owner.mkdir(exist_ok=True)
         (owner / name).write_text((data.SAMPLE_DIR / name).read_text())
+        data.mark_complete(kind, owner=owner)
     data.configure(tmp_path)
     try:
         table = Table(Journal(":memory:"))
@@ -163,9 +169,12 @@ def test_append_record_keeps_one_main_board_line_and_one_entry_per_shopping_spac
     with pytest.raises(data.DataError, match="space 1.1 is already entered"):
         data.append_record("shopping", {"row": 1, "col": 1, "food": "dairy"}, tmp_path)
     data.append_record("shopping", {"row": 2, "col": 2, "food": "dairy"}, tmp_path)
+    with pytest.raises(data.DataError, match="2 rows x 2 columns need 4 lines, found 2"):   # holes: no game
+        data.mark_complete("shopping", owner=tmp_path)
+    data.mark_complete("main_board", owner=tmp_path)
     cat = data.load(tmp_path)
     assert cat.records["main_board"] == [board]
-    assert any("2 rows x 2 columns need 4 lines, found 2" in p for p in cat.problems)   # holes: no game yet
+    assert any("2 rows x 2 columns need 4 lines, found 2" in p for p in cat.problems)
 
 
 def test_sample_diet_boards_share_one_layout():
@@ -176,3 +185,84 @@ def test_sample_diet_boards_share_one_layout():
     shapes = {b["id"]: [(g["id"], len(g["spaces"])) for g in b["groups"]] for b in boards}
     assert len({tuple(s) for s in shapes.values()}) == 1, shapes
     assert len({b["kitchen"]["columns"] for b in boards}) == 1
+
+
+def test_absurdly_many_cards_are_refused_at_load(tmp_path):
+    """The published game has 48 activities; a file of 97 (more than twice that) is a mistake and is
+    refused with what to do, so end-of-game scoring never searches an absurd hand."""
+    card = {"icon": "racquet", "needs": ["fats"], "vp": 1, "penalty": 1}
+    _write(tmp_path, "activities.jsonl", [{**card, "id": f"a{i}", "name": f"A{i}"} for i in range(96)])
+    assert data.load(tmp_path).problems == []
+    _write(tmp_path, "activities.jsonl", [{**card, "id": f"a{i}", "name": f"A{i}"} for i in range(97)])
+    problems = data.load(tmp_path).problems
+    assert problems == [f"{tmp_path / 'activities.jsonl'}: 97 activities is more than 96 (twice the published "
+                        "game's 48); remove the extra lines"]
+
+
+def test_data_check_refuses_files_without_the_rule_bearing_fields(tmp_path, capsys):
+    """rulebook p.15: the Life Coach is left out with 2 players, the Restaurateur solo, and asterisk
+    recipes solo.  Files that leave those fields out would silently play with the wrong cards, so
+    `tofu-table data check` refuses every such line and says what to add."""
+    own = tmp_path / "own"
+    _write(own, "recipes.jsonl", [{"id": "r1", "name": "Soup", "needs": ["water"], "vp": 1, "penalty": 1}])
+    _write(own, "assistants.jsonl", [{"id": "life-coach", "name": "Life Coach", "helps": "balance",
+                                      "options": ["a", "b"]}])
+    assert cli_main(["data", "check", str(own)]) == 1
+    out = capsys.readouterr().out
+    assert (f"{own / 'recipes.jsonl'} line 1: missing field 'solo' (add \"solo\": false to a recipe the rulebook "
+            "marks with an asterisk") in out
+    assert (f"{own / 'assistants.jsonl'} line 1: missing field 'left_out_with' (add \"left_out_with\": the player "
+            "counts the card is left out with: [2] for the Life Coach, [1] for the Restaurateur") in out
+    assert "2 problem(s)" in out
+    with pytest.raises(data.DataError, match="missing field 'solo'"):      # the entry form refuses it too
+        data.append_record("recipes", {"id": "r2", "name": "Stew", "needs": ["meat"], "vp": 1, "penalty": 1}, own)
+
+
+def test_a_kind_stays_sample_until_the_owner_marks_it_complete(tmp_path, capsys):
+    """Entering the first recipe must not replace a whole deck with one card: new games keep the
+    sample recipes (and say so) until the owner marks recipes complete; unmarking brings them back."""
+    sample_ids = [r["id"] for r in data.load(sample_only=True).records["recipes"]]
+    card = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy"], "vp": 3, "penalty": 1, "solo": True}
+    data.append_record("recipes", card, tmp_path)
+    cat = data.load(tmp_path)
+    assert [r["id"] for r in cat.records["recipes"]] == sample_ids and "recipes" in cat.sample_kinds()
+    assert any("recipes.jsonl: 1 entered, not marked complete" in n and "tofu-table data complete recipes" in n
+               for n in cat.notes)
+    assert cli_main(["data", "complete", "activities", str(tmp_path)]) == 1        # nothing entered yet
+    assert "no activities entered yet" in capsys.readouterr().out
+    data.mark_complete("recipes", owner=tmp_path)
+    assert [r["id"] for r in data.load(tmp_path).records["recipes"]] == ["real-1"]
+    data.mark_complete("recipes", False, owner=tmp_path)
+    assert [r["id"] for r in data.load(tmp_path).records["recipes"]] == sample_ids
+    (tmp_path / data.COMPLETE_FILE).write_text("recipes")
+    assert any("complete.json: must be" in p for p in data.load(tmp_path).problems)
+
+
+def test_all_owner_data_goes_out_and_back_in_one_file(tmp_path, capsys):
+    """One file carries every kind the owner entered and which are complete; importing it into a
+    fresh folder gives the same data, and a broken export is refused whole, writing nothing."""
+    home, other = tmp_path / "home", tmp_path / "other"
+    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy"], "vp": 3, "penalty": 1, "solo": True}
+    data.append_record("recipes", recipe, home)
+    data.mark_complete("recipes", owner=home)
+    data.append_record("activities", {"id": "real-a1", "name": "Rowing", "icon": "water", "needs": ["water"],
+                                      "vp": 2, "penalty": 1}, home)
+    bundle = tmp_path / "my-cards.json"
+    assert cli_main(["data", "export", str(bundle), str(home)]) == 0
+    assert "Exported 2 file(s)" in capsys.readouterr().out
+    assert cli_main(["data", "import", str(bundle), str(other)]) == 0
+    again = data.load(other)
+    assert again.records == data.load(home).records and again.sources == data.load(home).sources
+    assert [r["id"] for r in again.records["recipes"]] == ["real-1"] and again.sources["activities"] == "sample"
+    assert any("activities.jsonl: 1 entered, not marked complete" in n for n in again.notes)
+    broken = json.loads(bundle.read_text())
+    broken["files"]["recipes.jsonl"] += '{"id": "bad", "name": "Bad", "needs": ["oats"], "vp": 1, "penalty": 1}\n'
+    bundle.write_text(json.dumps(broken))
+    before = (other / "recipes.jsonl").read_text()
+    assert cli_main(["data", "import", str(bundle), str(other)]) == 1
+    out = capsys.readouterr().out
+    assert "in the export: recipes.jsonl line 2: field 'needs'[0] 'oats' is not a food id" in out and "Nothing was imported" in out
+    assert (other / "recipes.jsonl").read_text() == before
+    bundle.write_text('{"files": {}}')
+    assert cli_main(["data", "import", str(bundle), str(other)]) == 1
+    assert "not a Food for Thought data export" in capsys.readouterr().out

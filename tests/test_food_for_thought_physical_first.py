@@ -3,9 +3,9 @@ reports the boards, and the table works out each action with no phone input; it 
 when two actions fit, and lists what to put back when none is legal."""
 import copy
 
-from server.games.food_for_thought import inference
+from server.games.food_for_thought import inference, physical, rounds
 from server.games.food_for_thought.boards import implied
-from tests.support.food_for_thought import new_table, ok, pick_assistants, player, refused, seat
+from tests.support.food_for_thought import every_slot, new_table, ok, pick_assistants, player, refused, seat
 
 
 def _table(**options):
@@ -100,6 +100,7 @@ def test_two_actions_that_fit_are_one_question_on_the_phone():
     question = table.view(f"seat-{turn}")["me"]
     assert question["can"] == ["answer"] and question["answer"]["options"] == [
         "Chinese Buffet, row 1", "Chinese Buffet, row 2"]
+    assert table.view(f"seat-{turn}")["prompt"].startswith("Your turn: tell the table which action you took")
     assert player(table, turn)["actions_left"] == 4                  # nothing applied yet
     other = turn % 3 + 1
     refused(table, {"seat": {"seat": other, "action": "answer", "choice": 1}}, "not_now")
@@ -142,3 +143,139 @@ def test_a_work_out_is_worked_out_from_body_tokens_moved_onto_an_activity():
     _lay(table, 1, _as_people_do(table, 1, {"action": "workout", "place": [
         {"activity": "a09", "food": "grain", "group": "grain", "position": 1}]}))
     assert player(table, 1)["activities_done"] == ["a09"] and table.state["players"][0]["score"] == 2
+
+
+def _with_markers(table, seat_no):
+    """The camera's first look: ``seat_no``'s diet board and the main board's action spaces as recorded."""
+    _read(table, f"diet-{seat_no}", {**every_slot(table.state, f"diet-{seat_no}"),
+                                      **implied(table.state, f"diet-{seat_no}")})
+    main = {f"action.{space}.{n}": None for space in physical.MAIN_SPACES for n in range(1, 6)}
+    _read(table, "main", {**main, **implied(table.state, "main")})
+
+
+def test_the_last_marker_placed_with_nothing_done_needs_no_question():
+    """rulebook Place and Pass: a pass puts a marker on an open space, does nothing, and sets the
+    remaining markers aside.  With one marker left there is nothing to set aside: the table takes it
+    as an empty Recipes & Cook and asks nothing."""
+    table = _table()
+    player(table, 1)["actions_left"] = 1
+    _read(table, "diet-1", {**every_slot(table.state, "diet-1"), **implied(table.state, "diet-1")})
+    _lay(table, 1, _as_people_do(table, 1, {"action": "pass"}))
+    assert table.view("seat-1")["me"]["can"] != ["answer"]
+    assert player(table, 1)["actions_left"] == 0 and table.state["turn"] == 2
+
+
+def test_a_purchase_into_the_freezer_and_a_thaw_are_worked_out():
+    """rulebook Freezer module: meat, poultry and seafood may go into the freezer as they are acquired;
+    a Recipes & Cook action may move up to 2 of them to the thaw area instead of cooking."""
+    table = _table(freezer=True)
+    table.state["covered"] = {}
+    ok(table, {"board": {"board": "main", "slots": {"die.3": "die", "die.6": "die"}}})
+    meat = next(s for s, f in sorted(table.state["shopping"].items()) if f in ("meat", "poultry", "seafood"))
+    food = table.state["shopping"][meat]
+    _lay(table, 1, _as_people_do(table, 1, {"action": "shop", "dice": [3, 6], "items": [{"space": meat}],
+                                            "freeze": [food]}))
+    assert player(table, 1)["freezer"] == [food] and player(table, 1)["actions_left"] == 3
+    seat(table, 2, "pass")
+    _lay(table, 1, _as_people_do(table, 1, {"action": "cook", "thaw": [food]}))
+    assert player(table, 1)["freezer"] == [] and player(table, 1)["thaw"] == [food]
+    assert player(table, 1)["actions_left"] == 2
+
+
+def test_the_pizza_to_go_extra_action_is_seen_from_the_marker_moved_and_the_tokens():
+    """rulebook Pizza To Go: at the end of the round its player may move that marker to another open
+    space and take that action.  Ann moves it to the buffet and eats row 1: applied with no phone input."""
+    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
+    pick_assistants(table)
+    turn = table.state["turn"]
+    seat(table, turn, "pizza")
+    while table.state["phase"] == "actions":
+        seat(table, table.state["turn"], "cook")
+    assert table.state["phase"] == "pizza_extra" and table.state["turn"] == turn
+    _with_markers(table, turn)
+    row = list(table.state["buffet"][0])
+    eaten = [f for g in player(table, turn)["body"].values() for f in g if f]
+    boards = _as_people_do(table, turn, {"action": "buffet", "row": 1})
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, turn, {"action": "buffet", "row": 1})
+    _read(table, f"diet-{turn}", boards[f"diet-{turn}"])
+    assert table.state["phase"] == "pizza_extra"            # the marker has not left Pizza To Go yet
+    _read(table, "main", implied(trial, "main"))
+    assert table.state["phase"] == "round_end" and table.state["buffet"][0] == []
+    assert sorted(f for g in player(table, turn)["body"].values() for f in g if f) == sorted(eaten + row)
+
+
+def test_taking_the_pizza_to_go_marker_back_skips_the_extra_action():
+    """rulebook Pizza To Go: the extra action is optional; the player who takes the marker back to their
+    board gives it up, and the round ends with nothing else applied."""
+    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
+    pick_assistants(table)
+    turn = table.state["turn"]
+    seat(table, turn, "pizza")
+    while table.state["phase"] == "actions":
+        seat(table, table.state["turn"], "cook")
+    _with_markers(table, turn)
+    before = copy.deepcopy(player(table, turn))
+    _read(table, f"diet-{turn}", {**implied(table.state, f"diet-{turn}"), "markers.1": "marker"})
+    assert table.state["phase"] == "round_end"
+    assert player(table, turn)["body"] == before["body"] and player(table, turn)["kitchen"] == before["kitchen"]
+
+
+def _tidied(table):
+    """The boards as the people leave them after the clean-up steps (the engine's clean-up on a copy)."""
+    trial = copy.deepcopy(table.state)
+    rounds.end_round(trial)
+    rounds.start_round(trial)
+    return {b: implied(trial, b) for b in ["shop"] + [f"diet-{s}" for s in trial["seats"]]}
+
+
+def test_the_clean_up_is_checked_on_the_boards_and_the_next_round_starts_by_itself():
+    """rulebook end of the round: kitchens move one column right (the last column spoils into the
+    trash), shopping tokens come off the list, markers go back.  The table starts round 2 only when
+    the camera shows every board tidy, and until then lists what is still to do."""
+    table = _table()
+    player(table, 1)["kitchen"][-1] = ["water"]                          # spoils at the clean-up
+    player(table, 2)["kitchen"][0] = ["grain"]
+    for n in (1, 2):
+        _read(table, f"diet-{n}", implied(table.state, f"diet-{n}"))
+    while table.state["phase"] == "actions":
+        seat(table, table.state["turn"], "pass")
+    assert table.state["phase"] == "round_end"
+    tidy = _tidied(table)
+    _read(table, "diet-1", tidy["diet-1"])
+    assert table.state["phase"] == "round_end" and table.state["round"] == 1
+    assert any(d["board"] == "diet-2" and d["slot"].startswith("kitchen.") for d in table.view("table")["put_back"])
+    _read(table, "diet-2", tidy["diet-2"])
+    assert table.state["phase"] == "assistants" and table.state["round"] == 2
+    assert player(table, 1)["trash"] == ["water"] and player(table, 2)["kitchen"][1] == ["grain"]
+    assert table.view("table")["put_back"] == []
+
+
+def _new_game_options(ctx, **options):
+    outcome = ctx.table.handle({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 1,
+                                             "options": {"data": "sample", **options}}})
+    assert outcome.accepted, outcome.error.as_dict()
+    (_row, journaled), = [r for r in ctx.table.journal.live_since_last_game()]
+    return ctx.table.state["options"], journaled["new_game"]["options"]
+
+
+def test_physical_first_is_the_default_where_a_camera_feeds_the_table(tmp_path):
+    """A table whose camera puts its readings on the table starts Food for Thought physical-first unless
+    the host chooses guided; the journal holds the mode, so a refold on a table without a camera replays
+    the same game.  A camera that only watches (the simulated one by default) leaves the guided default,
+    and so does a camera switched off in the configuration."""
+    from server.context import TableContext
+    from vision import camera
+
+    watching = TableContext.open(tmp_path / "watching", simulate=True)
+    camera.build(watching)
+    assert _new_game_options(watching)[0]["mode"] == "guided"
+    switched_off = TableContext.open(tmp_path / "off", simulate=True)
+    camera.build(switched_off, {"source": "off", "commit": True})
+    assert _new_game_options(switched_off)[0]["mode"] == "guided"
+    feeding = TableContext.open(tmp_path / "feeding", simulate=True)
+    camera.build(feeding, {"commit": True})
+    state_options, journaled = _new_game_options(feeding)
+    assert state_options["mode"] == journaled["mode"] == "physical"
+    assert TableContext.open(tmp_path / "feeding", simulate=True).table.state["options"]["mode"] == "physical"
+    assert _new_game_options(feeding, mode="guided")[0]["mode"] == "guided"

@@ -1,4 +1,5 @@
 """Food for Thought scoring: set bonus, activity set split, food groups, goals, tie-breaks, solo chart."""
+import functools
 import itertools
 from collections import Counter
 
@@ -60,6 +61,37 @@ def test_activity_set_split_matches_brute_force(icons):
     used = Counter(i for s in sets for i in s)
     assert all(used[i] <= c for i, c in Counter(icons).items()) and set(used) <= set(icons)
     assert sum(rules.set_bonus(len(s)) for s in sets) == value
+
+
+@functools.lru_cache(maxsize=None)
+def _every_icon_choice(counts):
+    """The former exhaustive search: try every choice of icons for the next set (exponential)."""
+    best = 0
+    for mask in range(1, 1 << len(counts)):
+        size = bin(mask).count("1")
+        if size >= rules.MIN_SET:
+            rest = sorted((c - 1 if mask >> i & 1 else c for i, c in enumerate(counts)), reverse=True)
+            rest = tuple(c for c in rest if c)
+            best = max(best, rules.set_bonus(size) + _every_icon_choice(rest))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=3), min_size=0, max_size=7))
+def test_activity_sets_equal_the_exhaustive_icon_search(counts):
+    """rulebook: sets of different icons, each card in one set; the fast search scores what trying
+    every choice of icons for every set scores (up to 7 icons, up to 3 cards each)."""
+    icons = [f"icon{i}" for i, c in enumerate(counts) for _ in range(c)]
+    assert scoring.activity_sets(icons)[0] == _every_icon_choice(tuple(sorted(counts, reverse=True)))
+
+
+def test_many_icons_and_cards_score_their_best_sets():
+    """rulebook: sets stop paying more past 8 icons, so 16 different icons make two sets of 8 (25 + 25);
+    48 cards of 6 icons, 8 of each, make eight sets of 6 (8 x 14 VP)."""
+    value, sets = scoring.activity_sets([f"icon{i}" for i in range(16)])
+    assert value == 50 and sorted(map(len, sets)) == [8, 8]
+    value, sets = scoring.activity_sets([f"icon{i}" for i in range(6)] * 8)
+    assert value == 8 * 14 and sorted(map(len, sets)) == [6] * 8
 
 
 GROUP = {"id": "nuts", "name": "Nuts & Seeds", "foods": ["nuts"], "zero_vp": -3, "spaces": [2, 5, 1, -2]}

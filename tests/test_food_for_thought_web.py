@@ -12,15 +12,23 @@ def test_card_entry_routes_write_the_owner_folder(tmp_path):
         info = requests.get(f"{url}/data", headers=auth, timeout=10).json()
         assert info["kinds"]["recipes"]["source"] == "sample"
         assert info["owner_dir"] == str(tmp_path / "food-for-thought")
-        card = {"id": "real-r1", "name": "Real Porridge", "needs": ["grain", "water"], "vp": 2, "penalty": 1}
+        card = {"id": "real-r1", "name": "Real Porridge", "needs": ["grain", "water"], "vp": 2, "penalty": 1, "solo": True}
         bad = requests.post(f"{url}/cards", json={"kind": "recipes", "record": {**card, "needs": ["oats"]}},
                             headers=auth, timeout=10)
         assert bad.status_code == 400 and "'oats' is not a food id" in bad.json()["error"]["message"]
         assert not (tmp_path / "food-for-thought" / "recipes.jsonl").exists()
         good = requests.post(f"{url}/cards", json={"kind": "recipes", "record": card}, headers=auth, timeout=10)
         assert good.status_code == 200, good.text
-        assert good.json()["kinds"]["recipes"] == {**good.json()["kinds"]["recipes"], "source": "owner", "count": 1}
+        recipes = good.json()["kinds"]["recipes"]
+        assert (recipes["source"], recipes["entered"], recipes["complete"]) == ("sample", 1, False)
         assert (tmp_path / "food-for-thought" / "recipes.jsonl").read_text().count("real-r1") == 1
+        # one card entered does not replace the deck: the owner marks the kind complete first
+        bad = requests.post(f"{url}/complete", json={"kind": "recipes", "complete": "yes"}, headers=auth, timeout=10)
+        assert bad.status_code == 400 and '"complete": true' in bad.json()["error"]["message"]
+        done = requests.post(f"{url}/complete", json={"kind": "recipes", "complete": True}, headers=auth, timeout=10)
+        assert done.status_code == 200, done.text
+        assert done.json()["kinds"]["recipes"] == {**done.json()["kinds"]["recipes"], "source": "owner", "count": 1,
+                                                   "complete": True}
         # a new game uses the owner's recipe file and no longer calls recipes sample data
         srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"]}}).raise_for_status()
         view = srv.state("table")

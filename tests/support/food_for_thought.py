@@ -84,3 +84,24 @@ def next_round(table: Table) -> None:
     finish_actions(table)
     if not table.state["over"]:
         host(table, "continue")
+
+
+#: Slots per kitchen column and trash spaces on the sample diet board layouts (vision/data/layouts).
+KITCHEN_ROWS, TRASH_SPACES = 6, 8
+
+
+def every_slot(state: dict, board: str) -> dict:
+    """Every slot the camera reads on a diet board, empty: each body space of the player's own
+    groups, the kitchen columns and trash as the sample layouts have them, the freezer and thaw
+    areas with the Freezer module, and in the physical-first mode the four action marker spaces."""
+    from server.games.food_for_thought import rules
+    p = state["seats"][board.split("-")[1]]
+    slots = [f"body.{g['id']}.{n}" for g in p["groups"] for n in range(1, len(g["spaces"]) + 1)]
+    slots += [f"kitchen.{c}.{r}" for c in range(1, len(p["kitchen"]) + 1) for r in range(1, KITCHEN_ROWS + 1)]
+    slots += [f"trash.{n}" for n in range(1, TRASH_SPACES + 1)]
+    if state["options"]["freezer"]:
+        slots += [f"freezer.{n}" for n in range(1, rules.FREEZER_SPACES + 1)]
+        slots += [f"thaw.{n}" for n in range(1, rules.THAW_SPACES + 1)]
+    if state["options"]["mode"] == "physical":
+        slots += [f"markers.{n}" for n in range(1, rules.ACTIONS_PER_ROUND + 1)]
+    return dict.fromkeys(slots)

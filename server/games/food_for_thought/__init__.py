@@ -3,15 +3,18 @@
 The package: ``rules`` (the rulebook's numbers), ``data`` (the card data and its
 schema), ``setup``, ``rounds`` (assistants, turns, clean-up, end), ``actions``,
 ``tokens`` (moving food on a diet board), ``boards`` (`board` inputs and the
-slot-id scheme), ``scoring`` (receipt, sets, goals, winner), ``views``, plus
+slot-id scheme), ``physical`` (tagged cards, the main board), ``inference`` (an action
+worked out from the boards), ``cleanup`` (the end-of-round steps checked on the boards), ``scoring`` (receipt, sets, goals, winner), ``views``, plus
 ``cli`` (`tofu-table data check`) and ``web`` (the host's card entry form).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..base import FIRST_SEAT, Game, Option, RuleError, event, player
 from ..moves import BOARD_ARGS, TAG_ARGS, Arg, Move, Phase
-from . import actions, boards, inference, physical, rounds, rules
-from .setup import set_allergy, setup
+from . import actions, boards, data, inference, physical, rounds, rules
+from .setup import game_data, set_allergy, setup
 from .views import prompt, seat_record, view
 
 
@@ -75,6 +78,8 @@ def _acting(name: str):
 def _you(state: dict, seat: int) -> str | None:
     """The second-person line for the player whose turn it is (the others read the TV's)."""
     phase = state["phase"]
+    if state["question"] and state["question"]["seat"] == seat:
+        return "Your turn: tell the table which action you took (tap it below)."
     if phase == "assistants" and state["assistant_queue"] and state["assistant_queue"][0] == seat:
         return f"Your turn: pick an assistant for round {state['round']}."
     if phase in ("actions", "pizza_extra") and state["pending"] and state["pending"]["seat"] == seat:
@@ -156,6 +161,8 @@ PHASES = (
     Phase("assistants", "Each player picks an assistant", prompt=prompt, you=_you),
     Phase("actions", "Players take turns placing their action markers", prompt=prompt, you=_you),
     Phase("pizza_extra", "The Pizza To Go player's extra action", prompt=prompt, you=_you),
+    Phase("round_end", "Physical-first: the people tidy the boards; the camera sees when they are done",
+          prompt=prompt),
     Phase("cleanup", "Clean-up on the table; the host continues", prompt=prompt),
     Phase("over", "The game is over: the receipts", prompt=prompt),
 )
@@ -192,6 +199,13 @@ def camera_boards(state: dict) -> dict[str, dict]:
     return {board: boards.implied(state, board) for board in boards.board_ids(state)}
 
 
+def camera_tokens(data_dir: Path | None) -> dict[str, tuple[str, ...]]:
+    """The camera's token set ``foods``: every food id, the owner's foods (in ``data_dir``) over the sample."""
+    owner = Path(data_dir) / data.OWNER_SUBDIR if data_dir else None
+    catalog = data.load(owner, sample_only=owner is None)
+    return {"foods": tuple(f["id"] for f in catalog.records["foods"])}
+
+
 OPTIONS = (
     FIRST_SEAT,
     Option("diet", "Diet boards: auto (Standard; Cleanse when solo), one board id for everyone, or one id "
@@ -206,13 +220,14 @@ OPTIONS = (
     Option("draws", "Decks, assistants, goals and the bag: dealt by the table, or drawn by the group "
            "(tagged cards tapped, dining-out tokens read by the camera)", "table", choices=("table", "physical")),
     Option("mode", "physical: the camera and readers drive the game and the phones only answer questions; "
-           "guided: players enter every action on their phones", "guided", choices=("guided", "physical")),
+           "guided: players enter every action on their phones (the default where no camera feeds the table)",
+           "guided", choices=("guided", "physical"), with_camera="physical"),
     Option("data", "Card data: the owner's folder where it has a file, else the sample; or sample only",
            "owner", choices=("owner", "sample")),
 )
 
 GAME = Game(id=rules.GAME_ID, name="Food for Thought", min_players=1, max_players=4,
             setup=setup, show=view, phases=PHASES, moves=MOVES, options=OPTIONS, watch=camera_boards,
-            cards=physical.cards,
+            tokens=camera_tokens, cards=physical.cards, data=game_data,
             summary="Six rounds of shopping, cooking and working out; the table keeps every "
                     "board and writes each player's receipt.")

@@ -126,8 +126,15 @@ def shop(state, seat, p, body):
     return start_shopping(state, seat, p, dice, how)
 
 
+def leave_pizza(state: dict) -> None:
+    """The Pizza To Go extra action: the marker moves from Pizza To Go to the space now used."""
+    if state["phase"] == "pizza_extra":
+        state["spaces"]["pizza"] = None
+
+
 def start_shopping(state: dict, seat: int, p: dict, dice: list[int], how: str) -> list[dict]:
     """A marker on a shopping space with the dice known: the player buys next."""
+    leave_pizza(state)
     state["spaces"]["shop"].append(seat)
     state["dice"] = dice
     state["pending"] = {"action": "buy", "seat": seat}
@@ -497,6 +504,7 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
         why = space_open(state, seat, action)
         if why:
             raise RuleError("unavailable", why)
+    leave_pizza(state)
     events = HANDLERS[action](state, seat, p, body)
     if action == "shop":
         return events                     # the turn goes on once the player has bought

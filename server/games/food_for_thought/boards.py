@@ -173,8 +173,14 @@ def disagreements(state: dict, board: str) -> list[dict]:
     info = state["boards"].get(board)
     if not info or not info["watched"]:
         return []
+    return compare(info, implied(state, board))
+
+
+def compare(info: dict, wanted: dict) -> list[dict]:
+    """Where a board's camera reading (``info``: its ``seen`` slots and reported ``areas``) differs
+    from the slots ``wanted``, area by area (see :func:`disagreements`)."""
     areas = sorted(info["areas"])
-    seen, rec = _by_area(info["seen"], areas), _by_area(implied(state, board), areas)
+    seen, rec = _by_area(info["seen"], areas), _by_area(wanted, areas)
     out = []
     for a in areas:
         if seen[a] != rec[a]:

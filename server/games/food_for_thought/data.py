@@ -6,9 +6,11 @@ blank lines and lines starting with ``#`` are ignored).  Each kind of data
 is one file with one schema (:data:`SCHEMA`, documented in
 docs/food-for-thought.md).  A small invented SAMPLE set ships in
 ``server/games/data/food_for_thought/``; the owner of the game puts the real
-cards in ``<data dir>/food-for-thought/``: every file found there replaces the
-sample file of the same name as a whole (so sample and real cards never mix),
-and every kind still taken from the sample is reported as sample data.
+cards in ``<data dir>/food-for-thought/``: once the owner marks a kind complete
+(``complete.json`` there lists those kinds), its file replaces the sample file of
+the same name as a whole (so sample and real cards never mix, and the first card
+entered never replaces a whole deck); every kind still taken from the sample is
+reported as sample data.
 
 This module does file I/O; the engine calls :func:`load` once at setup and
 keeps what it needs in the game state, so a running game never reads a file.
@@ -19,14 +21,17 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field
+import tempfile
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import rules
+from . import goals, rules
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "food_for_thought"
 #: The owner's folder inside the table's data dir.
 OWNER_SUBDIR = "food-for-thought"
+#: In the owner's folder: the kinds the owner marked complete, ``{"complete": [kind, ...]}``.
+COMPLETE_FILE = "complete.json"
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9\-]{0,39}$")
 #: Food ids are also the token names in `board` inputs: letters, digits, underscores.
@@ -37,16 +42,6 @@ WILD_PAIR = "wild2"
 WILD_ONE_OR_TWO = "wild1or2"
 DESTINATIONS = ("body", "kitchen")
 MODULES = ("base", "potluck", "freezer")
-#: What a goal can measure (each a count or VP total per player; most wins).
-GOAL_MEASURES = {
-    "recipes_completed": "completed recipes",
-    "activities_completed": "completed activities",
-    "recipe_vp": "VP printed on completed recipes",
-    "activity_vp": "VP printed on completed activities",
-    "activities_worth": "completed activities worth exactly `value` VP",
-    "recipes_worth": "completed recipes worth exactly `value` VP",
-    "body_tokens": "food tokens in the body group `value`",
-}
 
 # ----------------------------------------------------------------------------- schema
 # A field spec is (type, required, default).  Types: id, text, int, count (int >= 0),
@@ -74,7 +69,7 @@ SCHEMA: dict[str, dict] = {
                    "needs": ("needs", True, None), "vp": ("count", True, None),
                    "penalty": ("count", True, None), "end_game_vp": ("count", False, 0),
                    "ability": ("text", False, ""), "module": ("module", False, "base"),
-                   "solo": ("bool", False, True)}},
+                   "solo": ("bool", True, None)}},
     "activities": {
         "file": "activities.jsonl", "what": "activity cards",
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
@@ -98,7 +93,7 @@ SCHEMA: dict[str, dict] = {
         "file": "assistants.jsonl", "what": "assistant cards",
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
                    "helps": ("text", True, None), "options": ("texts", True, None),
-                   "left_out_with": ("ints", False, [])}},
+                   "left_out_with": ("ints", True, None)}},
     "shopping": {
         "file": "shopping.jsonl", "what": "the shopping list grid, one line per space",
         "fields": {"row": ("die", True, None), "col": ("die", True, None),
@@ -109,11 +104,22 @@ SCHEMA: dict[str, dict] = {
                    "buffet_rows": ("count", True, None), "buffet_row_spaces": ("count", True, None),
                    "bag_per_food": ("count", True, None)}},
 }
+#: Required fields that carry a rule of the rulebook (left out, they would silently change the
+#: game), with what to write: a missing one is refused with this text.
+RULE_FIELDS = {
+    "recipes": {"solo": 'add "solo": false to a recipe the rulebook marks with an asterisk (left out of '
+                        'the solo game) and "solo": true to every other recipe'},
+    "assistants": {"left_out_with": 'add "left_out_with": the player counts the card is left out with: '
+                                    '[2] for the Life Coach, [1] for the Restaurateur, [] for the others'},
+}
 #: Load order: foods first (every other kind refers to them).
 KINDS = tuple(SCHEMA)
 #: How many cards of each kind the published game has (for `data check`).
 PUBLISHED_COUNTS = {"foods": 11, "recipes": 72, "activities": 48, "market": 12, "out_of_stock": 12,
                     "goals": 10, "assistants": 6, "allergies": 4}
+#: A file may hold at most this many times the published count (more is a mistake, and would
+#: only slow the table down: end-of-game scoring searches a player's completed activities).
+MAX_OVER_PUBLISHED = 2
 
 
 class DataError(ValueError):
@@ -137,6 +143,15 @@ class Catalog:
     def sample_kinds(self) -> list[str]:
         """Kinds still taken from the invented sample set."""
         return [k for k in KINDS if self.sources.get(k) == "sample"]
+
+    def as_json(self) -> dict:
+        """Everything loaded, as JSON (the snapshot a game is set up from; see :func:`from_json`)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, snapshot: dict) -> "Catalog":
+        """The catalogue :meth:`as_json` gave."""
+        return cls(**snapshot)
 
     def fingerprint(self) -> str:
         """A short digest of the records: it changes whenever any card or board changes."""
@@ -248,8 +263,8 @@ def _check_value(kind: str, name: str, spec, value, foods: set, out: _Problems) 
         if value not in MODULES:
             out.add(f"{label} must be one of {', '.join(MODULES)}, not {value!r}")
     elif t == "measure":
-        if value not in GOAL_MEASURES:
-            out.add(f"{label} must be one of {', '.join(GOAL_MEASURES)}, not {value!r}")
+        for problem in goals.problems(value):
+            out.add(f"{label} {problem}")
     elif t == "spaces":
         if not isinstance(value, list) or not value or not all(
                 isinstance(v, str) and re.match(r"^[1-6]\.[1-6]$", v) for v in value):
@@ -335,7 +350,9 @@ def check_record(kind: str, record, foods: set, where: str) -> list[str]:
     for name, (spec, required, default) in fields.items():
         if name not in record:
             if required:
-                out.add(f"missing field {name!r} ({SCHEMA[kind]['what']})")
+                hint = RULE_FIELDS.get(kind, {}).get(name)
+                out.add(f"missing field {name!r} ({hint})" if hint else
+                        f"missing field {name!r} ({SCHEMA[kind]['what']})")
             continue
         _check_value(kind, name, spec, record[name], foods, out)
     return out.items
@@ -379,8 +396,12 @@ def read_file(kind: str, path: Path, foods: set) -> tuple[list[dict], list[str]]
 
 
 def _check_file(kind: str, path: Path, records: list[dict]) -> list[str]:
-    """Whole-file rules: unique ids, one main board line, a full shopping grid."""
+    """Whole-file rules: unique ids, not absurdly many lines, one main board line, a full shopping grid."""
     problems = []
+    most = PUBLISHED_COUNTS.get(kind, 0) * MAX_OVER_PUBLISHED
+    if most and len(records) > most:
+        problems.append(f"{path}: {len(records)} {kind} is more than {most} (twice the published game's "
+                        f"{PUBLISHED_COUNTS[kind]}); remove the extra lines")
     seen = {}
     for r in records:
         key = r.get("id") if "id" in r else (r.get("row"), r.get("col")) if kind == "shopping" else None
@@ -421,11 +442,20 @@ def load(owner: Path | None = None, sample_only: bool = False) -> Catalog:
     owner = owner_dir() if owner is None else Path(owner)
     cat = Catalog()
     foods: set = set()
+    complete, problem = (set(), None) if sample_only else complete_kinds(owner)
+    if problem:
+        cat.problems.append(problem)
     for kind in KINDS:
         name = SCHEMA[kind]["file"]
         path = owner / name
         source = "owner"
-        if sample_only or not path.is_file():
+        if not sample_only and path.is_file() and kind not in complete:
+            entered, problems = read_file(kind, path, foods)
+            cat.problems.extend(problems)
+            cat.notes.append(f"{name}: {len(entered)} entered, not marked complete, so games still use the "
+                             f"sample {kind}; mark it complete when every card is in "
+                             f"(`tofu-table data complete {kind}` or the host's entry form)")
+        if sample_only or not path.is_file() or kind not in complete:
             path, source = SAMPLE_DIR / name, "sample"
         records, problems = read_file(kind, path, foods)
         if problems and source == "sample" and cat.sources.get("foods") == "owner":
@@ -440,17 +470,121 @@ def load(owner: Path | None = None, sample_only: bool = False) -> Catalog:
             cat.notes.append(f"{name}: {len(records)} of the published game's {published} entered so far")
     _cross_check(cat)
     unknown = sorted(p.name for p in owner.glob("*") if p.is_file() and p.name not in
-                     {s["file"] for s in SCHEMA.values()}) if owner.is_dir() and not sample_only else []
+                     {s["file"] for s in SCHEMA.values()} | {COMPLETE_FILE}) if owner.is_dir() and not sample_only else []
     for name in unknown:
         cat.notes.append(f"{owner / name}: not a Food for Thought data file; it is ignored")
     return cat
 
 
+def _write_whole(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a power cut leaves the old file or the new one."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def complete_kinds(owner: Path) -> tuple[set, str | None]:
+    """The kinds the owner marked complete, and a problem with the file (None when fine)."""
+    path = owner / COMPLETE_FILE
+    if not path.is_file():
+        return set(), None
+    try:
+        kinds = json.loads(path.read_text(encoding="utf-8"))["complete"]
+        if not isinstance(kinds, list) or not set(kinds) <= set(KINDS):
+            raise ValueError
+    except (OSError, ValueError, KeyError, TypeError):
+        return set(), (f"{path}: must be {{\"complete\": [kinds]}} with kinds from {', '.join(KINDS)}; "
+                       "fix it or delete it (then mark each complete kind again)")
+    return set(kinds), None
+
+
+def mark_complete(kind: str, complete: bool = True, owner: Path | None = None) -> set:
+    """Mark the owner's ``kind`` complete (its file replaces the sample) or not; returns the complete kinds.
+
+    Raises DataError when the kind is unknown, or when marking complete a kind with no
+    owner's file or whose file has problems (a game would refuse to start on it).
+    """
+    if kind not in SCHEMA:
+        raise DataError([f"unknown kind {kind!r}; kinds are {', '.join(KINDS)}"])
+    owner = owner_dir() if owner is None else Path(owner)
+    kinds, problem = complete_kinds(owner)
+    if problem:
+        raise DataError([problem])
+    if complete:
+        path = owner / SCHEMA[kind]["file"]
+        if not path.is_file():
+            raise DataError([f"{path}: no {kind} entered yet; enter them before marking the kind complete"])
+        foods = {f["id"] for f in load(owner).records["foods"]} if kind != "foods" else set()
+        problems = read_file(kind, path, foods)[1]
+        if problems:
+            raise DataError(problems)
+        kinds.add(kind)
+    else:
+        kinds.discard(kind)
+    owner.mkdir(parents=True, exist_ok=True)
+    _write_whole(owner / COMPLETE_FILE, json.dumps({"complete": sorted(kinds, key=KINDS.index)}))
+    return kinds
+
+
+#: What an export file says it is (checked on import).
+EXPORT_FORMAT = "tofu-table food-for-thought data"
+
+
+def export_all(owner: Path | None = None) -> dict:
+    """Every file of the owner's folder and the kinds marked complete, as one JSON-ready object."""
+    owner = owner_dir() if owner is None else Path(owner)
+    files = {SCHEMA[k]["file"]: (owner / SCHEMA[k]["file"]).read_text(encoding="utf-8")
+             for k in KINDS if (owner / SCHEMA[k]["file"]).is_file()}
+    complete, problem = complete_kinds(owner)
+    if problem:
+        raise DataError([problem])
+    return {"format": EXPORT_FORMAT, "version": 1, "complete": sorted(complete, key=KINDS.index), "files": files}
+
+
+def import_all(bundle, owner: Path | None = None) -> list[str]:
+    """Replace the owner's folder's data files with an :func:`export_all` bundle; returns the files written.
+
+    The bundle is checked whole first (in a scratch folder, as a game would load it): on any
+    problem nothing is written and DataError lists them.  Files of kinds the bundle lacks are
+    removed, so the folder ends up exactly as exported.
+    """
+    names = {SCHEMA[k]["file"] for k in KINDS}
+    if not isinstance(bundle, dict) or bundle.get("format") != EXPORT_FORMAT or bundle.get("version") != 1:
+        raise DataError([f"not a Food for Thought data export (it must say \"format\": \"{EXPORT_FORMAT}\", "
+                         "\"version\": 1); make one with `tofu-table data export FILE`"])
+    files, complete = bundle.get("files"), bundle.get("complete")
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        raise DataError(["\"files\" must map each data file's name to its text"])
+    unknown = sorted(set(files) - names)
+    if unknown:
+        raise DataError([f"{unknown[0]!r} is not a Food for Thought data file ({', '.join(sorted(names))})"])
+    if not isinstance(complete, list) or not set(complete) <= {k for k in KINDS if SCHEMA[k]["file"] in files}:
+        raise DataError(["\"complete\" must list kinds whose files the export holds"])
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        for name, text in files.items():
+            (scratch / name).write_text(text, encoding="utf-8")
+        (scratch / COMPLETE_FILE).write_text(json.dumps({"complete": complete}), encoding="utf-8")
+        problems = [p.replace(f"{scratch}/", "in the export: ") for p in load(scratch).problems]
+    if problems:
+        raise DataError(problems)
+    owner = owner_dir() if owner is None else Path(owner)
+    owner.mkdir(parents=True, exist_ok=True)
+    for name, text in list(files.items()) + [(COMPLETE_FILE, json.dumps({"complete": complete}))]:
+        _write_whole(owner / name, text)
+    for name in sorted(names - set(files)):
+        (owner / name).unlink(missing_ok=True)
+    return sorted(files)
+
+
 def append_record(kind: str, record: dict, owner: Path | None = None) -> Path:
     """Check one record and add it as a new line to the owner's file of ``kind``.
 
-    The first card entered of a kind starts the owner's file (from then on that
-    kind is no longer sample data).  Raises DataError when the record is bad
+    The first card entered of a kind starts the owner's file; games keep using the
+    sample of that kind until the owner marks it complete.  Raises DataError when the record is bad
     or its id is already taken.
     """
     if kind not in SCHEMA:
@@ -460,7 +594,7 @@ def append_record(kind: str, record: dict, owner: Path | None = None) -> Path:
     foods = {f["id"] for f in current.records["foods"]}
     path = owner / SCHEMA[kind]["file"]
     problems = check_record(kind, record, foods, f"new {kind[:-1] if kind.endswith('s') else kind}")
-    existing = current.records[kind] if current.sources[kind] == "owner" else []
+    existing = read_file(kind, path, foods)[0] if path.is_file() else []
     if not problems and "id" in record and any(r["id"] == record["id"] for r in existing):
         problems.append(f"{path}: there is already an entry with id {record['id']!r}")
     if not problems and kind == "shopping" and any((r["row"], r["col"]) == (record["row"], record["col"])

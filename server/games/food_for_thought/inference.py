@@ -26,13 +26,15 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from itertools import product
+from itertools import combinations_with_replacement, product
 
 from ..base import RuleError, event
 from . import actions, boards, physical
 from .tokens import food_name
 
 MARKER = boards.MARKER
+#: The "column" of a token a cook or snack took from the Freezer module's thaw area.
+THAW = "thaw"
 
 
 def physical_first(state: dict) -> bool:
@@ -97,25 +99,41 @@ def _all_candidates(state: dict, seat: int) -> list[dict]:
     seen, rec = _seen(state, f"diet-{seat}"), boards.implied(state, f"diet-{seat}")
     gained = (_tokens(seen, "body.") + _tokens(seen, "kitchen.") + _tokens(seen, "freezer.")) - (
         _tokens(rec, "body.") + _tokens(rec, "kitchen.") + _tokens(rec, "freezer."))
-    gone = _left_kitchen(state, seat, seen, rec)
+    frozen = _tokens(seen, "freezer.") - _tokens(rec, "freezer.")
+    freeze = {"freeze": sorted(frozen.elements())} if frozen else {}   # food bought straight into the freezer
+    thawed = sorted((_tokens(rec, "freezer.") - _tokens(seen, "freezer.")).elements())
+    gone = _left_kitchen(state, seat, seen, rec, thawed)
     out: list[dict] = [{"action": "pizza"}]
     out += [{"action": "buffet", "row": r} for r, row in enumerate(state["buffet"], 1) if row]
-    out += [{"action": "snack", "food": f, "column": c} for f, c in sorted(set(gone))]
+    out += [{"action": "snack", "food": f, **_source(c)} for f, c in sorted(set(gone), key=str)]
     for card in state["market_up"]:
-        stand = state["cards"]["market"][card]
-        wild = gained - Counter(f for f in stand["foods"] if f != "wild")
-        if sum(wild.values()) == stand["foods"].count("wild"):
-            out.append({"action": "market", "card": card, "wild": sorted(wild.elements())})
+        out += [{"action": "market", "card": card, "wild": wild, **freeze} for wild in _wilds(state, card, gained)]
     dice = _dice(state)
     if dice is not None:
         covered = [s[5:] for s, t in _seen(state, "shop").items() if t == boards.COVERED and s[5:] not in state["covered"]]
         specials = gained - Counter(state["shopping"][s] for s in covered)
         out.append({"action": "shop", "dice": dice, "items": [{"space": s} for s in sorted(covered)]
-                    + [{"special": f} for f in sorted(specials.elements())]})
-    out += _cooks(state, seat, gone)
+                    + [{"special": f} for f in sorted(specials.elements())], **freeze})
+    out += _cooks(state, seat, gone, thawed)
     out += _workouts(state, seat, seen, rec)
-    out += [{"action": "cook"}, {"action": "pass"}]
+    out += [{"action": "cook"}, {"action": "workout"}, {"action": "pass"}]   # cards only taken, or nothing done
     return out
+
+
+def _wilds(state: dict, card: str, gained: Counter) -> list[list[str]]:
+    """The wild foods a visit to stand ``card`` could have given, from the tokens that appeared: a
+    wild food the camera cannot see (sent to the supply: an allergy, a full group) may be any food."""
+    stand = state["cards"]["market"][card]
+    seen = sorted((gained - Counter(f for f in stand["foods"] if f != "wild")).elements())
+    missing = stand["foods"].count("wild") - len(seen)
+    if missing < 0:
+        return []
+    return [seen + list(more) for more in combinations_with_replacement(sorted(state["foods"]), missing)]
+
+
+def _source(column) -> dict:
+    """Where a token a cook or snack used came from: a kitchen column, or the thaw area."""
+    return {"from": "thaw"} if column == THAW else {"column": column}
 
 
 def _workouts(state: dict, seat: int, seen: dict, rec: dict) -> list[dict]:
@@ -138,20 +156,25 @@ def _workouts(state: dict, seat: int, seen: dict, rec: dict) -> list[dict]:
     return out
 
 
-def _left_kitchen(state: dict, seat: int, seen: dict, rec: dict) -> list[tuple[str, int]]:
-    """(food, column) of each token the record has in the kitchen and the camera no longer sees."""
+def _left_kitchen(state: dict, seat: int, seen: dict, rec: dict, thawed: list[str]) -> list[tuple[str, object]]:
+    """(food, column) of each token the record has in the kitchen and the camera no longer sees, and
+    (food, THAW) of each token gone from the thaw area (counting those a cook thaws as they move)."""
     gone = []
     for col in range(1, len(state["seats"][str(seat)]["kitchen"]) + 1):
         lost = _tokens(rec, f"kitchen.{col}.") - _tokens(seen, f"kitchen.{col}.")
         gone += [(f, col) for f in sorted(lost.elements())]
-    return gone
+    lost = _tokens(rec, "thaw.") + Counter(thawed) - _tokens(seen, "thaw.")
+    return gone + [(f, THAW) for f in sorted(lost.elements())]
 
 
-def _cooks(state: dict, seat: int, gone: list[tuple[str, int]]) -> list[dict]:
-    """Cooks moving the kitchen tokens that left (from the columns they left) onto the player's
-    incomplete recipes, the ones tapped this turn included: every way of sharing them out."""
-    return [{"action": "cook", "place": [{"recipe": r, "food": f, "column": c} for r, (f, c) in zip(choice, gone)]}
-            for choice in _shares(state, seat, "recipes", gone)]
+def _cooks(state: dict, seat: int, gone: list[tuple[str, object]], thawed: list[str]) -> list[dict]:
+    """Cooks moving the kitchen (and thaw area) tokens that left onto the player's incomplete
+    recipes, the ones tapped this turn included: every way of sharing them out; the frozen tokens
+    that moved to the thaw area are thawed by the same cook."""
+    thaw = {"thaw": thawed} if thawed else {}
+    out = [{"action": "cook", "place": [{"recipe": r, "food": f, **_source(c)} for r, (f, c) in zip(choice, gone)],
+            **thaw} for choice in _shares(state, seat, "recipes", gone)]
+    return out + ([{"action": "cook", **thaw}] if thawed else [])
 
 
 def _shares(state: dict, seat: int, kind: str, gone: list) -> list[tuple[str, ...]]:
@@ -179,7 +202,7 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     if why:
         raise RuleError("unavailable", why)
     events = actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
-    return events + actions.buy(state, seat, {"items": body["items"]})
+    return events + actions.buy(state, seat, {"items": body["items"], "freeze": body.get("freeze", [])})
 
 
 def _agrees(state: dict, seat: int) -> bool:
@@ -214,17 +237,43 @@ def _outcomes(state: dict, seat: int) -> list[tuple[dict, dict, list[dict]]]:
     return found
 
 
+def _acted(state: dict, seat: int) -> bool | None:
+    """Whether the camera shows that ``seat`` has placed a marker (True), taken the Pizza To Go marker
+    back to their board to skip the extra action (None), or neither yet (False)."""
+    p = state["seats"][str(seat)]
+    seen = _markers_seen(state, seat)
+    if state["phase"] == "actions":
+        return seen is not None and seen < p["actions_left"]
+    if seen is not None and seen > p["actions_left"]:
+        return None
+    on_pizza = sum(1 for s, t in _seen(state, physical.MAIN).items()
+                   if s.startswith("action.pizza.") and t == physical.marker(seat))
+    return _markers_read(state) and on_pizza == 0                   # the marker left Pizza To Go
+
+
 def after_reading(state: dict) -> list[dict]:
-    """Called after each camera reading in the physical mode: infer the active player's action."""
-    if state["phase"] != "actions" or state["pending"] is not None or state.get("question"):
+    """Called after each camera reading in the physical mode: infer the active player's action
+    (the Pizza To Go player's extra one too), or check the people's clean-up at the round's end."""
+    if state["phase"] == "round_end":
+        from .cleanup import after_reading as cleanup_reading
+        return cleanup_reading(state)
+    if state["phase"] not in ("actions", "pizza_extra") or state["pending"] is not None or state.get("question"):
         return []
     seat = state["turn"]
     p = state["seats"][str(seat)]
-    seen = _markers_seen(state, seat)
-    if seen is None or seen >= p["actions_left"]:
+    acted = _acted(state, seat)
+    if acted is None:
+        state["put_back"] = []
+        return [event(state, "inferred", f"{p['name']} took the Pizza To Go marker back.")] + actions.take(
+            state, seat, {"action": "skip"})
+    if not acted:
         state["put_back"] = []
         return []
     found = _outcomes(state, seat)
+    if len(found) > 1 and any(body == {"action": "cook"} for body, _t, _e in found):
+        # the last marker placed with nothing done: an empty Recipes & Cook, the same as a pass that sets
+        # no marker aside (and the Pizza To Go holder keeps their extra action)
+        found = [f for f in found if f[0]["action"] != "pass"]
     if len(found) == 1:
         body, trial, events = found[0]
         state.clear()

@@ -40,7 +40,7 @@ def card_id(kind: str, cid: str) -> str:
 
 
 def cards() -> list[str]:
-    """Every tagged card id of the game data (the owner's where entered, else the sample)."""
+    """Every tagged card id of the game data (the owner's where marked complete, else the sample)."""
     from . import data
     cat = data.load()
     return [card_id(kind, r["id"]) for kind in TAGGED for r in cat.records[kind]]

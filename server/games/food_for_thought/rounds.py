@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..base import RuleError, event, finish
-from . import rules, scoring, tokens
+from . import goals, rules, scoring, tokens
 from .physical import physical_draws
 
 
@@ -162,13 +162,14 @@ def next_turn(state: dict, after: int) -> list[dict]:
 def round_over(state: dict) -> list[dict]:
     """The last marker is down.  Guided: the engine does its clean-up steps at once.  Physical-first:
     the record waits for the people to tidy the boards (the camera saw the round's last action on
-    boards not yet cleaned up); the host's continue then runs the clean-up and starts the next round."""
+    boards not yet cleaned up); once the camera sees them tidy (``cleanup``), or the host continues,
+    the record does its clean-up and the next round starts."""
     if state["options"]["mode"] != "physical":
         return end_round(state)
     state["phase"], state["turn"] = "round_end", None
     state["cleanup"] = _people_steps(state, state["first_seat"] % len(state["players"]) + 1)
-    return [event(state, "round_end", f"Round {state['round']} is over: do the clean-up steps on the table, "
-                  "then the host continues.")]
+    return [event(state, "round_end", f"Round {state['round']} is over: do the clean-up steps on the table; the "
+                  "next round starts when the camera sees every board tidy (or the host continues).")]
 
 
 
@@ -247,7 +248,7 @@ def end_game(state: dict) -> list[dict]:
     cards = state["cards"]
     for gid in state["goals"]:
         goal = cards["goals"][gid]
-        measures = {p["seat"]: scoring.goal_measure(goal, p, cards) for p in state["seats"].values()}
+        measures = {p["seat"]: goals.measure(goal, p, cards) for p in state["seats"].values()}
         for seat, vp in scoring.goal_awards(goal, measures).items():
             seat_record(state, seat)["goal_vp"][gid] = vp
     state["receipts"] = [scoring.receipt(state, p) for p in state["seats"].values()]

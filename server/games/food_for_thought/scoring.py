@@ -6,7 +6,6 @@ for its shape); nothing here changes the state.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 
 from . import rules
 from .tokens import body_count
@@ -20,26 +19,30 @@ def group_vp(group: dict, last: int) -> int:
     return group["spaces"][min(last, len(group["spaces"])) - 1]
 
 
-@lru_cache(maxsize=4096)
 def _best_sets(counts: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-    """Best total bonus for icon ``counts`` (sorted, descending, no zeros) and the set sizes used."""
-    best = (0, ())
-    k = len(counts)
-    if k < rules.MIN_SET:
-        return best
-    # Choose which icons the next set uses: a bit mask over the (sorted) icons.  Only the
-    # set's size and which counts it lowers matter; sorting the rest keeps the cache small.
-    for mask in range(1, 1 << k):
-        size = bin(mask).count("1")
-        if size < rules.MIN_SET:
-            continue
-        rest = tuple(sorted((c - 1 if mask >> i & 1 else c for i, c in enumerate(counts)), reverse=True))
-        rest = tuple(c for c in rest if c)
-        value, sizes = _best_sets(rest)
-        value += rules.set_bonus(size)
-        if value > best[0]:
-            best = (value, tuple(sorted((size,) + sizes, reverse=True)))
-    return best
+    """Best total bonus for icon ``counts`` (cards per icon) and the set sizes used, biggest first.
+
+    Any split can be rearranged so that each set, taken biggest first, uses the icons with
+    the most cards left (swap an icon a set uses for one with more cards left, passing that
+    card to a set that lacks it).  So only the set sizes need choosing: a search over the
+    sorted counts left and the largest size still allowed, each state solved once.
+    """
+    memo: dict[tuple, tuple[int, tuple[int, ...]]] = {}
+
+    def best(left: tuple[int, ...], largest: int) -> tuple[int, tuple[int, ...]]:
+        key = (left, largest)
+        if key not in memo:
+            found = (0, ())
+            for size in range(min(len(left), largest), rules.MIN_SET - 1, -1):
+                rest = tuple(sorted([c - 1 for c in left[:size] if c > 1] + list(left[size:]), reverse=True))
+                value, sizes = best(rest, size)
+                value += rules.set_bonus(size)
+                if value > found[0]:
+                    found = (value, (size,) + sizes)
+            memo[key] = found
+        return memo[key]
+
+    return best(tuple(sorted((c for c in counts if c), reverse=True)), rules.MAX_SET)
 
 
 def activity_sets(icons: list[str]) -> tuple[int, list[list[str]]]:
@@ -51,8 +54,8 @@ def activity_sets(icons: list[str]) -> tuple[int, list[list[str]]]:
     counter = Counter(icons)
     ordered = sorted(counter, key=lambda i: (-counter[i], i))
     value, sizes = _best_sets(tuple(counter[i] for i in ordered))
-    # Rebuild concrete sets: fill each size from the icons with most cards left (always feasible
-    # for an optimal size list, since the search only lowered the largest counts it chose).
+    # Rebuild concrete sets as the search chose them: biggest first, each from the icons with
+    # the most cards left.
     left = Counter(counter)
     sets = []
     for size in sizes:
@@ -61,28 +64,6 @@ def activity_sets(icons: list[str]) -> tuple[int, list[list[str]]]:
             left[i] -= 1
         sets.append(sorted(pick))
     return value, sets
-
-
-def goal_measure(goal: dict, p: dict, cards: dict) -> int:
-    """How far player ``p`` got towards ``goal`` (a count or VP total; bigger is better)."""
-    m, value = goal["measure"], goal.get("value")
-    recipes = [cards["recipes"][r] for r in p["recipes_done"]]
-    activities = [cards["activities"][a] for a in p["activities_done"]]
-    if m == "recipes_completed":
-        return len(recipes)
-    if m == "activities_completed":
-        return len(activities)
-    if m == "recipe_vp":
-        return sum(r["vp"] for r in recipes)
-    if m == "activity_vp":
-        return sum(a["vp"] for a in activities)
-    if m == "activities_worth":
-        return sum(1 for a in activities if a["vp"] == value)
-    if m == "recipes_worth":
-        return sum(1 for r in recipes if r["vp"] == value)
-    if m == "body_tokens":
-        return body_count(p["body"].get(value, []))
-    raise ValueError(f"unknown goal measure {m!r}")
 
 
 def goal_awards(goal: dict, measures: dict[int, int]) -> dict[int, int]:

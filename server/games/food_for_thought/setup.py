@@ -38,8 +38,13 @@ def _by_id(records: list[dict]) -> dict:
     return {r["id"]: r for r in records}
 
 
-def _catalog(options: dict):
-    cat = data_mod.load(sample_only=options["data"] == "sample")
+def game_data(options: dict) -> dict:
+    """The card data a game with ``options`` is set up from now, as JSON (the table journals it)."""
+    return data_mod.load(sample_only=options["data"] == "sample").as_json()
+
+
+def _catalog(options: dict, snapshot: dict | None):
+    cat = data_mod.Catalog.from_json(snapshot if snapshot is not None else game_data(options))
     if cat.problems:
         raise RuleError("bad_data", f"The Food for Thought data has {len(cat.problems)} problem(s); "
                         f"run `tofu-table data check` to see them. First: {cat.problems[0]}")
@@ -77,15 +82,16 @@ def _diets(cat, options: dict, count: int) -> list[dict]:
     return chosen
 
 
-def setup(players: list[str], options: dict, seed: int) -> dict:
-    """A new game for ``players`` with the resolved ``options``; round 1 starts with assistants."""
+def setup(players: list[str], options: dict, seed: int, snapshot: dict | None = None) -> dict:
+    """A new game for ``players`` with the resolved ``options``, from the card data ``snapshot``
+    (:func:`game_data`; read now when None); round 1 starts with assistants."""
     count = len(players)
     if count == 1 and (options["potluck"] or options["goals"]):
         raise RuleError("bad_option", "The Potluck and Goals modules are not for the solo game; "
                         "switch them off to play alone.")
     if options["first_seat"] > count:
         raise RuleError("bad_option", f"first_seat must be a seat from 1 to {count}.")
-    cat = _catalog(options)
+    cat = _catalog(options, snapshot)
     state = new_state(rules.GAME_ID, players, seed, "assistants")
     diets = _diets(cat, options, count)
     cards = {k: _by_id(cat.records[k]) for k in

@@ -24,6 +24,9 @@ def prompt(state: dict) -> str:
         return f"{rnd}: {seat_record(state, s)['name']} picks an assistant."
     if phase == "cleanup":
         return f"Clean-up before round {state['round']}: do the steps shown, then continue."
+    if phase == "round_end":
+        return (f"End of round {state['round']}: tidy the boards as shown; the next round starts when the "
+                "camera sees them tidy.")
     if state["pending"]:
         who = seat_record(state, state["pending"]["seat"])["name"]
         if state["dice"] is None:
@@ -135,8 +138,8 @@ def seat_options(state: dict, seat: int) -> dict:
         else:
             mine["why_not"]["assistant"] = f"{seat_record(state, state['assistant_queue'][0])['name']} picks first."
         return mine
-    if phase == "cleanup":
-        mine["why_not"]["all"] = "Clean-up: wait for the host to start the next round."
+    if phase in ("cleanup", "round_end"):
+        mine["why_not"]["all"] = "Clean-up: tidy your board as the TV shows; the next round follows."
         return mine
     if state["question"] and state["question"]["seat"] == seat:
         mine["can"] = ["answer"]
@@ -165,12 +168,26 @@ def seat_options(state: dict, seat: int) -> dict:
     return mine
 
 
+def _tile(state: dict, seat: int) -> dict | None:
+    """``seat``'s allergy tile: its name, its body group, the foods it takes, those that go on it
+    first (the player's choice, action ``tile_first``) and the forbidden foods its tokens count as
+    in a work out (a placement's ``group``); None without a tile."""
+    p = seat_record(state, seat)
+    if not p["allergy"]:
+        return None
+    tile = state["cards"]["allergies"][p["allergy"]]
+    group = next(g["id"] for g in p["groups"] if g.get("tile"))
+    return {"name": tile["name"], "group": group, "foods": list(tile["foods"]), "first": list(p["tile_first"]),
+            "forbidden": list(tile["forbidden"])}
+
+
 def view(state: dict, audience: str) -> dict:
     """The view for ``table``, ``seat-N`` or ``host``."""
     out = table_view(state)
     seat = audience_seat(audience)
     if seat is not None and str(seat) in state["seats"]:
         out["me"] = seat_options(state, seat)
+        out["me"]["tile"] = _tile(state, seat)
     if audience == "host":
         out["host"] = {
             "data_sources": dict(state["data"]["sources"]),
@@ -181,6 +198,6 @@ def view(state: dict, audience: str) -> dict:
             "bag_left": len(state["bag"]),
             "boards": boards.board_ids(state),
             "allergy_tiles": sorted(state["cards"]["allergies"]),
-            "options_by_seat": {s: seat_options(state, int(s)) for s in state["seats"]},
+            "options_by_seat": {s: {**seat_options(state, int(s)), "tile": _tile(state, int(s))} for s in state["seats"]},
         }
     return out

@@ -1,13 +1,16 @@
 """Food for Thought's HTTP routes (host token only): the owner's data folder, one card at a time.
 
-Listed in ``server.app.EXTENSIONS``.  At start it points the data loader at
+A page plugin (:mod:`server.plugins`).  At start it points the data loader at
 ``<data dir>/food-for-thought/``; the host page's entry form uses:
 
 - ``GET /api/food-for-thought/data``: every kind with its schema, where it comes
   from now (sample or owner), how many entries, and any problems.
 - ``POST /api/food-for-thought/cards`` with ``{"kind": "recipes", "record": {...}}``:
   checks the record against the schema and appends it to the owner's file.
-  The running game keeps the cards it started with; new games use the new data.
+  The running game keeps the cards it started with; new games use the new data
+  once the kind is marked complete.
+- ``POST /api/food-for-thought/complete`` with ``{"kind": "recipes", "complete": true}``:
+  the owner's file of that kind replaces the sample in new games (false: the sample again).
 """
 from __future__ import annotations
 
@@ -22,19 +25,29 @@ def _error(status: int, code: str, message: str, **extra):
     return jsonify({"error": {"code": code, "message": message, **extra}}), status
 
 
+def _entered(owner, kind: str, foods: set) -> int:
+    """How many good entries the owner's file of ``kind`` holds (0 when there is none yet)."""
+    path = owner / data.SCHEMA[kind]["file"]
+    return len(data.read_file(kind, path, foods)[0]) if path.is_file() else 0
+
+
 def summary() -> dict:
     """The data folder as the host form shows it."""
     cat = data.load()
+    owner = data.owner_dir()
+    complete = data.complete_kinds(owner)[0]
+    foods = {f["id"] for f in cat.records["foods"]}
     return {
         "owner_dir": str(data.owner_dir()),
         "kinds": {k: {"file": data.SCHEMA[k]["file"], "what": data.SCHEMA[k]["what"],
-                      "source": cat.sources[k], "count": len(cat.records[k]),
+                      "source": cat.sources[k], "count": len(cat.records[k]), "complete": k in complete,
+                      "entered": _entered(owner, k, foods),
                       "fields": {f: {"type": list(t) if isinstance(t, tuple) else t, "required": req}
                                  for f, (t, req, _d) in data.SCHEMA[k]["fields"].items()}}
                   for k in data.KINDS},
         "sample": cat.sample_kinds(), "problems": cat.problems, "notes": cat.notes,
         "fingerprint": cat.fingerprint(),
-        "foods": sorted(f["id"] for f in cat.records["foods"]),
+        "foods": sorted(foods),
     }
 
 
@@ -64,5 +77,20 @@ def register(app, socketio, ctx) -> None:
             return _error(500, "write_failed", f"Could not write the owner's data file ({exc}); "
                           "check the data folder's permissions and free space.")
         return jsonify({"ok": True, "path": str(path), **summary()})
+
+    @bp.post("/api/food-for-thought/complete")
+    def mark_complete():
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("kind"), str) or not isinstance(
+                body.get("complete"), bool):
+            return _error(400, "bad_kind", "Send {\"kind\": \"recipes\", \"complete\": true} (false: use the sample again).")
+        try:
+            data.mark_complete(body["kind"], body["complete"])
+        except data.DataError as exc:
+            return _error(400, "bad_kind", "; ".join(exc.problems), problems=exc.problems)
+        except OSError as exc:
+            return _error(500, "write_failed", f"Could not write the owner's data folder ({exc}); "
+                          "check its permissions and free space.")
+        return jsonify({"ok": True, **summary()})
 
     app.register_blueprint(bp)
