@@ -108,7 +108,8 @@ done
 # picamera2 and its compiled companions (libcamera, simplejpeg, numpy) come from apt; so do
 # spidev and rpi-lgpio (RPi.GPIO's interface over /dev/gpiochip, which works on every Pi
 # including the Pi 5), because PyPI has no aarch64 wheels for them.
-packages=(python3-venv python3-picamera2 python3-numpy python3-spidev python3-rpi-lgpio curl)
+# espeak-ng: the Tofu Kingdom narrator's offline voice.
+packages=(python3-venv python3-picamera2 python3-numpy python3-spidev python3-rpi-lgpio curl espeak-ng)
 if [ "$USB_READER" = 1 ]; then packages+=(pcscd python3-pyscard); fi
 if [ "$KIOSK" = 1 ]; then
   if [ -x "$ROOT/usr/bin/chromium" ] || [ -x "$ROOT/usr/bin/chromium-browser" ]; then

@@ -13,6 +13,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=()
 python3 -m venv --help >/dev/null 2>&1 || apt_packages+=(python3-venv)
+# the Tofu Kingdom narrator's offline voice (without it the TV shows the lines as captions)
+command -v espeak-ng >/dev/null 2>&1 || apt_packages+=(espeak-ng)
 if [ "$dev" = 1 ]; then
   [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
   command -v systemd-analyze >/dev/null 2>&1 || apt_packages+=(systemd)

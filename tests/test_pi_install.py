@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.fake_pi import CONFIG_TXT, commands, make_root, run_installer, snapshot_source, tree
 
-APT = ["python3-venv", "python3-picamera2", "python3-numpy", "python3-spidev", "python3-rpi-lgpio", "curl"]
+APT = ["python3-venv", "python3-picamera2", "python3-numpy", "python3-spidev", "python3-rpi-lgpio", "curl", "espeak-ng"]
 CHROMIUM = {"bookworm": "chromium-browser", "trixie": "chromium"}
 
 

@@ -9,7 +9,7 @@ import pytest
 from server import games
 from server.games import tofu_god
 from tests.support.scripts import script_inputs
-from tests.support.tofu_god import ADVANCE, accept, host, new_game, table, tap
+from tests.support.tofu_god import ADVANCE, accept, host, new_game, table, tap, turn_inputs
 
 EXAMPLE_PLAYERS = ["Anna", "Ben", "Cindy", "Dax"]
 #: Anna's six answers: the rulebook gives elephant (best) and human (worst) for question 1;
@@ -48,11 +48,68 @@ def test_rulebook_example_first_question_scores():
     view = t.view("table")
     assert view["results"][0]["guesses"] == {"2": "elephant", "3": "elephant", "4": "dolphin"}
     assert scores(t) == {"Anna": 0, "Ben": 0, "Cindy": 0, "Dax": 0}
-    accept(t, ADVANCE)                      # best and worst revealed, scored
+    accept(t, ADVANCE)                      # the best answer revealed and scored
     assert scores(t) == {"Anna": 2, "Ben": 1, "Cindy": 1, "Dax": 0}
+    result = t.view("table")["results"][0]
+    assert (result["best"], result["worst"]) == ("elephant", None), "the worst is not out yet"
+    accept(t, ADVANCE)                      # then the worst answer
     result = t.view("table")["results"][0]
     assert (result["best"], result["worst"]) == ("elephant", "human")
     assert result["outcomes"] == {"2": "best", "3": "best", "4": "miss"}
+    assert scores(t) == {"Anna": 2, "Ben": 1, "Cindy": 1, "Dax": 0}
+
+
+def test_rulebook_rhythm_guesses_then_best_then_worst():
+    """rulebook, One Turn: the guesses are revealed (and explained), then the active player reveals
+    the best answer, then the worst answer, each with time to explain: three reveals, each scored
+    as it comes out. A worst guess costs its point only at the worst reveal."""
+    t = example_table()
+    accept(t, tap(2, "elephant"))
+    accept(t, tap(3, "human"))
+    accept(t, tap(4, "dolphin"))
+    accept(t, host("score", seat=3, score=2))
+    phases, cindy = [], []
+    for _ in range(3):
+        events = accept(t, ADVANCE).events
+        phases.append(t.view("table")["phase"])
+        cindy.append(scores(t)["Cindy"])
+        assert len([e for e in events if e["kind"].endswith("_revealed")]) == 1, events
+    assert phases == ["guesses_revealed", "best_revealed", "answered"]
+    assert cindy == [2, 2, 1], "Cindy's worst guess costs her a point at the worst reveal"
+
+
+def test_the_first_guess_after_a_reveal_opens_the_next_question():
+    """issue: no lone "continue": after question 1's worst answer is revealed, the first guess
+    tapped is taken as a guess for question 2 (it is not refused and need not be tapped again)."""
+    t = example_after_guesses()
+    for _ in range(3):
+        accept(t, ADVANCE)
+    assert t.view("table")["phase"] == "answered"
+    events = accept(t, tap(4, "dolphin")).events
+    view = t.view("table")
+    assert view["phase"] == "guessing" and view["turn"]["question"] == 2
+    assert view["turn"]["guessed"] == [4]
+    assert t.view("seat-4")["me"]["guess"] == "dolphin"
+    assert [e["kind"] for e in events if "seat" not in e] == ["question_open", "guessed"]
+    refused = t.handle(ADVANCE)
+    assert refused.error.code == "waiting", "question 2 waits for the other guesses"
+
+
+def test_a_four_player_turn_takes_24_inputs_and_every_advance_reveals_something():
+    """issue: a 4-player turn took 24 inputs with 9 advance presses, 3 of them a lone "continue",
+    and a guess tapped right after a reveal was refused. Now the 9 presses are the rulebook's 9
+    reveals (guesses, best, worst per question), no input is refused and no press only moves on."""
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, seed=3))
+    inputs = turn_inputs(t.view("host"), [{2: "best", 3: "worst", 4: "miss"}] * 3)
+    reveals = []
+    for inp in inputs:
+        events = accept(t, inp).events
+        if inp == ADVANCE:
+            reveals += [e["kind"] for e in events if e["kind"].endswith("_revealed")]
+    assert len(inputs) == 24 and inputs.count(ADVANCE) == 9
+    assert reveals == ["guesses_revealed", "best_revealed", "worst_revealed"] * 3
+    assert t.view("table")["turn"]["number"] == 2, "the next turn started with the last reveal"
 
 
 def test_rulebook_example_human_unavailable_and_dolphin_back_in_hand():
@@ -61,7 +118,7 @@ def test_rulebook_example_human_unavailable_and_dolphin_back_in_hand():
     t = example_after_guesses()
     accept(t, ADVANCE)
     accept(t, ADVANCE)
-    accept(t, ADVANCE)                      # question 2 opens
+    accept(t, ADVANCE)                      # the worst answer is out; question 2 comes next
     assert "human" in t.view("table")["turn"]["unavailable"]
     hands = [t.view(f"seat-{s}")["me"]["hand"] for s in (2, 3, 4)]
     assert "dolphin" in hands[2]
@@ -105,8 +162,8 @@ def test_worst_guess_costs_a_point_but_not_below_zero_by_default():
     t = example_table()
     for seat in (2, 3, 4):
         accept(t, tap(seat, "human"))
-    accept(t, ADVANCE)
-    accept(t, ADVANCE)
+    for _ in range(3):
+        accept(t, ADVANCE)
     assert scores(t) == {"Anna": 0, "Ben": 0, "Cindy": 0, "Dax": 0}
     assert t.view("table")["results"][0]["outcomes"] == {"2": "worst", "3": "worst", "4": "worst"}
 
@@ -117,23 +174,22 @@ def test_worst_guess_goes_below_zero_when_allowed():
     accept(t, tap(2, "human"))
     accept(t, tap(3, "elephant"))
     accept(t, tap(4, "dolphin"))
-    accept(t, ADVANCE)
-    accept(t, ADVANCE)
+    for _ in range(3):
+        accept(t, ADVANCE)
     assert scores(t) == {"Anna": 1, "Ben": -1, "Cindy": 1, "Dax": 0}
 
 
 def test_turn_ends_after_third_question_and_next_player_answers():
-    """rulebook: turns go clockwise; after the third question it is the next player's turn."""
+    """rulebook: turns go clockwise; after the third question it is the next player's turn (it
+    starts with the third worst answer's reveal)."""
     t = example_table()
     for q in range(3):
         for seat in (2, 3, 4):
             accept(t, tap(seat, "dolphin"))     # never one of Anna's answers: a miss
         accept(t, ADVANCE)
         accept(t, ADVANCE)
-        if q < 2:
-            accept(t, ADVANCE)
-    assert t.view("table")["turn"]["number"] == 1
-    accept(t, ADVANCE)
+        assert t.view("table")["turn"]["number"] == 1
+        accept(t, ADVANCE)
     view = t.view("table")
     assert view["turn"]["number"] == 2 and view["turn"]["active"] == 2
     assert view["phase"] == "set_aside" and view["turn"]["unavailable"] == []
@@ -161,8 +217,8 @@ def _physical_start():
 
 def _answered_q1():
     t = example_after_guesses()
-    accept(t, ADVANCE)
-    accept(t, ADVANCE)
+    for _ in range(3):
+        accept(t, ADVANCE)
     return t
 
 
@@ -174,7 +230,7 @@ def _guesses_revealed():
 
 def _question_two():
     t = _answered_q1()
-    accept(t, ADVANCE)
+    accept(t, tap(2, "dolphin"))    # the first guess opens question 2
     return t
 
 
@@ -193,8 +249,12 @@ REFUSALS = [
      "not_now"),
     ("a guess after the guesses are revealed", _guesses_revealed, tap(4, "elephant"),
      "not_now"),
-    ("a guess before the next question is opened", _answered_q1, tap(4, "dolphin"),
+    ("a guess after the best answer is revealed", lambda: _after_best(), tap(4, "dolphin"),
      "not_now"),
+    ("a revealed card as the guess that would open the next question", _answered_q1,
+     tap(4, "human"), "unavailable"),
+    ("advance once the worst answer is out (guesses open the next question)", _answered_q1,
+     ADVANCE, "not_now"),
     ("an unknown tag", example_table, {"tap": {"reader": "seat-2", "uid": "04A224C2B31190"}},
      "unknown_tag"),
     ("a card of another game", example_table, {"tap": {"reader": "table", "card": "tofu-kingdom/spy"}},
@@ -230,6 +290,12 @@ def _partial_choices(count: int):
     accept(t, tap(1, "pig"))
     for card in ANNA_ANSWERS[:count]:
         accept(t, tap(1, card))
+    return t
+
+
+def _after_best():
+    t = _guesses_revealed()
+    accept(t, ADVANCE)
     return t
 
 
@@ -461,3 +527,90 @@ def test_unreadable_silhouette_data(tmp_path):
     path.write_text("{not json")
     with pytest.raises(tofu_god.SilhouetteDataError, match="Cannot read"):
         tofu_god.load_silhouettes(path)
+
+
+# ----- the active player's phone: answers in their places, swapped or redone until question 1 ----
+
+def _phone(seat: int, action: str, **fields) -> dict:
+    return {"seat": {"seat": seat, "action": action, **fields}}
+
+
+def _places(t) -> list:
+    return [c["card"] for c in t.view("seat-1")["me"]["choices"]]
+
+
+def test_the_phone_swaps_and_redoes_answers_until_question_one_is_revealed():
+    """issue: a wrong tapping order used to score silently wrong. Anna tapped her worst answer
+    first; her phone shows each locked answer in its place, she swaps the two, clears one and taps
+    again; the TV only ever shows how many are locked. After the guesses for question 1 are
+    revealed her answers stay as they are."""
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, set_aside="physical"))
+    accept(t, tap(1, "rat"))
+    accept(t, tap(1, "pig"))
+    accept(t, tap(1, "human"))
+    accept(t, tap(1, "elephant"))
+    assert _places(t)[:2] == ["human", "elephant"]
+    tv_before = t.view("table")
+    accept(t, _phone(1, "swap", first="1-best", second="1-worst"))
+    assert _places(t)[:2] == ["elephant", "human"]
+    tv_after = t.view("table")
+    assert tv_after["turn"] == tv_before["turn"], "the TV learns nothing from a swap"
+    for card in ("spider", "beetle", "tofu", "meditator"):
+        accept(t, tap(1, card))
+    accept(t, _phone(1, "clear", slot="2-worst"))
+    assert _places(t) == ["elephant", "human", "spider", None, "tofu", "meditator"]
+    assert t.view("table")["turn"]["answers_locked"] == 5
+    accept(t, tap(1, "dolphin"))                 # fills the empty place
+    assert _places(t)[3] == "dolphin" and t.view("seat-1")["me"]["can_arrange"]
+    for seat, card in ((2, "elephant"), (3, "elephant"), (4, "tenth")):
+        accept(t, tap(seat, card))
+    accept(t, ADVANCE)                           # question 1's guesses are out
+    assert not t.view("seat-1")["me"]["can_arrange"]
+    _refused(t, _phone(1, "swap", first="2-best", second="3-best"), "not_now")
+    accept(t, ADVANCE)
+    assert scores(t) == {"Anna": 2, "Ben": 1, "Cindy": 1, "Dax": 0}, "scored with the swapped order"
+    accept(t, ADVANCE)
+    accept(t, tap(2, "tenth"))                   # question 2 is open: still too late
+    _refused(t, _phone(1, "clear", slot="3-best"), "too_late")
+
+
+@pytest.mark.parametrize("inp,code", [
+    (_phone(2, "swap", first="1-best", second="1-worst"), "not_your_turn"),
+    (_phone(1, "swap", first="1-best", second="1-best"), "bad_argument"),
+    (_phone(1, "swap", first="1-best", second="4-best"), "bad_argument"),
+    (_phone(1, "clear", slot="3-worst"), "already_done"),
+])
+def test_rearranging_refusals_change_nothing(inp, code):
+    """A swap by someone else, of one place with itself, of a place that does not exist, or the
+    clearing of an empty place: refused, nothing changed."""
+    t = _partial_choices(2)
+    _refused(t, inp, code)
+
+
+def test_clear_without_a_place_redoes_all_six():
+    """The phone's "start again": every answer is taken back and the next tap is question 1's best."""
+    t = _partial_choices(4)
+    accept(t, _phone(1, "clear"))
+    assert _places(t) == [None] * 6
+    assert t.view("seat-1")["me"]["next"] == {"question": 1, "answer": "best"}
+
+
+# ----- the turn summary ------------------------------------------------------------------------
+
+def test_the_turn_summary_says_who_scored_what_and_a_floored_score():
+    """issue: after question 3 the TV shows who scored what this turn, and a point lost at zero
+    says so (Cindy: -1, stays at 0). Rules notes: a score never drops below zero by default."""
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, seed=3))
+    inputs = turn_inputs(t.view("host"), [{2: "best", 3: "worst", 4: "miss"},
+                                          {2: "best", 3: "miss", 4: "best"},
+                                          {2: "worst", 3: "miss", 4: "miss"}])
+    for inp in inputs:
+        accept(t, inp)
+    summary = t.view("table")["last_turn"]
+    rows = {r["name"]: (r["rules"], r["counted"], r["score"]) for r in summary["rows"]}
+    assert rows == {"Anna": (3, 3, 3), "Ben": (1, 1, 1), "Cindy": (-1, 0, 0), "Dax": (1, 1, 1)}
+    assert summary["number"] == 1 and summary["active"] == 1
+    assert [r["question"] for r in summary["results"]] == [1, 2, 3]
+    assert summary["results"][0]["floored"] == ["3"]

@@ -52,7 +52,11 @@ def test_tv_at_the_reveal_of_a_question(tmp_path):
         assert "Elephant" not in text and "Human" not in text, "nothing secret before the reveal"
         screenshot(page, "tofu-god-tv-guessing")
 
-        seq = _post_all(srv, [ADVANCE, ADVANCE])
+        seq = _post_all(srv, [ADVANCE, ADVANCE])     # the guesses, then the best answer
+        _wait_seq(page, seq)
+        assert page.locator(".tgtv-answer.worst .tg-card.down").count() == 1, "the worst waits its turn"
+        assert "Human" not in area.inner_text()
+        seq = _post_all(srv, [ADVANCE])               # then the worst answer
         _wait_seq(page, seq)
         text = area.inner_text()
         assert text.count("Elephant") == 3          # Ben's and Cindy's guesses and Anna's best
@@ -60,7 +64,7 @@ def test_tv_at_the_reveal_of_a_question(tmp_path):
         assert "Anna +2" in text and "+1" in text
         assert tv_scores(page) == [("Anna", 2), ("Ben", 1), ("Cindy", 1), ("Dax", 0)]
         assert "reveal" in page.evaluate("TofuTV.played") and "score" in page.evaluate("TofuTV.played")
-        assert page.locator(".tgtv-answer .tg-card.flip").count() == 2, "best and worst turn over"
+        assert page.locator(".tgtv-answer .tg-card.flip").count() == 1, "the worst turns over on its own"
         # best and worst say so in words and shapes, not only in colour
         assert page.locator(".tgtv-answer.best").inner_text().startswith("\u2605 best")
         assert page.locator(".tgtv-answer.worst").inner_text().startswith("\u2716 worst")
@@ -171,3 +175,68 @@ def test_host_page_form_starts_tofu_god_with_options(tmp_path):
         view = srv.state("host", srv.host_token)
         assert view["game"] == "tofu-god" and view["phase"] == "set_aside"
         assert view["total_turns"] == 8 and view["sets"] == {"1": 4, "2": 3, "3": 2, "4": 1}
+
+
+@pytest.mark.timeout(180)
+def test_a_turn_at_the_table_phone_swap_reveals_one_by_one_and_the_summary(tmp_path):
+    """issue 17 through the real inputs: Anna taps two answers in the wrong order and swaps them on
+    her phone (the TV shows only how many are locked); the guesses, the best and the worst come out
+    at three presses with the explanation countdown on the TV; the first guess after a reveal is
+    taken; after question 3 the TV sums up the turn ("Cindy: −1, stays at 0") until the next turn's
+    first card. Screenshots at TV and phone sizes."""
+    start = new_game(["Anna", "Ben", "Cindy", "Dax"], set_aside="physical", explain_timer=30)
+    with run_server(tmp_path) as srv, browser() as b:
+        errors = []
+        _post_all(srv, [start, tap(1, "rat"), tap(1, "pig"), tap(1, "human"), tap(1, "elephant")])
+        tv = b.new_page(viewport={"width": 1280, "height": 720})
+        anna = b.new_page(viewport={"width": 390, "height": 844})
+        for page in (tv, anna):
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        tv.goto(srv.url + "/")
+        anna.goto(srv.url + f"/seat/1?token={srv.seat_token(1)}")
+        anna.wait_for_selector("[data-slot='1-best']")
+        assert anna.locator("[data-slot='1-best']").inner_text() == "best: Human"
+        anna.click("[data-slot='1-best']")
+        anna.click("[data-slot='1-worst']")
+        anna.wait_for_function("document.querySelector(\"[data-slot='1-best']\").innerText === 'best: Elephant'")
+        assert anna.locator("[data-slot='1-worst']").inner_text() == "worst: Human"
+        screenshot(anna, "tofu-god-seat-swap-390")
+        area = tv.locator("#game-area")
+        tv.wait_for_selector(".tgtv-locked")
+        assert "2 of 6 locked" in area.inner_text()
+        assert "Elephant" not in area.inner_text() and "Human" not in area.inner_text()
+
+        seq = _post_all(srv, [tap(1, c) for c in ("spider", "beetle", "tofu", "meditator")]
+                        + [tap(2, "elephant"), tap(3, "human"), tap(4, "dolphin"), ADVANCE])
+        _wait_seq(tv, seq)
+        timer = tv.locator(".tgtv-timer")
+        first = int(timer.get_attribute("data-left"))
+        assert 0 < first <= 30 and timer.inner_text().startswith("Explain: 0:")
+        tv.wait_for_function(f"Number(document.querySelector('.tgtv-timer').dataset.left) < {first}")
+        anna.wait_for_function("!document.querySelector(\"[data-slot]\")")   # arranging is over
+        seq = _post_all(srv, [ADVANCE])
+        _wait_seq(tv, seq)
+        assert tv.locator(".tgtv-answer.worst .tg-card.down").count() == 1, "the best comes out alone"
+        assert tv.locator(".tgtv-answer.best").inner_text().endswith("Elephant")
+        seq = _post_all(srv, [ADVANCE])
+        _wait_seq(tv, seq)
+        assert "stays at 0" in tv.locator(".tgtv-guess.worst .tgtv-note").inner_text()
+        screenshot(tv, "tofu-god-tv-worst-1280")
+        # questions 2 and 3: the first guess after each reveal is taken at once
+        for q, guesses in ((2, ("spider", "tenth", "tenth")), (3, ("tenth", "tenth", "tenth"))):
+            for seat, card in zip((2, 3, 4), guesses):
+                r = srv.post(tap(seat, card))
+                assert r.ok, r.text
+            _post_all(srv, [ADVANCE, ADVANCE])
+            seq = _post_all(srv, [ADVANCE])
+        _wait_seq(tv, seq)
+        tv.wait_for_selector(".tgtv-summary")
+        rows = tv.locator(".tgtv-summary-rows li").all_inner_texts()
+        assert rows == ["Anna: +2", "Ben: +2", "Cindy: \u22121, stays at 0", "Dax: 0"]
+        assert "Ben answers" in area.inner_text(), "the next turn is already up"
+        tv.set_viewport_size({"width": 1920, "height": 1080})
+        screenshot(tv, "tofu-god-tv-summary-1920")
+        seq = _post_all(srv, [tap(2, "rat")])      # Ben sets his first card aside: the turn begins
+        _wait_seq(tv, seq)
+        assert tv.locator(".tgtv-summary").count() == 0
+        assert not errors, errors

@@ -42,12 +42,13 @@ def play_question(count: int, outcomes: dict[int, str], question: int = 1, first
             state = _apply(state, tap(sets[str(seat)], guess_for(outcome, answers, q, unavailable)))
         state = _apply(state, ADVANCE)
         before = {p["seat"]: p["score"] for p in state["players"]}
-        state = _apply(state, ADVANCE)
-        if q < question:
-            state = _apply(state, ADVANCE)
+        state = _apply(state, ADVANCE)      # the best answer
+        state = _apply(state, ADVANCE)      # the worst answer; the next guess opens the next question
         unavailable += answers[2 * q - 2: 2 * q]
+    view = GAME.view(state, "table")
+    results = view["results"] or view["last_turn"]["results"]   # question 3 ends the turn
     return {"before": before, "after": {p["seat"]: p["score"] for p in state["players"]},
-            "active": active, "result": GAME.view(state, "table")["results"][-1]}
+            "active": active, "result": results[-1]}
 
 
 def expected_scores(before: dict, active: int, outcomes: dict, below_zero: bool) -> dict:

@@ -36,12 +36,11 @@ def hide_secrets(state: dict, audience: str) -> dict:
     """A copy of ``state`` in which everything ``audience`` must not know is different."""
     out = copy.deepcopy(state)
     turn, seat = out["turn"], audience_seat(audience)
-    revealed = 2 * sum(1 for r in turn["results"] if r["best"] is not None)
     if seat != turn["active"]:
-        shown = turn["choices"][:revealed]
+        shown = turn["revealed"]
         pool = [c for c in out["silhouettes"] if c not in turn["set_aside"] and c not in shown]
-        turn["choices"][revealed:] = [pool[(pool.index(c) + 1) % len(pool)]
-                                      for c in turn["choices"][revealed:]]
+        turn["choices"] = [c if c is None or c in shown else pool[(pool.index(c) + 1) % len(pool)]
+                           for c in turn["choices"]]
     for guesser, guess in turn["guesses"].items():
         if guesser != str(seat):
             turn["guesses"][guesser] = next(c for c in out["silhouettes"] if c != guess)
@@ -179,7 +178,18 @@ def test_later_answers_invisible_until_their_reveal(audience):
     other_answers = A_ANSWERS[:4] + ["tenth", "dolphin"]
     a = turn_script(A_ANSWERS, A_GUESSES)
     b = turn_script(other_answers, A_GUESSES)
-    reveal = first_index(a, 8)      # 3 presses per question: the 8th reveals question 3's answers
+    reveal = first_index(a, 8)      # 3 presses per question: the 8th reveals question 3's best
+    assert observed(a[:reveal], audience) == observed(b[:reveal], audience)
+    assert observed(a[:reveal + 1], audience)[-1] != observed(b[:reveal + 1], audience)[-1]
+
+
+@pytest.mark.parametrize("audience", ["table", "seat-2"])
+def test_the_last_worst_answer_stays_hidden_until_its_own_reveal(audience):
+    """rulebook: the worst answer is revealed after the best one, on its own: with only Anna's
+    worst answer to question 3 different, everyone else sees the same until the 9th press."""
+    a = turn_script(A_ANSWERS, A_GUESSES)
+    b = turn_script(A_ANSWERS[:5] + ["dolphin"], A_GUESSES)
+    reveal = first_index(a, 9)
     assert observed(a[:reveal], audience) == observed(b[:reveal], audience)
     assert observed(a[:reveal + 1], audience)[-1] != observed(b[:reveal + 1], audience)[-1]
 

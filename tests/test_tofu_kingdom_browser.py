@@ -41,6 +41,8 @@ def test_tv_during_a_round_and_after_the_flip(tmp_path):
 
         seq = srv.post(lift("seat-3", "princess")).json()["seq"]
         _wait_seq(tv, seq)
+        assert tv.locator(".tk-coaster.up").inner_text().startswith("lifted"), "up, not yet a flip"
+        tv.wait_for_selector(".tk-result", timeout=15000)      # still away after the peek time
         result = tv.locator(".tk-result").inner_text()
         assert "Princess Tofu: the heart" in result and "Ann, Cat" in result
         assert tv.locator(".tk-coaster.flipped").inner_text().startswith("\u2665")
@@ -89,3 +91,81 @@ def test_host_records_a_coaster_prince_asks_from_the_phone_host_sets_the_flip(tm
         host.wait_for_selector(".tk-result")
         assert srv.state("table")["flip"]["role"] == "guard"
         screenshot(host, "tofu-kingdom-host")
+
+
+def test_prince_phone_notes_and_flip_required_questions_and_the_final_table(tmp_path):
+    """issue 17, Tofu Kingdom through phones and readers: with questions=required the TV names who
+    must still be asked before the flip; the Prince notes answers on the phone (no other screen
+    shows them) and confirms the flip there; a peek put back changes nothing; the game ends on a
+    ranked table with every round's soybeans. Screenshots at phone and TV sizes."""
+    deals = [{"seat-2": "princess", "seat-3": "queen", "center": "maid"},
+             {"seat-3": "princess", "seat-1": "queen", "center": "maid"},
+             {"seat-1": "princess", "seat-2": "queen", "center": "maid"}]
+    with run_server(tmp_path) as srv, browser() as b:
+        assert srv.post(new_game(3, times_prince=1, questions="required")).ok
+        for position, role in deals[0].items():
+            assert srv.post(tap(position, role)).ok
+        tv = b.new_page(viewport={"width": 1280, "height": 720})
+        tv.goto(srv.url + "/")
+        tv.wait_for_selector(".tk-ask-first")
+        assert tv.locator(".tk-ask-first").inner_text() == "Before the flip, ask: Ben, Cat"
+        prince = b.new_page(viewport={"width": 390, "height": 844})
+        prince.goto(f"{srv.url}/seat/1?token={srv.seat_token(1)}")
+        prince.wait_for_selector("input[data-note='seat-2']")
+        prince.fill("input[data-note='seat-2']", "says the Princess is Cat")
+        prince.press("input[data-note='seat-2']", "Tab")
+        prince.wait_for_function("document.querySelector('#notices').innerText.includes('Noted')")
+        for seat in (2, 3):
+            assert srv.post(ask(1, seat, "who_are_you")).ok
+        seq = srv.post(lift("seat-3", "queen")).json()["seq"]     # Cat peeks ...
+        seq = srv.post(tap("seat-3", "queen")).json()["seq"]      # ... and puts it back
+        _wait_seq(tv, seq)
+        assert tv.locator(".tk-ask-first").count() == 0, "everyone asked: nothing to wait for"
+        assert "says the Princess" not in tv.locator("body").inner_text()
+        screenshot(prince, "tofu-kingdom-seat-prince-notes-390")
+        prince.click("button[data-flip-target='seat-2']")
+        tv.wait_for_selector(".tk-result")
+        assert srv.state("table")["flip"]["position"] == "seat-2"
+        for i, deal in enumerate(deals[1:], 2):
+            assert srv.post({"button": {"name": "advance"}}).ok
+            for position, role in deal.items():
+                assert srv.post(tap(position, role)).ok
+            prince_seat = srv.state("table")["prince"]["seat"]
+            for seat in {1, 2, 3} - {prince_seat}:
+                assert srv.post(ask(prince_seat, seat, "where")).ok
+            seq = srv.post({"seat": {"seat": prince_seat, "action": "flip", "target": "center"}}).json()["seq"]
+        _wait_seq(tv, seq)
+        tv.set_viewport_size({"width": 1920, "height": 1080})
+        tv.wait_for_selector(".tk-final")
+        rows = [r.split("\t") for r in tv.locator(".tk-final tr").all_inner_texts()]
+        assert rows[0] == ["#", "Player", "R1", "R2", "R3", "Soybeans"]
+        assert rows[1:] == [["1", "Ann \u2605", "+1", "\u00b7", "\u00b7", "1"],
+                            ["1", "Ben \u2605", "+1", "\u00b7", "\u00b7", "1"],
+                            ["3", "Cat", "\u00b7", "\u00b7", "\u00b7", "0"]]
+        screenshot(tv, "tofu-kingdom-tv-final-table-1920")
+
+
+def test_the_tv_narrates_the_night(tmp_path):
+    """issue 17 item 4: the TV speaks the night: "Prince, close your eyes ... look at your
+    coasters", a timed look (look_seconds) counted down in the caption, "lay your coasters face
+    down", and when every coaster is down a chime and "Prince, open your eyes" (heard, since the
+    Prince's eyes are closed). The TV fetches the spoken line from the server."""
+    with run_server(tmp_path) as srv, browser() as b:
+        assert srv.post(new_game(3, look_seconds=3)).ok
+        tv = b.new_page(viewport={"width": 1280, "height": 720})
+        wavs = []
+        tv.on("request", lambda req: wavs.append(req.url) if req.url.endswith(".wav") else None)
+        tv.goto(srv.url + "/")
+        tv.wait_for_function("TofuTV.played.includes('narrator:close_eyes')")
+        tv.wait_for_function("document.getElementById('caption').innerText.startsWith('Everyone but the Prince: look')")
+        tv.wait_for_function("TofuTV.played.includes('narrator:face_down')")
+        assert tv.locator("#caption").inner_text() == "Lay your coasters face down."
+        screenshot(tv, "tofu-kingdom-tv-narrator-1280")
+        for position, role in {"seat-2": "princess", "seat-3": "queen", "center": "maid"}.items():
+            seq = srv.post(tap(position, role)).json()["seq"]
+        _wait_seq(tv, seq)
+        tv.wait_for_function("TofuTV.played.includes('narrator:all_down')")
+        played = tv.evaluate("TofuTV.played")
+        assert played.index("turn") < played.index("narrator:all_down"), "a chime, then the words"
+        assert "Prince, open your eyes" in tv.locator("#caption").inner_text()
+        assert any(u.endswith("/api/narrator/close_eyes.wav") for u in wavs)

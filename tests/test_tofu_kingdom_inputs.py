@@ -1,9 +1,12 @@
 """Tofu Kingdom inputs: every refusal (specific code, nothing changed), quiet lifts, questions,
 and the host's corrections."""
-import pytest
+import json
 
-from tests.support.tofu_kingdom import (ADVANCE, accept, ask, host, lift, new_game, refuse, table,
-                                        tap)
+import pytest
+import requests
+
+from tests.support.tofu_kingdom import (ADVANCE, accept, ask, flip_by_lift, held, host, lift, new_game,
+                                        refuse, table, tap)
 
 #: 4 players, Ann (seat 1) the Prince: a deal of the four coasters in play.
 DEAL4 = {"seat-2": "princess", "seat-3": "queen", "seat-4": "maid", "center": "guard"}
@@ -18,6 +21,12 @@ def game(count=4, deal=None, **options):
     return t
 
 
+def flip(t, reader: str, role: str) -> None:
+    """The Prince flips the coaster on ``reader``: lifted, and still away when the peek time is up."""
+    for inp in flip_by_lift(reader, role):
+        accept(t, inp)
+
+
 def play_three_maid_rounds(t):
     """A 3-player game with times_prince=1 played to its end: in each of the three rounds the
     Prince flips the Maid in the centre, which scores nobody, and advance passes the Prince on."""
@@ -27,7 +36,7 @@ def play_three_maid_rounds(t):
     for i, deal in enumerate(deals):
         for position, role in deal.items():
             accept(t, tap(position, role))
-        accept(t, lift("center", "maid"))
+        flip(t, "center", "maid")
         if i < 2:
             accept(t, ADVANCE)
 
@@ -139,7 +148,7 @@ def test_a_tap_on_a_reader_holding_a_coaster_never_tells_which_coaster_lies_ther
     if phase == "deal":
         accept(t, tap("seat-2", "princess"))
     if phase == "scored":
-        accept(t, lift("seat-3", "queen"))
+        flip(t, "seat-3", "queen")
     before, rows = t.view("host"), t.journal.count()
     answers = {role: t.handle(tap("seat-2", role)).as_dict("table")
                for role in ("princess", "queen", "maid", "guard")}
@@ -155,13 +164,13 @@ def test_a_tap_on_a_reader_holding_a_coaster_never_tells_which_coaster_lies_ther
 def test_with_default_options_the_flip_is_accepted_at_any_moment_after_the_deal():
     """Questions are optional: the Prince may flip without any recorded question."""
     t = game(4, deal=DEAL4)
-    accept(t, lift("center", "guard"))
+    flip(t, "center", "guard")
     assert t.view("table")["flip"]["role"] == "guard"
 
 
 def test_lifts_after_the_flip_are_expected_and_quiet():
     t = game(4, deal=DEAL4)
-    accept(t, lift("seat-3", "queen"))
+    flip(t, "seat-3", "queen")
     before, rows = t.view("host"), t.journal.count()
     for position, role in DEAL4.items():
         outcome = t.handle(lift(position, role))
@@ -173,7 +182,10 @@ def test_lifts_after_the_flip_are_expected_and_quiet():
 def test_a_coaster_laid_back_where_it_lay_after_the_flip_is_quiet(readers):
     """After the flip the Prince may put the coaster back face up on its reader; not an error."""
     t = game(4, deal=DEAL4, readers=readers)
-    accept(t, lift("seat-2", "princess") if readers == "seats" else tap("table", "princess"))
+    if readers == "seats":
+        flip(t, "seat-2", "princess")
+    else:
+        accept(t, tap("table", "princess"))
     before, rows = t.view("host"), t.journal.count()
     again = tap("seat-2" if readers == "seats" else "table", "princess")
     assert t.handle(again).quiet
@@ -191,7 +203,7 @@ def test_a_lift_of_a_coaster_the_round_never_saw_is_quiet():
 
 def test_a_tap_after_the_flip_waits_for_advance():
     t = game(4, deal=DEAL4)
-    accept(t, lift("seat-2", "princess"))
+    flip(t, "seat-2", "princess")
     refuse(t, tap("seat-1", "queen"), "not_now")
     refuse(t, host("flip", target=2), "not_now")
     accept(t, ADVANCE)
@@ -214,7 +226,7 @@ def test_with_one_reader_the_prince_taps_the_coaster_he_flipped():
 
 def test_undo_of_the_flip_takes_the_soybeans_back():
     t = game(4, deal=DEAL4)
-    accept(t, lift("seat-2", "princess"))
+    flip(t, "seat-2", "princess")
     assert [p["score"] for p in t.view("table")["players"]] == [1, 1, 0, 0]
     accept(t, {"button": {"name": "undo"}})
     assert [p["score"] for p in t.view("table")["players"]] == [0, 0, 0, 0]
@@ -266,9 +278,9 @@ def test_only_the_prince_asks_and_only_between_the_deal_and_the_flip():
         accept(t, tap(position, role))
     error = refuse(t, ask(2, 3, "where"), "not_your_turn")
     assert "Ann" in error.message
-    refuse(t, {"seat": {"seat": 1, "action": "flip", "target": 2}}, "unknown_move")
+    refuse(t, {"seat": {"seat": 2, "action": "flip", "target": 3}}, "not_your_turn")   # only the Prince
     accept(t, host("ask", to=2, question="where"))      # the host may enter it for the Prince
-    accept(t, lift("seat-2", "princess"))
+    flip(t, "seat-2", "princess")
     refuse(t, ask(1, 3, "where"), "not_now")
 
 
@@ -280,12 +292,15 @@ def test_question_recording_off_refuses_questions():
 
 def test_required_questions_hold_the_flip_until_everyone_was_asked():
     t = game(4, deal=DEAL4, questions="required")
-    error = refuse(t, lift("seat-2", "princess"), "waiting")
+    said = accept(t, lift("seat-2", "princess")).events[0]["text"]
+    assert "Ben, Cat and Dan must be asked first" in said, "said as soon as the coaster is up"
+    error = refuse(t, held("seat-2", "princess"), "waiting")
     assert "Ben, Cat and Dan" in error.message
-    assert t.handle(tap("seat-2", "princess")).quiet       # the coaster goes back on its reader
+    accept(t, tap("seat-2", "princess"))                   # the coaster goes back on its reader
+    assert t.view("table")["lifted"] == []
     for seat in (2, 3, 4):
         accept(t, ask(1, seat, "who_are_you"))
-    accept(t, lift("seat-2", "princess"))
+    flip(t, "seat-2", "princess")
 
 
 # ----- host corrections -------------------------------------------------------------------
@@ -322,7 +337,7 @@ def test_host_chooses_the_prince_during_the_deal():
     for position, role in (("seat-4", "maid"), ("seat-1", "princess"), ("center", "guard")):
         accept(t, tap(position, role))
     refuse(t, host("set_prince", seat=1), "not_now")
-    accept(t, lift("seat-1", "princess"))
+    flip(t, "seat-1", "princess")
     accept(t, ADVANCE)
     assert t.view("table")["prince"]["seat"] == 3          # the Prince passes on from the chosen one
 
@@ -343,7 +358,7 @@ def test_host_adjusts_soybeans_and_the_winners_follow():
 def test_reveal_all_follows_the_option():
     t = game(4, deal=DEAL4, reveal="host")
     refuse(t, host("reveal_all"), "not_now")
-    accept(t, lift("seat-3", "queen"))
+    flip(t, "seat-3", "queen")
     assert t.view("table")["roles"] is None
     accept(t, host("reveal_all"))
     roles = {r["position"]: r["role"] for r in t.view("table")["roles"]}
@@ -352,10 +367,10 @@ def test_reveal_all_follows_the_option():
     accept(t, ADVANCE)
     assert t.view("table")["roles"] is None
     t2 = game(4, deal=DEAL4)
-    accept(t2, lift("seat-3", "queen"))
+    flip(t2, "seat-3", "queen")
     refuse(t2, host("reveal_all"), "option_off")
     t3 = game(4, deal=DEAL4, reveal="auto")
-    accept(t3, lift("seat-3", "queen"))
+    flip(t3, "seat-3", "queen")
     assert len(t3.view("table")["roles"]) == 4
 
 
@@ -385,3 +400,88 @@ def test_a_question_that_is_not_a_question_id_is_refused_and_changes_nothing(que
     error = refuse(t, inp, "bad_argument")
     assert "question" in error.message and "where" in error.message
     accept(t, {"host": {"action": "ask", "question": "where", "to": 2}})   # the table goes on
+
+
+# ----- a peek is not a flip (a reader per seat) ---------------------------------------------
+
+def test_a_peek_put_back_in_time_changes_nothing():
+    """issue: a player who lifts their coaster to peek and puts it back within the peek time does
+    not score the round: the TV says it is up, then back down; no flip, no soybean."""
+    t = game(4, deal=DEAL4)
+    said = accept(t, lift("seat-3", "queen")).events
+    assert t.view("table")["lifted"] == ["seat-3"] and t.view("table")["flip"] is None
+    assert said[0]["await_put_back"] == 3 and "Cat's coaster is up" in said[0]["text"]
+    accept(t, tap("seat-3", "queen"))
+    assert t.handle(held("seat-3", "queen")).quiet, "the hub's late word changes nothing"
+    view = t.view("table")
+    assert view["lifted"] == [] and view["flip"] is None and view["phase"] == "questions"
+    assert [p["score"] for p in view["players"]] == [0, 0, 0, 0]
+
+
+def test_a_lift_kept_away_past_the_peek_time_is_the_flip():
+    """issue: a flip is a lift not put back in time; the hub's timed lift before the time is up
+    (held below peek_seconds) is not yet a flip."""
+    t = game(4, deal=DEAL4, peek_seconds=5)
+    accept(t, lift("seat-2", "princess"))
+    assert t.handle(held("seat-2", "princess", 2)).quiet
+    accept(t, held("seat-2", "princess", 5))
+    flip = t.view("table")["flip"]
+    assert (flip["position"], flip["role"], flip["scorers"]) == ("seat-2", "princess", [1, 2])
+
+
+def test_peek_seconds_zero_makes_every_lift_a_flip():
+    """option peek_seconds=0: the old way, a lift during the questions is the flip at once."""
+    t = game(4, deal=DEAL4, peek_seconds=0)
+    accept(t, lift("center", "guard"))
+    assert t.view("table")["flip"]["role"] == "guard"
+
+
+def test_the_prince_confirms_the_flip_on_the_phone():
+    """issue: a flip is also one the Prince confirms on their phone (no waiting for the time)."""
+    t = game(4, deal=DEAL4)
+    accept(t, lift("seat-4", "maid"))
+    accept(t, {"seat": {"seat": 1, "action": "flip", "target": 4}})
+    flip = t.view("table")["flip"]
+    assert (flip["role"], flip["scorers"]) == ("maid", [4])
+    assert t.view("table")["lifted"] == []
+
+
+def test_the_princes_notes_are_private_to_the_prince():
+    """issue, memory aids: the Prince's phone notes each answer; only the Prince's view has them,
+    and they go with the round."""
+    t = game(4, deal=DEAL4)
+    accept(t, {"seat": {"seat": 1, "action": "note", "about": 2, "text": "says she is the Queen"}})
+    accept(t, {"seat": {"seat": 1, "action": "note", "about": "center", "text": "Cat: the Maid"}})
+    assert t.view("seat-1")["me"]["notes"] == {"seat-2": "says she is the Queen", "center": "Cat: the Maid"}
+    for audience in ("table", "seat-2", "seat-3"):
+        assert "says she is" not in str(t.view(audience))
+    refuse(t, {"seat": {"seat": 2, "action": "note", "about": 3, "text": "x"}}, "not_your_turn")
+    accept(t, {"seat": {"seat": 1, "action": "note", "about": 2, "text": None}})
+    assert t.view("seat-1")["me"]["notes"] == {"center": "Cat: the Maid"}
+    flip(t, "seat-3", "queen")
+    accept(t, ADVANCE)
+    assert t.view("seat-2")["me"]["notes"] == {}, "a new round, a new Prince, a clean page"
+
+
+@pytest.mark.timeout(60)
+def test_the_table_confirms_a_lift_kept_away_and_not_a_peek(tmp_path):
+    """issue, through the real server and its reader inputs: Cat peeks (lift, put back at once),
+    then the Prince lifts Ben's coaster and keeps it; the table's own timer sends the timed lift
+    after peek_seconds and that is the flip; Cat's peek changed nothing. The journal holds the
+    timed lift, so the game replays without a clock."""
+    from tests.support.server import run_server
+
+    with run_server(tmp_path) as srv:
+        for inp in [new_game(4, peek_seconds=1)] + [tap(p, r) for p, r in DEAL4.items()]:
+            assert srv.post(inp).ok
+        tv = srv.client("table")
+        for inp in (lift("seat-3", "queen"), tap("seat-3", "queen"), lift("seat-2", "princess")):
+            r = srv.post(inp)
+            assert r.ok and not r.json().get("quiet"), r.text
+        view = tv.wait_for("state", lambda v: v.get("flip") is not None, timeout=15)
+        assert (view["flip"]["position"], view["flip"]["role"]) == ("seat-2", "princess")
+        assert [p["score"] for p in view["players"]] == [1, 1, 0, 0]
+        tv.close()
+        journal = requests.get(srv.url + "/api/journal", headers={"Authorization": f"Bearer {srv.host_token}"},
+                               timeout=10).json()
+    assert '"held": 1' in json.dumps(journal), "the timed lift is journaled"

@@ -5,11 +5,16 @@ the set on a card says whose it is, so any reader will do.  A turn:
 
 1. Two of the active player's silhouettes are set aside for everyone (drawn by
    the table, or tapped face up by the active player with ``set_aside=physical``).
-2. The active player taps six different cards, in this order: best and worst
-   answer to question 1, then to question 2, then to question 3.
-3. Per question the other players tap a guess (the last tap counts); then
-   ``advance`` reveals the guesses, ``advance`` reveals best and worst and
-   scores, ``advance`` opens the next question (after the third: the next turn).
+2. The active player taps six different cards, which fill the answers in this
+   order: best and worst to question 1, then to question 2, then to question 3.
+   Until the guesses for question 1 are revealed, their phone may swap two
+   answers or clear one (the next tap fills the first empty place).
+3. Per question the other players tap a guess (the last tap counts); then, as
+   in the rulebook, ``advance`` reveals the guesses (time to explain),
+   ``advance`` reveals the best answer and scores it, ``advance`` reveals the
+   worst answer and scores it.  The first guess tapped after that opens the
+   next question; after question 3 the next turn starts at once, and the TV
+   shows the turn's summary until its first card is played.
 
 Scoring per question: a guess of the best card gives the guesser and the
 active player a point each; a guess of the worst card costs the guesser a
@@ -37,6 +42,8 @@ DATA_FILE = Path(__file__).parent / "data" / "tofu_god" / "silhouettes.json"
 SET_SIZE = 10
 #: The active player's six answers, in tapping order.
 SLOTS = tuple((q, answer) for q in (1, 2, 3) for answer in ("best", "worst"))
+#: The answers' names in seat actions ("1-best" ... "3-worst"), in the order of SLOTS.
+SLOT_IDS = tuple(f"{q}-{answer}" for q, answer in SLOTS)
 QUESTIONS = 3
 #: Rulebook recommendation: turns each player takes, by player count.
 TURNS_BY_PLAYERS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1}
@@ -105,6 +112,8 @@ OPTIONS = (
            "enters who won a real draw (manual)", "digital", choices=("digital", "manual")),
     Option("sets", "Silhouette set number (1-6) of each player in seat order, such as 2,1,4,3 "
            "(empty: seat 1 plays set 1, seat 2 set 2, ...)", "", type=str),
+    Option("explain_timer", "Seconds the TV counts down for explaining after each reveal "
+           "(0: no timer)", 0, type=int, minimum=0, maximum=600),
 )
 
 
@@ -141,9 +150,14 @@ def _unavailable(turn: dict) -> list[str]:
     return turn["set_aside"] + turn["revealed"]
 
 
+def _locked(turn: dict) -> int:
+    """How many of the six answers are locked."""
+    return sum(1 for c in turn["choices"] if c is not None)
+
+
 def _next_slot(turn: dict) -> tuple[int, str] | None:
-    n = len(turn["choices"])
-    return SLOTS[n] if n < len(SLOTS) else None
+    """The first answer not locked yet (the next tap fills it), or None when all six are."""
+    return next((SLOTS[i] for i, c in enumerate(turn["choices"]) if c is None), None)
 
 
 def _slot_text(slot: tuple[int, str]) -> str:
@@ -188,7 +202,8 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     sets = _parse_sets(options["sets"], count)
     state = new_state(GAME_ID, players, seed, "guessing")
     state.update(
-        options={k: options[k] for k in ("turns", "set_aside", "below_zero", "no_edgy", "tie_break")},
+        options={k: options[k] for k in ("turns", "set_aside", "below_zero", "no_edgy", "tie_break",
+                                          "explain_timer")},
         silhouettes=list(SILHOUETTES["ids"]),
         labels=dict(SILHOUETTES["labels"]),
         tofu=SILHOUETTES["tofu"],
@@ -196,6 +211,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
         first=options["first_seat"],
         total_turns=options["turns"] * count,
         turn=None,
+        last_turn=None,
         tie_break=None,
     )
     _start_turn(state, 1)
@@ -205,7 +221,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
 def _start_turn(state: dict, number: int) -> list[dict]:
     active = seat_after(state, state["first"], number - 1)
     state["turn"] = {"number": number, "active": active, "conundrum": None, "set_aside": [],
-                     "choices": [], "question": 1, "guesses": {}, "revealed": [], "results": []}
+                     "choices": [None] * len(SLOTS), "question": 1, "guesses": {}, "revealed": [], "results": []}
     name = _name(state, active)
     events = [event(state, "turn", f"Turn {number} of {state['total_turns']}: {name} draws two "
                     "conundrum cards and keeps one.")]
@@ -221,9 +237,25 @@ def _start_turn(state: dict, number: int) -> list[dict]:
 
 
 def _end_turn(state: dict) -> list[dict]:
+    state["last_turn"] = _turn_summary(state)
     if state["turn"]["number"] < state["total_turns"]:
         return _start_turn(state, state["turn"]["number"] + 1)
     return _end_game(state)
+
+
+def _turn_summary(state: dict) -> dict:
+    """Who scored what in the turn that ends: per player the points the rules gave, the points
+    counted (a -1 at zero is not, unless ``below_zero``) and the score now."""
+    turn = state["turn"]
+    rows = []
+    for p in state["players"]:
+        key = str(p["seat"])
+        counted = sum(r["points"].get(key, 0) for r in turn["results"])
+        floored = sum(1 for r in turn["results"] if key in r["floored"])
+        rows.append({"seat": p["seat"], "name": p["name"], "rules": counted - floored,
+                     "counted": counted, "score": p["score"]})
+    return {"number": turn["number"], "active": turn["active"], "rows": rows,
+            "results": _public_results(turn)}
 
 
 def _end_game(state: dict) -> list[dict]:
@@ -322,8 +354,8 @@ def _active_card(state: dict, silhouette: str) -> list[dict]:
         used = SLOTS[turn["choices"].index(silhouette)]
         raise _refuse_private(state, "already_done", f"You already chose the {label} as your "
                               f"{_slot_text(used)}. Tap a different card for your {_slot_text(slot)}.")
-    turn["choices"].append(silhouette)
-    events = [event(state, "answer_locked", f"{name} has locked {len(turn['choices'])} of 6 answers."),
+    turn["choices"][SLOTS.index(slot)] = silhouette
+    events = [event(state, "answer_locked", f"{name} has locked {_locked(turn)} of 6 answers."),
               event(state, "your_answer", f"Locked the {label} as your {_slot_text(slot)}.",
                     seat=active)]
     return events
@@ -331,9 +363,12 @@ def _active_card(state: dict, silhouette: str) -> list[dict]:
 
 def _guess(state: dict, seat: int, silhouette: str) -> list[dict]:
     turn, name, label = _turn(state), _name(state, seat), _label(state, silhouette)
-    question = turn["question"]
-    if state["phase"] != "guessing":
+    opened = []
+    if state["phase"] == "answered":      # the first guess for the next question opens it
+        opened = _open_next_question(state)
+    elif state["phase"] != "guessing":
         raise RuleError("not_now", _guess_closed(state, name))
+    question = turn["question"]
     if silhouette in turn["set_aside"]:
         raise RuleError("unavailable", f"The {label} is set aside this turn; {name}, guess with "
                         "another card.")
@@ -342,7 +377,7 @@ def _guess(state: dict, seat: int, silhouette: str) -> list[dict]:
                         f"an answer again; {name}, guess with another card.")
     changed = str(seat) in turn["guesses"]
     turn["guesses"][str(seat)] = silhouette
-    return [event(state, "guessed", f"{name} {'changed their guess' if changed else 'has guessed'} "
+    return opened + [event(state, "guessed", f"{name} {'changed their guess' if changed else 'has guessed'} "
                   f"for question {question}."),
             event(state, "your_guess", f"Your guess for question {question}: the {label}.", seat=seat)]
 
@@ -354,11 +389,8 @@ def _guess_closed(state: dict, name: str) -> str:
     if phase == "set_aside":
         return (f"Guesses open once {_name(state, _active(state))} has set aside two cards; "
                 f"{name}, keep your card for now.")
-    if phase == "guesses_revealed":
-        return f"The guesses for question {question} are already revealed; they can no longer change."
-    nxt = (f"question {question + 1} opens" if question < QUESTIONS else
-           "the game ends" if turn["number"] == state["total_turns"] else "the next turn starts")
-    return f"Question {question} is scored; {nxt} when someone presses advance. Tap your guess after that."
+    return (f"The guesses for question {question} are already revealed; they can no longer change. "
+            f"Keep your card until {_name(state, _active(state))}'s worst answer is revealed.")
 
 
 def _card_closed(state: dict) -> str:
@@ -369,11 +401,12 @@ def _card_closed(state: dict) -> str:
 # ----- advance -------------------------------------------------------------------------
 
 def advance(state: dict, args: dict) -> list[dict]:
-    """Reveal the guesses, then best and worst (scored), then open the next question or turn."""
+    """The rulebook's three reveals per question: the guesses, then the best answer (scored),
+    then the worst answer (scored); after the third question the next turn starts."""
     phase, turn = state["phase"], state["turn"]
     if phase == "guessing":
         missing = [_name(state, s) for s in _guessers(state) if str(s) not in turn["guesses"]]
-        locked = len(turn["choices"])
+        locked = _locked(turn)
         if locked < len(SLOTS):
             raise RuleError("waiting", f"{_name(state, _active(state))} has locked {locked} "
                             f"of 6 answers; the guesses are revealed once all six are locked.")
@@ -381,18 +414,27 @@ def advance(state: dict, args: dict) -> list[dict]:
             raise RuleError("waiting", f"Still waiting for a guess from {' and '.join(missing)}.")
         return _reveal_guesses(state)
     if phase == "guesses_revealed":
-        return _reveal_answers(state)
-    if turn["question"] < QUESTIONS:   # answered
-        turn["question"] += 1
-        turn["guesses"] = {}
-        state["phase"] = "guessing"
-        return [event(state, "question_open", f"Guesses for question {turn['question']} are open.")]
-    return _end_turn(state)
+        return _reveal_best(state)
+    events = _reveal_worst(state)
+    if turn["question"] < QUESTIONS:
+        return events
+    return events + _end_turn(state)
+
+
+def _open_next_question(state: dict) -> list[dict]:
+    turn = state["turn"]
+    turn["question"] += 1
+    turn["guesses"] = {}
+    state["phase"] = "guessing"
+    return [event(state, "question_open", f"Guesses for question {turn['question']} are open.")]
 
 
 def _advance_closed(state: dict) -> str:
     if state["phase"] == "tie_break":
         return "The tied players draw for the tofu; the host enters who won on the host page."
+    if state["phase"] == "answered":
+        return (f"Question {state['turn']['question']} is scored; nothing to reveal now. Tap your "
+                f"guesses for question {state['turn']['question'] + 1}: the first one opens it.")
     return (f"{_name(state, _active(state))} must first draw two silhouettes at random and tap "
             "them face up to set them aside.")
 
@@ -401,44 +443,67 @@ def _reveal_guesses(state: dict) -> list[dict]:
     turn = state["turn"]
     guesses = {str(s): turn["guesses"][str(s)] for s in _guessers(state)}
     turn["results"].append({"question": turn["question"], "guesses": guesses, "best": None,
-                            "worst": None, "outcomes": {}, "points": {}})
+                            "worst": None, "outcomes": {}, "points": {}, "floored": []})
     state["phase"] = "guesses_revealed"
     said = ", ".join(f"{_name(state, int(s))}: {_label(state, g)}" for s, g in guesses.items())
     return [event(state, "guesses_revealed", f"Guesses for question {turn['question']}: {said}.",
                   guesses=guesses)]
 
 
-def _reveal_answers(state: dict) -> list[dict]:
-    """Reveal best and worst of the current question and score every guess."""
+def _reveal_best(state: dict) -> list[dict]:
+    """Reveal the best answer of the current question: +1 to each guesser who found it and as
+    many to the active player."""
     turn, active = state["turn"], _active(state)
     q = turn["question"]
-    best, worst = turn["choices"][2 * q - 2], turn["choices"][2 * q - 1]
+    best = turn["choices"][2 * q - 2]
     result = turn["results"][-1]
-    result.update(best=best, worst=worst)
+    result["best"] = best
     for seat_key, guess in result["guesses"].items():
-        guesser = player(state, int(seat_key))
         if guess == best:
             result["outcomes"][seat_key] = "best"
             result["points"][seat_key] = 1
-            guesser["score"] += 1
-        elif guess == worst:
-            result["outcomes"][seat_key] = "worst"
+            player(state, int(seat_key))["score"] += 1
+    earned = sum(1 for o in result["outcomes"].values() if o == "best")
+    result["points"][str(active)] = earned
+    player(state, active)["score"] += earned
+    turn["revealed"].append(best)
+    state["phase"] = "best_revealed"
+    name = _name(state, active)
+    return [event(state, "best_revealed", f"{name}'s best answer to question {q}: the "
+                  f"{_label(state, best)}. {name} scores {earned}.", best=best,
+                  points=dict(result["points"]))]
+
+
+def _reveal_worst(state: dict) -> list[dict]:
+    """Reveal the worst answer: -1 to each guesser who picked it (not below zero unless
+    ``below_zero``); every other guess scores nothing."""
+    turn = state["turn"]
+    q = turn["question"]
+    worst = turn["choices"][2 * q - 1]
+    result = turn["results"][-1]
+    result["worst"] = worst
+    for seat_key, guess in result["guesses"].items():
+        if seat_key in result["outcomes"]:
+            continue
+        if guess == worst:
+            guesser = player(state, int(seat_key))
             lost = 1 if state["options"]["below_zero"] or guesser["score"] > 0 else 0
+            result["outcomes"][seat_key] = "worst"
             result["points"][seat_key] = -lost
+            if not lost:
+                result["floored"].append(seat_key)
             guesser["score"] -= lost
         else:
             result["outcomes"][seat_key] = "miss"
             result["points"][seat_key] = 0
-    earned = sum(1 for o in result["outcomes"].values() if o == "best")
-    result["points"][str(active)] = earned
-    player(state, active)["score"] += earned
-    turn["revealed"] += [best, worst]
+    turn["revealed"].append(worst)
     turn["guesses"] = {}
     state["phase"] = "answered"
-    name = _name(state, active)
-    return [event(state, "answers_revealed", f"{name}'s best answer to question {q}: the "
-                  f"{_label(state, best)}; worst: the {_label(state, worst)}. {name} scores {earned}.",
-                  best=best, worst=worst, points=dict(result["points"]))]
+    losers = [_name(state, int(s)) for s, o in result["outcomes"].items() if o == "worst"]
+    lost = f" {' and '.join(losers)} guessed it." if losers else ""
+    return [event(state, "worst_revealed", f"{_name(state, _active(state))}'s worst answer to "
+                  f"question {q}: the {_label(state, worst)}.{lost}", worst=worst,
+                  points=dict(result["points"]))]
 
 
 # ----- host and seat actions -----------------------------------------------------------------
@@ -491,9 +556,6 @@ def host_choice(state: dict, args: dict) -> list[dict]:
     turn = state["turn"]
     slot = (args["question"], args["answer"])
     index = SLOTS.index(slot)
-    if index > len(turn["choices"]):
-        raise RuleError("waiting", f"Answers are locked in order; the next one is the "
-                        f"{_slot_text(_next_slot(turn))}.")
     if turn["question"] > slot[0] or (turn["question"] == slot[0] and state["phase"] != "guessing"):
         raise RuleError("too_late", f"The guesses for question {slot[0]} are already revealed; the "
                         f"{_slot_text(slot)} can no longer change.")
@@ -501,11 +563,63 @@ def host_choice(state: dict, args: dict) -> list[dict]:
     others = [c for i, c in enumerate(turn["choices"]) if i != index]
     if card in turn["set_aside"] or card in others:
         raise _host_refused(f"The {_label(state, card)} is set aside or already another answer.")
-    if index == len(turn["choices"]):
-        turn["choices"].append(card)
-    else:
-        turn["choices"][index] = card
+    turn["choices"][index] = card
     return [event(state, "answer_corrected", f"Host corrected the {_slot_text(slot)}.")]
+
+
+def _rearrange_closed(state: dict) -> str:
+    if state["phase"] == "set_aside":
+        return "Set two cards aside first; then tap your answers."
+    return ("The guesses for question 1 are revealed: your answers stay as they are. The host "
+            "can still correct an answer whose question is not revealed.")
+
+
+def _may_rearrange(state: dict, seat: int) -> str | None:
+    if seat != _active(state):
+        return f"Only {_name(state, _active(state))}, whose turn it is, arranges the answers."
+    return None
+
+
+def _arranging(state: dict) -> dict:
+    """The turn, if the active player may still rearrange the answers; else a refusal."""
+    if state["turn"]["question"] != 1:
+        raise RuleError("too_late", _rearrange_closed(state))
+    return state["turn"]
+
+
+def _slot_index(slot_id: str) -> int:
+    return SLOT_IDS.index(slot_id)
+
+
+def swap_answers(state: dict, args: dict) -> list[dict]:
+    """The active player's phone swaps two answers (either may be empty), until question 1's
+    guesses are revealed: the place of a card says which answer it is."""
+    turn, seat = _arranging(state), args["seat"]
+    a, b = _slot_index(args["first"]), _slot_index(args["second"])
+    if a == b:
+        raise RuleError("bad_argument", "Choose two different answers to swap.")
+    choices = turn["choices"]
+    choices[a], choices[b] = choices[b], choices[a]
+    said = lambda i: f"the {_label(state, choices[i])}" if choices[i] else "nothing"
+    return [event(state, "answers_arranged", f"{_name(state, seat)} rearranged their answers."),
+            event(state, "your_answer", f"Swapped: {said(a)} is now your {_slot_text(SLOTS[a])}, "
+                  f"{said(b)} your {_slot_text(SLOTS[b])}.", seat=seat)]
+
+
+def clear_answer(state: dict, args: dict) -> list[dict]:
+    """The active player's phone takes back one answer (or, without ``slot``, all six): the next
+    tap fills the first empty place."""
+    turn, seat = _arranging(state), args["seat"]
+    indexes = [_slot_index(args["slot"])] if args["slot"] else range(len(SLOTS))
+    if all(turn["choices"][i] is None for i in indexes):
+        raise RuleError("already_done", "That answer is already empty; tap a card to fill it.")
+    for i in indexes:
+        turn["choices"][i] = None
+    which = f"your {_slot_text(SLOTS[indexes[0]])}" if args["slot"] else "all six answers"
+    return [event(state, "answers_arranged", f"{_name(state, seat)} has locked {_locked(turn)} "
+                  "of 6 answers."),
+            event(state, "your_answer", f"Cleared {which}; tap a card to fill "
+                  f"the {_slot_text(_next_slot(turn))}.", seat=seat)]
 
 
 def host_guess(state: dict, args: dict) -> list[dict]:
@@ -551,9 +665,10 @@ def _is_active(state: dict, seat: int) -> str | None:
 # ----- the phases and the moves: who may do what, when ---------------------------------------------
 
 #: Every phase of a turn (the tie-break and the end come after the last turn).
-TURN = ("set_aside", "guessing", "guesses_revealed", "answered")
+TURN = ("set_aside", "guessing", "guesses_revealed", "best_revealed", "answered")
 _SEAT = Arg("seat", "seat", "the player's seat number")
 _CARD_ARG = Arg("card", "str", "a silhouette id, such as the one printed on the card", max_length=24)
+_SLOT = "an answer: " + ", ".join(SLOT_IDS) + " (question, then best or worst)"
 _NUMBER = Arg("number", "int", "the number printed on the conundrum card, or null to clear it",
               optional=True, nullable=True, minimum=1, maximum=999)
 
@@ -568,6 +683,8 @@ def _you_in_turn(state: dict, seat: int) -> str | None:
             return f"Your turn: tap your {_slot_text(_next_slot(turn))}."
         if phase == "guessing":
             return f"Your six answers are locked; the others are guessing your best answer to question {q}."
+        if phase == "answered" and q < QUESTIONS:
+            return f"The others now guess your best answer to question {q + 1}."
         return None
     if phase == "set_aside":
         return f"{name} is setting two cards aside; your guess comes after."
@@ -575,6 +692,8 @@ def _you_in_turn(state: dict, seat: int) -> str | None:
         if str(seat) in turn["guesses"]:
             return f"Your guess for question {q} is in; tap another card to change it."
         return f"Tap your guess at {name}'s best answer to question {q}."
+    if phase == "answered" and q < QUESTIONS:
+        return f"Tap your guess at {name}'s best answer to question {q + 1}."
     return None
 
 
@@ -588,10 +707,8 @@ def _prompt_guessing(state: dict) -> str:
 def _prompt_answered(state: dict) -> str:
     turn, name = state["turn"], _name(state, _active(state))
     q = turn["question"]
-    if q < QUESTIONS:
-        return f"Question {q} scored. Press advance for question {q + 1}."
-    last = turn["number"] == state["total_turns"]
-    return f"{name}'s turn is over. Press advance for {'the final score' if last else 'the next turn'}."
+    return (f"Question {q} scored. Explain! Then guess {name}'s best answer to question {q + 1}: "
+            "the first guess opens it.")
 
 
 PHASES = (
@@ -601,9 +718,13 @@ PHASES = (
     Phase("guessing", "The active player locks six answers; the others guess the best one",
           prompt=_prompt_guessing, you=_you_in_turn),
     Phase("guesses_revealed", "The guesses are on the TV; the players explain them",
-          prompt=lambda s: "Explain your guesses! Press advance to reveal "
-                           f"{_name(s, _active(s))}'s best and worst answer."),
-    Phase("answered", "Best and worst are revealed and scored", prompt=_prompt_answered),
+          prompt=lambda s: "Explain your guesses! Then press advance to reveal "
+                           f"{_name(s, _active(s))}'s best answer."),
+    Phase("best_revealed", "The best answer is revealed and scored; the active player explains it",
+          prompt=lambda s: f"{_name(s, _active(s))}, explain your best answer! Then press advance "
+                           "to reveal the worst answer."),
+    Phase("answered", "The worst answer is revealed and scored; the first guess opens the next "
+          "question", prompt=_prompt_answered, you=_you_in_turn),
     Phase("tie_break", "Tied players draw for the tofu; the host enters the winner",
           prompt=lambda s: "Tie! The tied players draw from their shuffled sets until one draws the tofu.",
           you=lambda s, seat: ("You are tied: draw from your shuffled set until one of you draws the tofu."
@@ -615,11 +736,20 @@ MOVES = (
     Move("tap", None, tap, "Play a silhouette: the active player's answers, the others' guesses",
          who="any player (the card's set says whose it is)", phases=TURN, args=TAG_ARGS,
          early=_card_closed),
-    Move("button", "advance", advance, "Reveal the guesses, then the answers, then go on",
-         who="anyone at the table", phases=("guessing", "guesses_revealed", "answered"),
+    Move("button", "advance", advance, "Reveal the guesses, then the best answer, then the worst",
+         who="anyone at the table", phases=("guessing", "guesses_revealed", "best_revealed"),
          early=_advance_closed),
     Move("seat", "card", seat_card, "Play a silhouette from the phone", who="any player",
          phases=TURN, args=(_CARD_ARG,), early=_card_closed),
+    Move("seat", "swap", swap_answers, "Swap two of your answers (until question 1's guesses "
+         "are revealed)", who="the active player", phases=("guessing",), may=_may_rearrange,
+         early=_rearrange_closed,
+         args=(Arg("first", "choice", _SLOT, choices=SLOT_IDS),
+               Arg("second", "choice", _SLOT, choices=SLOT_IDS))),
+    Move("seat", "clear", clear_answer, "Take back one answer, or all six without slot (until "
+         "question 1's guesses are revealed)", who="the active player", phases=("guessing",),
+         may=_may_rearrange, early=_rearrange_closed,
+         args=(Arg("slot", "choice", _SLOT, optional=True, choices=SLOT_IDS),)),
     Move("seat", "conundrum", conundrum, "Record the conundrum card's number",
          who="the active player", args=(_NUMBER,), may=_is_active),
     Move("host", "conundrum", conundrum, "Record the conundrum card's number", who="host",
@@ -628,7 +758,7 @@ MOVES = (
          phases=("set_aside", "guessing"), early=_set_aside_closed,
          args=(Arg("cards", "list", "the two silhouette ids set aside", items="str", max_items=2),)),
     Move("host", "choice", host_choice, "Correct one of the active player's answers", who="host",
-         phases=("guessing", "guesses_revealed", "answered"),
+         phases=("guessing", "guesses_revealed", "best_revealed", "answered"),
          early=lambda s: _host_closed(s) if s["phase"] == "tie_break" else "Set two cards aside before the answers.",
          args=(Arg("question", "choice", "the question, 1 to 3", choices=(1, 2, 3)),
                Arg("answer", "choice", "best or worst", choices=("best", "worst")), _CARD_ARG)),
@@ -650,8 +780,20 @@ MOVES = (
 def _public_results(turn: dict) -> list[dict]:
     """Revealed guesses and answers of this turn (best/worst only once revealed)."""
     return [{"question": r["question"], "guesses": dict(r["guesses"]), "best": r["best"],
-             "worst": r["worst"], "outcomes": dict(r["outcomes"]), "points": dict(r["points"])}
+             "worst": r["worst"], "outcomes": dict(r["outcomes"]), "points": dict(r["points"]),
+             "floored": list(r["floored"])}
             for r in turn["results"]]
+
+
+def _public_summary(summary: dict | None) -> dict | None:
+    """The last turn's summary (public: every reveal in it is)."""
+    if summary is None:
+        return None
+    return {"number": summary["number"], "active": summary["active"],
+            "rows": [dict(r) for r in summary["rows"]],
+            "results": [dict(r, guesses=dict(r["guesses"]), outcomes=dict(r["outcomes"]),
+                             points=dict(r["points"]), floored=list(r["floored"]))
+                        for r in summary["results"]]}
 
 
 def _ranking(state: dict) -> list[dict]:
@@ -686,18 +828,19 @@ def show(state: dict, audience: Audience) -> dict:
         turn={"number": turn["number"], "round": (turn["number"] - 1) // len(state["players"]) + 1,
               "active": turn["active"], "conundrum": turn["conundrum"],
               "set_aside": list(turn["set_aside"]), "question": turn["question"],
-              "answers_locked": len(turn["choices"]),
+              "answers_locked": _locked(turn),
               "guessers": _guessers(state),
               "guessed": sorted(int(s) for s in turn["guesses"]),
               "unavailable": _unavailable(turn)},
         results=_public_results(turn),
+        last_turn=_public_summary(state["last_turn"]),
         ranking=_ranking(state) if state["over"] else None,
         tie_break=dict(state["tie_break"]) if state["tie_break"] else None,
     )
     seat = audience.seat
     if audience.is_host:
         out["choices"] = [{"question": q, "answer": a, "card": c}
-                          for (q, a), c in zip(SLOTS, turn["choices"])]
+                          for (q, a), c in zip(SLOTS, turn["choices"]) if c is not None]
         out["guesses"] = dict(turn["guesses"])
     elif seat is not None and 1 <= seat <= len(state["players"]):
         out["me"] = _seat_view(state, seat)
@@ -709,11 +852,11 @@ def _seat_view(state: dict, seat: int) -> dict:
     mine = {"seat": seat, "set": state["sets"][str(seat)], "active": seat == turn["active"]}
     available = [s for s in state["silhouettes"] if s not in _unavailable(turn)]
     if seat == turn["active"]:
-        revealed = 2 * len([r for r in turn["results"] if r["best"] is not None])
-        mine["choices"] = [{"question": q, "answer": a,
-                            "card": turn["choices"][i] if i < len(turn["choices"]) else None,
-                            "revealed": i < revealed}
+        shown = {c for r in turn["results"] for c in (r["best"], r["worst"]) if c}
+        mine["choices"] = [{"question": q, "answer": a, "slot": SLOT_IDS[i], "card": turn["choices"][i],
+                            "revealed": turn["choices"][i] in shown}
                            for i, (q, a) in enumerate(SLOTS)]
+        mine["can_arrange"] = state["phase"] == "guessing" and turn["question"] == 1
         nxt = _next_slot(turn)
         mine["next"] = ({"question": nxt[0], "answer": nxt[1]}
                         if nxt and state["phase"] != "set_aside" and not state["over"] else None)

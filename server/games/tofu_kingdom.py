@@ -12,8 +12,12 @@ How the table follows a round (3 to 8 players):
 * **questions** - the Prince may ask one question to each other player, then
   one extra question to anyone.  Entering questions (seat or host page) is
   optional unless the option ``questions="required"``.  The Prince flips a
-  coaster: the ``lift`` of that coaster from its reader, or (one reader) a tap
-  of the flipped coaster on ``table``.
+  coaster: with a reader per seat, a coaster lifted and not put back within
+  ``peek_seconds`` (a player peeking at their own coaster changes nothing), or
+  the Prince's phone confirming it; with one reader, a tap of the flipped
+  coaster on ``table``.  The engine has no clock: the table's reader hub sends
+  a second ``lift`` with ``held`` (seconds away) once the time is up, so a
+  replay of the journal gives the same flips.
 * **scored** - the flipped coaster's winning symbol gives a soybean to every
   player whose team symbol matches.  Lifts of coasters being picked up are
   quiet.  Button ``advance`` starts the next round with the Prince passing to
@@ -144,6 +148,11 @@ OPTIONS = (
            "never", choices=("never", "host", "auto")),
     Option("times_prince", "Times each player is Prince (rulebook: 3 for 3-4 players, 2 for 5-6, "
            "1 for 7-8)", times_prince, type=int, minimum=1, maximum=6),
+    Option("peek_seconds", "Reader per seat: a coaster lifted and put back within this many seconds "
+           "is a peek and changes nothing; kept away longer, it is the Prince's flip (0: every "
+           "lift is a flip at once)", 3, type=int, minimum=0, maximum=30),
+    Option("look_seconds", "The narrator's time for everyone but the Prince to look at their "
+           "coasters, in seconds", 10, type=int, minimum=3, maximum=120),
 )
 
 
@@ -172,6 +181,10 @@ def _where(state: dict, position: str) -> str:
     """A position as players say it: "Ben's coaster" or "the centre coaster"."""
     seat = reader_seat(position)
     return "the centre coaster" if seat is None else f"{_name(state, seat)}'s coaster"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _others(state: dict) -> list[int]:
@@ -219,7 +232,7 @@ def setup(players: list[str], options: dict, seed: int) -> dict:
     state.update(options=dict(options), coasters={r: dict(c) for r, c in COASTERS.items()},
                  in_play=coasters_in_play(count), round=1, rounds=count * options["times_prince"],
                  prince=options["first_seat"], placed={}, questions=[], flip=None, revealed=False,
-                 history=[])
+                 history=[], lifted=[], notes={})
     return state
 
 
@@ -249,13 +262,15 @@ def _back_in_place(state: dict, body: dict) -> bool:
     if not body["card"].startswith(GAME_ID + "/"):
         return False
     if state["options"]["readers"] == "seats":
-        return body["reader"] in state["placed"]
+        return body["reader"] in state["placed"] and body["reader"] not in state["lifted"]
     role = body["card"].partition("/")[2]
     return state["flip"] is not None and body["reader"] == "table" and role == state["flip"]["role"]
 
 
 def tap(state: dict, args: dict) -> list[dict]:
-    """A coaster on a reader: laid during the deal, or (one reader) the flip."""
+    """A coaster on a reader: laid during the deal, put back after a peek, or (one reader) the flip."""
+    if args["reader"] in state["lifted"]:
+        return _put_back(state, args)
     if _back_in_place(state, args):
         raise Quiet()
     if state["over"]:
@@ -334,18 +349,50 @@ def _start_questions_if_dealt(state: dict) -> list[dict]:
 
 
 def lift(state: dict, args: dict) -> list[dict]:
-    """A coaster left its reader: the flip during the questions, un-laying it during the deal."""
+    """A coaster left its reader: during the questions a possible flip (a flip once it stays
+    away ``peek_seconds``), during the deal it is un-laid."""
     position, card = args["reader"], args["card"]
     role = card.partition("/")[2] if card.startswith(GAME_ID + "/") else None
     if (state["over"] or state["options"]["readers"] != "seats" or role is None
             or state["phase"] not in ("deal", "questions") or state["placed"].get(position) != role):
         raise Quiet()     # coasters picked up after the flip, or a lift the round never saw
     if state["phase"] == "questions":
-        return _flip(state, position, "lift")
+        return _lifted(state, position, args.get("held"))
     del state["placed"][position]
     seat = reader_seat(position)
     who = "The centre coaster was" if seat is None else f"{_name(state, seat)}'s coaster was"
     return [event(state, "picked_up", f"{who} picked up again; lay it back on its reader.")]
+
+
+def _lifted(state: dict, position: str, held) -> list[dict]:
+    """A coaster up during the questions: a flip at once without a peek time; else waiting to
+    see whether it comes back (``held`` absent) or the flip (the hub's ``held`` lift, in time)."""
+    peek = state["options"]["peek_seconds"]
+    if not peek:
+        return _flip(state, position, "lift")
+    if held is None:
+        if position in state["lifted"]:
+            raise Quiet()
+        state["lifted"].append(position)
+        unasked = _unasked(state) if state["options"]["questions"] == "required" else []
+        then = (f"{_names(state, unasked)} must be asked first: put it back." if unasked else
+                f"put it back within {peek} seconds and nothing changes; kept up, it is the "
+                "Prince's flip.")
+        return [event(state, "lifted", f"{_capital(_where(state, position))} is up: {then}",
+                      position=position, await_put_back=peek)]
+    if position not in state["lifted"] or not isinstance(held, (int, float)) or held < peek:
+        raise Quiet()     # put back in time, or a report from before the time was up
+    return _flip(state, position, "lift")
+
+
+def _put_back(state: dict, args: dict) -> list[dict]:
+    """A lifted coaster back on its reader in time: a peek, nothing changes."""
+    position = args["reader"]
+    if args["card"] != f"{GAME_ID}/{state['placed'][position]}":
+        raise Quiet()     # another coaster on that reader: the answer must not tell which lies there
+    state["lifted"].remove(position)
+    return [event(state, "put_back", f"{_capital(_where(state, position))} is back down: "
+                  "a peek, nothing changes.", position=position)]
 
 
 def _flip(state: dict, position: str, how: str):
@@ -362,6 +409,7 @@ def _flip(state: dict, position: str, how: str):
     for seat in scorers:
         player(state, seat)["score"] += 1
     state["flip"] = {"position": position, "role": role, "symbol": symbol, "scorers": scorers}
+    state["lifted"] = []
     state["phase"] = "scored"
     state["revealed"] = state["options"]["reveal"] == "auto"
     state["history"].append({"round": state["round"], "prince": state["prince"], **state["flip"]})
@@ -390,7 +438,7 @@ def _result_text(state: dict, winners: list[str]) -> str:
 def advance(state: dict, args: dict) -> list[dict]:
     """The next round: the Prince passes to the left."""
     state.update(round=state["round"] + 1, prince=seat_after(state, state["prince"]), placed={},
-                 questions=[], flip=None, revealed=False, phase="deal")
+                 questions=[], flip=None, revealed=False, phase="deal", lifted=[], notes={})
     return [event(state, "next_round", f"Round {state['round']} of {state['rounds']}: "
                   f"{_name(state, state['prince'])} is the Prince.")]
 
@@ -435,6 +483,21 @@ def ask(state: dict, args: dict) -> list[dict]:
     label = "Extra question" if extra else f"Question {len(state['questions'])}"
     return [event(state, "asked", f"{label}: {_name(state, state['prince'])} asks "
                   f"{_name(state, to)} \"{QUESTION_LABELS[kind]}\"{target}.")]
+
+
+def prince_flip(state: dict, args: dict) -> list[dict]:
+    """The Prince confirms on their phone which coaster they flip (say one they hold up)."""
+    return _flip(state, _position_arg(state, args["target"]), "phone")
+
+
+def note(state: dict, args: dict) -> list[dict]:
+    """The Prince's private note of what a player (or the centre) answered; null clears it."""
+    position = _position_arg(state, args["about"])
+    if args["text"] is None:
+        state["notes"].pop(position, None)
+    else:
+        state["notes"][position] = args["text"].strip()[:80]
+    return [event(state, "noted", f"Noted for {_where(state, position)}.", seat=args["seat"])]
 
 
 def _is_prince(state: dict, seat: int) -> str | None:
@@ -549,8 +612,11 @@ def _you_deal(state: dict, seat: int) -> str:
 
 
 def _how_to_flip(state: dict) -> str:
-    return ("lift it from its reader" if state["options"]["readers"] == "seats"
-            else "tap it on the table reader")
+    if state["options"]["readers"] == "table":
+        return "tap it on the table reader"
+    peek = state["options"]["peek_seconds"]
+    return (f"keep it off its reader for {peek} seconds (or confirm it on your phone)" if peek
+            else "lift it from its reader")
 
 
 def _prompt_scored(state: dict) -> str:
@@ -590,6 +656,14 @@ MOVES = (
          early=lambda s: "Advance starts the next round once the Prince has flipped a coaster."),
     Move("seat", "ask", ask, "Record a question", who="the Prince", phases=("questions",),
          args=_ASK_ARGS, may=_is_prince, early=_not_asking),
+    Move("seat", "flip", prince_flip, "Confirm the flip: the coaster the Prince turns over",
+         who="the Prince", phases=("questions",), args=(_POSITION,), may=_is_prince,
+         early=_not_flipping),
+    Move("seat", "note", note, "Note what a player answered (only the Prince's phone shows it)",
+         who="the Prince", phases=("questions",), may=_is_prince, early=_not_asking,
+         args=(Arg("about", "seat", "whose answer: a seat number, or \"center\"", choices=(CENTER,)),
+               Arg("text", "str", "the note (up to 80 characters), or null to clear it",
+                   nullable=True, max_length=80))),
     Move("host", "ask", ask, "Record a question the Prince asked", who="host",
          phases=("questions",), args=_ASK_ARGS, early=_not_asking),
     Move("host", "flip", host_flip, "Record the flip (a reader missed the lift)", who="host",
@@ -629,6 +703,9 @@ def _public(state: dict) -> dict:
         "flip": None,
         "roles": None,
         "history": [_history_view(state, h) for h in state["history"]],
+        "lifted": list(state["lifted"]),
+        "peek_seconds": state["options"]["peek_seconds"],
+        "look_seconds": state["options"]["look_seconds"],
     }
     if state["phase"] == "deal" and state["options"]["readers"] == "table":
         out["due"] = next(p for p in _positions(state) if p not in state["placed"])
@@ -683,7 +760,8 @@ def _seat_view(state: dict, seat: int) -> dict:
                 "role_name": _role_name(state, PRINCE), "team": team, "truth": None,
                 "goal": f"You get a soybean when the coaster you flip shows the {team}. Ask each "
                         "player one question, then one extra, then flip.",
-                "can_ask": can_ask, "ask_to": _unasked(state) or _others(state)}
+                "can_ask": can_ask, "ask_to": _unasked(state) or _others(state),
+                "notes": dict(state["notes"])}
     role = state["placed"].get(seat_reader(seat))
     if role is None:
         return {"seat": seat, "is_prince": False, "role": None, "role_name": None, "team": None,

@@ -118,9 +118,20 @@ def three_players():
     def seats_extras(number, deal, inputs):
         if number == 1:   # Ben picks his coaster up again during the deal and lays it back
             inputs[1:1] = [lift("seat-2", deal["seat-2"]), tap("seat-2", deal["seat-2"])]
+        flip = next(i for i, inp in enumerate(inputs) if "lift" in inp and i > 1)
+        if number == 2:   # a player peeks at their coaster during the questions: nothing changes
+            peeker = next(p for p in deal if p.startswith("seat-") and p != inputs[flip]["lift"]["reader"])
+            inputs[flip:flip] = [lift(peeker, deal[peeker]), tap(peeker, deal[peeker])]
+        if number == 5:   # the Prince confirms the flip on the phone instead of waiting
+            target = inputs[flip]["lift"]["reader"]
+            prince = next(s for s in (1, 2, 3) if f"seat-{s}" not in deal)
+            inputs[flip + 1] = {"seat": {"seat": prince, "action": "flip", "target": int(target[5:])}}
         return inputs
 
-    write("tofu-kingdom-3p-seats.jsonl", new_game(3), THREE, comments + ["A reader per seat."],
+    write("tofu-kingdom-3p-seats.jsonl", new_game(3), THREE, comments + [
+              "A reader per seat: a flip is a coaster lifted and still away after the peek time",
+              "(the hub's timed lift); in round 2 a player peeks at their coaster and puts it back,",
+              "which changes nothing; in round 5 the Prince confirms the flip on the phone."],
           asks=lambda n: "seat" if n in (1, 4) else None, extras=seats_extras)
 
     def table_extras(number, deal, inputs):
@@ -144,7 +155,7 @@ def five_players():
             inputs[i] = host("place", target="center", role=deal["center"])
         if number == 3:   # the flip's lift is not seen: the host sets the flip by hand
             i = next(i for i, inp in enumerate(inputs) if "lift" in inp)
-            inputs[i] = host("flip", target=int(inputs[i]["lift"]["reader"][5:]))
+            inputs[i:i + 2] = [host("flip", target=int(inputs[i]["lift"]["reader"][5:]))]
         return inputs
 
     write("tofu-kingdom-5p-seats.jsonl", new_game(5, first_seat=3), FIVE,

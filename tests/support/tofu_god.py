@@ -56,6 +56,6 @@ def turn_inputs(view: dict, plan: list[dict], set_aside: list[str] | None = None
     for q, outcomes in enumerate(plan, 1):
         for seat, outcome in outcomes.items():
             inputs.append(tap(set_of(view, seat), guess_for(outcome, answers, q, unavailable)))
-        inputs += [ADVANCE, ADVANCE, ADVANCE]
+        inputs += [ADVANCE, ADVANCE, ADVANCE]   # reveal the guesses, the best, the worst
         unavailable += answers[2 * q - 2: 2 * q]
     return inputs

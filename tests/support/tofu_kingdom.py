@@ -29,6 +29,16 @@ def lift(reader: str, role: str) -> dict:
     return {"lift": {"reader": reader, "card": card(role)}}
 
 
+def held(reader: str, role: str, seconds: float = 3) -> dict:
+    """The reader hub's word that the coaster lifted from ``reader`` is still away after ``seconds``."""
+    return {"lift": {"reader": reader, "card": card(role), "held": seconds}}
+
+
+def flip_by_lift(reader: str, role: str) -> list[dict]:
+    """A flip with a reader per seat: the coaster lifted, and still away when the peek time is up."""
+    return [lift(reader, role), held(reader, role)]
+
+
 def new_game(count: int, seed: int = 1, **options) -> dict:
     return {"new_game": {"game": "tofu-kingdom", "players": PLAYERS[:count], "seed": seed,
                          "options": options}}
@@ -66,10 +76,11 @@ def deal_inputs(deal: dict, readers: str, order: list[str] | None = None) -> lis
 
 
 def flip_inputs(deal: dict, position: str, readers: str) -> list[dict]:
-    """The Prince's flip, then (per-seat readers) everybody picking their coaster up."""
+    """The Prince's flip (per-seat readers: the lift and the hub's timed lift), then everybody
+    picking their coaster up."""
     if readers == "table":
         return [tap("table", deal[position])]
-    return [lift(position, deal[position])] + [lift(p, r) for p, r in deal.items() if p != position]
+    return flip_by_lift(position, deal[position]) + [lift(p, r) for p, r in deal.items() if p != position]
 
 
 def positions(view: dict) -> list[str]:
