@@ -33,6 +33,33 @@ const TofuTV = (() => {
     a.play().catch(() => { /* the browser may refuse sound until someone touches the page */ });
   }
 
+  // ----- the narrator: lines spoken offline (server/narrator.py), each shown as a caption too ----
+  let narrator = null;
+  function caption(text) {
+    let el = document.getElementById("caption");
+    if (!el) document.body.append(el = h("div", { id: "caption", class: "caption", role: "status" }));
+    el.textContent = text;
+    el.hidden = !text;
+    return el;
+  }
+  // Say line `id` (muted like the chimes); without a voice the caption alone, and the reason once.
+  async function speak(id) {
+    if (!narrator) {
+      const r = await TofuTable.api("/api/narrator");
+      narrator = r.ok ? r.body : { voice: false, note: "The narrator is not answering.", lines: {} };
+      const box = document.getElementById("notices");
+      if (narrator.note && box) TofuTable.notice(box, narrator.note, "info");
+    }
+    played.push("narrator:" + id);
+    document.body.dataset.lastSound = "narrator:" + id;
+    caption(narrator.lines[id] || "");
+    if (!narrator.voice || settings.muted || !settings.volume) return;
+    const a = (cache["narrator:" + id] = cache["narrator:" + id] || new Audio("/api/narrator/" + id + ".wav"));
+    a.volume = settings.volume / 100;
+    a.currentTime = 0;
+    a.play().catch(() => { /* the browser may refuse sound until someone touches the page */ });
+  }
+
   // ----- motion --------------------------------------------------------------------------------
   // Count a number up (or down) in `el` from `from` to `to`.
   function countUp(el, from, to, ms = 700) {
@@ -112,6 +139,6 @@ const TofuTV = (() => {
     while (list.children.length > 1 && list.scrollHeight > list.clientHeight + 1) list.firstElementChild.remove();
   }
 
-  return { before, remember, setSound, play, played, countUp, floatDelta, turnFaces, confetti, finalRanking,
+  return { before, remember, setSound, play, played, speak, caption, countUp, floatDelta, turnFaces, confetti, finalRanking,
            fitText, keepNewest, reduced };
 })();

@@ -2,7 +2,8 @@
 // Returns a list of problems (strings); empty when the screen is fine.
 (opts) => {
   const problems = [];
-  const W = innerWidth, H = innerHeight;
+  // the screen's own size (a phone's layout viewport widens to fit a page that is too wide)
+  const W = opts.width || innerWidth, H = opts.height || innerHeight;
   const doc = document.documentElement;
   const describe = (el) => {
     let s = el.tagName.toLowerCase();
@@ -49,6 +50,16 @@
       if (r.width && (r.right > W + 1 || r.bottom > H + 1 || r.left < -1 || r.top < -1)) { outside.add(describe(el)); break; }
     }
   }
+  // a value the page forgot to put in words ("null" where a timer was missing)
+  const leaked = new Set();
+  const walker3 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker3.nextNode(); node; node = walker3.nextNode()) {
+    const el = node.parentElement;
+    if (el && shown(el) && !el.closest("script, style") && /^(null|undefined|NaN|\[object Object\])$/.test(node.textContent.trim())) {
+      leaked.add(describe(el));
+    }
+  }
+  if (leaked.size) problems.push("a raw value shown as text: " + [...leaked].slice(0, 6).join("; "));
   if (small.size) problems.push(`text under ${minPx}px: ` + [...small].slice(0, 6).join("; "));
   if (opts.tv && outside.size) problems.push("text off the screen: " + [...outside].slice(0, 6).join("; "));
 
@@ -65,6 +76,38 @@
     }
     if (!img.complete || !img.naturalWidth) problems.push(`seat code not loaded: ${describe(img)}`);
   }
+
+  // contrast: every text at least WCAG AA against the colour behind it (4.5:1, or 3:1 for large text:
+  // 24 px, or 18.66 px bold); the background is the nearest one painted, blended over what lies below
+  const rgba = (c) => { const m = c.match(/[\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
+  const over = (top, below) => top.slice(0, 3).map((v, i) => v * top[3] + below[i] * (1 - top[3]));
+  const luminance = (c) => { const l = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+                             return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]; };
+  const behind = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const bg = rgba(getComputedStyle(e).backgroundColor);
+      if (bg[3] > 0) layers.push(bg);
+      if (bg[3] >= 1) break;
+    }
+    return layers.reverse().reduce((below, top) => over(top, below), [255, 255, 255]);
+  };
+  const faint = new Set();
+  const walker2 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker2.nextNode(); node; node = walker2.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (!el || !shown(el) || el.closest("script, style, [aria-hidden=true], :disabled, option")) continue;
+    const cs = getComputedStyle(el);
+    const bg = behind(el);
+    const fg = over(rgba(cs.color), bg);
+    const [a, b] = [luminance(fg), luminance(bg)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
+    const large = size >= 24 * (opts.pxScale || 1) - 0.5 || (bold && size >= 18.66 * (opts.pxScale || 1) - 0.5);
+    if (ratio < (large ? 3 : 4.5) - 0.01) faint.add(`${describe(el)} at ${ratio.toFixed(2)}:1`);
+  }
+  if (faint.size) problems.push("contrast under WCAG AA: " + [...faint].slice(0, 8).join("; "));
 
   // notices: never over each other, the game's own part, the newest event or a button
   const notices = [...document.querySelectorAll(".notice")].filter(shown);

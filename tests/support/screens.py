@@ -44,7 +44,9 @@ class Screens:
         self.phone_problems: list[str] = []
 
     def _watch(self, page, name: str) -> None:
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"{name}: {m.text}"))
+        # (a failed load names its address: the console's text does not)
+        page.on("console", lambda m: m.type == "error" and self.errors.append(
+            f"{name}: {m.text}" + (f" ({m.location['url']})" if m.location.get("url") else "")))
         page.on("pageerror", lambda exc: self.errors.append(f"{name}: {exc}"))
 
     def open_phone(self, path: str) -> None:
@@ -57,11 +59,11 @@ class Screens:
         for page in [*self.tvs.values(), *([self.phone] if self.phone_path else [])]:
             page.wait_for_function(f"Number(document.body.dataset.seq || -1) >= {seq}", timeout=15000)
 
-    def check(self, game: str, screen: str, phone: bool = True) -> list[str]:
+    def check(self, game: str, screen: str, phone: bool = True, tv: bool = True) -> list[str]:
         """Check and photograph the screen every page shows now; the TV's problems found (the
         phone's are kept in ``phone_problems``)."""
         problems = []
-        for name, page in self.tvs.items():
+        for name, page in (self.tvs.items() if tv else ()):
             page.wait_for_function("[...document.images].every((i) => i.complete)")   # codes still loading
             scale = min(TV_SIZES[name][0] / 1920, TV_SIZES[name][1] / 1080)
             found = page.evaluate(CHECKS, {"tv": True, "minTextPx": TV_TEXT_PX * scale, "codes": ".seat-code, .join-code",
@@ -70,6 +72,7 @@ class Screens:
             self._shoot(page, game, screen, name)
         if phone and self.phone_path:
             found = self.phone.evaluate(CHECKS, {"tv": False, "minTextPx": PHONE_TEXT_PX, "codes": "none",
+                                                 "width": PHONE[0], "height": PHONE[1],
                                                  "keepClear": "button, #game-area select, #game-area input"})
             self.phone_problems += [f"{game} / {screen} / phone: {p}" for p in found]
             self._shoot(self.phone, game, screen, "phone", full=True)

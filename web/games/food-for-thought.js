@@ -2,68 +2,71 @@
 // allow now, as forms) and host (act for anyone, corrections, camera boards, card entry).
 // Views come from server/games/food_for_thought/views.py; the page draws prompt, players and events.
 (() => {
-  const { h } = TofuTable;
+  const { h, act, nameOf } = TofuTable;
 
   const style = document.createElement("style");
   style.textContent = `
     .ft { display: flex; flex-direction: column; gap: 0.5em; }
-    .ft-sample { background: #b3261e; color: #fff; font-weight: bold; padding: 0.2em 0.6em; border-radius: 0.3em;
+    .ft-sample { background: var(--alarm); color: var(--white); font-weight: bold; padding: 0.2em 0.6em; border-radius: 0.3em;
                  letter-spacing: 0.08em; }
     .ft-head { display: flex; gap: 1em; align-items: center; flex-wrap: wrap; }
     .ft-row { display: flex; gap: 0.6em; flex-wrap: wrap; align-items: flex-start; }
-    .ft-box { background: #3a332b; border-radius: 0.5em; padding: 0.4em 0.6em; }
-    .ft-box h4 { margin: 0 0 0.3em 0; font-size: 0.9em; color: #f2c14e; }
-    .ft-card { background: #fffaf2; color: #201a10; border-radius: 0.4em; padding: 0.25em 0.45em; margin: 0.15em 0;
+    .ft-box { background: var(--soft); border-radius: 0.5em; padding: 0.4em 0.6em; }
+    .ft-box h4 { margin: 0 0 0.3em 0; font-size: 0.9em; color: var(--accent); }
+    .ft-card { background: var(--card); color: var(--card-ink); border-radius: 0.4em; padding: 0.25em 0.45em; margin: 0.15em 0;
                font-size: 0.85em; }
     .ft-card .vp { float: right; font-weight: bold; margin-left: 0.5em; }
     .ft-tok { display: inline-block; min-width: 1.2em; padding: 0 0.25em; margin: 0.05em; border-radius: 0.6em;
-              background: #6b5a45; color: #fff; font-size: 0.8em; text-align: center; }
-    .ft-tok.empty { background: transparent; border: 1px dashed #8a7a66; color: #8a7a66; }
-    .ft-grid { border-collapse: collapse; font-size: 0.8em; }
-    .ft-grid td, .ft-grid th { border: 1px solid #5a4b3a; padding: 0.1em 0.3em; text-align: center; }
-    .ft-grid td.covered { background: #222; color: #666; text-decoration: line-through; }
-    .ft-grid td.sale { background: #2e5e2e; }
-    .ft-grid td.picked { outline: 2px solid #f2c14e; }
-    .ft-grid th.die { background: #f2c14e; color: #201a10; }
+              background: var(--token); color: var(--white); text-align: center; }
+    .ft-tok.empty { background: transparent; border: 1px dashed currentColor; color: inherit; }
+    .ft-spaces { display: flex; flex-wrap: wrap; gap: 0.3em; margin: 0.2em 0 0.5em; }
+    .ft .ft-spaces button.ft-space { margin: 0; min-height: 0; padding: 0.3em 0.5em; font-size: 1em; text-align: left;
+                                     background: var(--card); color: var(--card-ink); border: 0.15em solid var(--card); line-height: 1.2; }
+    .ft .ft-spaces button.ft-space.picked { background: var(--accent); border-color: var(--card-ink); font-weight: bold; }
+    .ft-space small { display: block; font-size: 0.8em; color: var(--wood); }
+    .ft-kitchen { margin: 0.2em 0; }
+    .ft-kitchen div { padding-left: 0.8em; }
+    .ft-choice { display: flex; flex-direction: column; gap: 0.1em; margin-bottom: 0.4em; }
+    .ft-choice button { align-self: flex-start; }
     .ft-player { min-width: 14em; flex: 1 1 14em; }
-    .ft-player.turn { outline: 3px solid #f2c14e; }
-    .ft-group { display: flex; justify-content: space-between; gap: 0.4em; font-size: 0.8em; }
+    .ft-player.turn { outline: 3px solid var(--accent); }
+    .ft-group { display: flex; justify-content: space-between; gap: 0.4em; }
     .ft-dice { font-size: 1.6em; font-weight: bold; }
     .ft-receipts { display: flex; gap: 0.8em; flex-wrap: wrap; }
-    .ft-receipt { background: #fffaf2; color: #201a10; padding: 0.5em 0.7em; border-radius: 0.3em; min-width: 14em;
+    .ft-receipt { background: var(--card); color: var(--card-ink); padding: 0.5em 0.7em; border-radius: 0.3em; min-width: 14em;
                   font-family: monospace; font-size: 0.85em; flex: 1 1 14em; }
     .ft-receipt .line { display: flex; justify-content: space-between; gap: 0.6em; }
-    .ft-receipt .total { border-top: 2px dashed #201a10; font-weight: bold; margin-top: 0.3em; padding-top: 0.2em; }
-    .ft-receipt.win { box-shadow: 0 0 0.8em #f2c14e; }
-    .ft-why { font-size: 0.85em; color: #b9ad9b; }
+    .ft-receipt .total { border-top: 2px dashed var(--card-ink); font-weight: bold; margin-top: 0.3em; padding-top: 0.2em; }
+    .ft-receipt.win { box-shadow: 0 0 0.8em var(--accent); }
+    .ft-why { font-size: 0.85em; color: var(--muted); }
     .ft-form { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.3em 0; }
-    .ft-warn { color: #ffb4a9; }
+    .ft-form select, .ft-form input { max-width: 100%; }
+    .ft-warn { color: var(--warn); }
     .ft-split { display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); gap: 0.6em; align-items: start; }
     .fttv { display: flex; flex-direction: column; gap: 0.6rem; height: 100%; }
     .fttv .ft-head { gap: 1.2rem; font-size: 1.2rem; }
     .fttv .ft-dice { font-size: 1.4rem; }
     .fttv-players { display: grid; grid-template-columns: repeat(var(--n), minmax(0, 1fr)); gap: 0.6rem; }
-    .fttv-player { background: #3a332b; border-radius: 0.6rem; padding: 0.4rem 0.6rem; border: 0.2rem solid transparent; }
-    .fttv-player.turn { border-color: #f2c14e; }
+    .fttv-player { background: var(--soft); border-radius: 0.6rem; padding: 0.4rem 0.6rem; border: 0.2rem solid transparent; }
+    .fttv-player.turn { border-color: var(--accent); }
     .fttv-player h3 { display: flex; justify-content: space-between; font-size: 1.3rem; margin: 0; }
     .fttv-player .line { overflow-wrap: anywhere; }
-    .fttv-muted { color: #b9ad9b; }
+    .fttv-muted { color: var(--muted); }
     .fttv-group { display: grid; grid-template-columns: 5.2rem 1fr; align-items: center; gap: 0.3rem; }
     .fttv-dots { display: flex; gap: 0.15rem; }
-    .fttv-dots i { width: 0.8rem; height: 0.8rem; border-radius: 50%; border: 0.12rem solid #8a7a66; }
-    .fttv-dots i.on { background: #f2c14e; border-color: #f2c14e; }
+    .fttv-dots i { width: 0.8rem; height: 0.8rem; border-radius: 50%; border: 0.12rem solid var(--line); }
+    .fttv-dots i.on { background: var(--accent); border-color: var(--accent); }
     .fttv-strip { display: grid; gap: 0.3rem; }
-    .fttv-strip b { color: #f2c14e; }
+    .fttv-strip b { color: var(--accent); }
     .fttv-steps { list-style: decimal; padding-left: 1.6rem; margin: 0; display: grid; gap: 0.2rem; }
     .fttv-end { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.2fr); gap: 1.2rem; align-items: start; }
     .fttv-receipts { display: grid; grid-template-columns: 1fr 1fr; gap: 0.5rem; }
-    .fttv-receipt { background: #fffaf2; color: #201a10; border-radius: 0.4rem; padding: 0.3rem 0.6rem; }
+    .fttv-receipt { background: var(--card); color: var(--card-ink); border-radius: 0.4rem; padding: 0.3rem 0.6rem; }
     .fttv-receipt .line { display: flex; justify-content: space-between; gap: 0.5rem; }
-    .fttv-receipt .total { border-top: 0.12rem dashed #201a10; font-weight: bold; }
+    .fttv-receipt .total { border-top: 0.12rem dashed var(--card-ink); font-weight: bold; }
   `;
   document.head.append(style);
 
-  const nameOf = (view, seat) => (view.players.find((p) => p.seat === Number(seat)) || {}).name || "seat " + seat;
   const food = (view, id) => (view.foods && view.foods[id]) || id;
   const short = (view, id) => food(view, id).split(/[ (]/)[0];   // "Fats & Oils" -> "Fats" on crowded screens
   const tok = (view, f) => h("span", { class: "ft-tok" + (f ? "" : " empty"), title: f ? food(view, f) : "empty" },
@@ -95,27 +98,31 @@
       view.goals.length ? h("span", {}, "Goals: " + view.goals.map((g) => `${g.name} (1st ${g.first}, 2nd ${g.second})`).join("; ")) : null);
   }
 
-  // The shopping list: covered spaces struck out, on-sale rows/columns marked, prices when dice are down.
-  function shoppingGrid(view, picked, onPick) {
-    const cells = {};
-    let rows = 0, cols = 0;
-    view.shopping.forEach((s) => {
-      const [r, c] = s.space.split(".").map(Number);
-      cells[s.space] = s; rows = Math.max(rows, r); cols = Math.max(cols, c);
-    });
-    const dice = view.dice || [];
-    const head = h("tr", {}, h("th", {}, ""), ...Array.from({ length: cols }, (_, i) =>
-      h("th", { class: dice.includes(i + 1) ? "die" : "" }, i + 1)));
-    const body = Array.from({ length: rows }, (_, ri) => h("tr", {}, h("th", { class: dice.includes(ri + 1) ? "die" : "" }, ri + 1),
-      ...Array.from({ length: cols }, (_, ci) => {
-        const s = cells[`${ri + 1}.${ci + 1}`];
-        if (!s) return h("td", {}, "");
-        const cls = [s.covered ? "covered" : "", s.price === 1 ? "sale" : "", picked && picked.has(s.space) ? "picked" : ""].join(" ");
-        return h("td", { class: cls, title: s.covered ? "not available: " + s.covered.replace("_", " ") : "",
-                         onclick: onPick && !s.covered ? () => onPick(s.space) : null },
-          short(view, s.food), s.price ? " $" + s.price : null);
-      })));
-    return h("table", { class: "ft-grid" }, head, ...body);
+  // The shopping list's open spaces as toggles, cheapest first (the dice's rows and columns are on
+  // sale), each with its row and column on the board; a phone-wide list, not the board's 6x6 grid.
+  function shoppingSpaces(view, picked, onPick) {
+    const open = view.shopping.filter((s) => !s.covered)
+      .sort((a, b) => (a.price || 0) - (b.price || 0) || a.space.localeCompare(b.space, undefined, { numeric: true }));
+    const prices = [...new Set(open.map((s) => s.price))];
+    const covered = view.shopping.length - open.length;
+    return h("div", {}, ...prices.map((price) => h("div", {},
+      h("div", {}, price === 1 ? "On sale, $1 (the dice's rows and columns):" : `$${price} each:`),
+      h("div", { class: "ft-spaces" }, ...open.filter((s) => s.price === price).map((s) => {
+        const on = picked.has(s.space);
+        const [row, col] = s.space.split(".");
+        return h("button", { class: "ft-space" + (on ? " picked" : ""), "aria-pressed": String(on), onclick: () => onPick(s.space) },
+          (on ? "\u2713 " : "") + food(view, s.food) + " $" + price, h("small", {}, `row ${row} \u00B7 column ${col}`));
+      })))),
+      covered ? h("div", { class: "ft-why" }, `${covered} space${covered === 1 ? " is" : "s are"} covered this round.`) : null);
+  }
+
+  // The kitchen in words: what lies in it and after which round it goes to the trash (every token
+  // moves one space right at the end of a round; the last space's go to the trash).
+  function kitchenLines(view, p) {
+    const n = p.kitchen.length;
+    const lines = p.kitchen.map((col, i) => (col.length ? h("div", {}, col.map((f) => food(view, f)).join(", ") +
+      (i === n - 1 ? ": to the trash at the end of this round" : `: to the trash after round ${view.round + n - 1 - i}`)) : null));
+    return h("div", { class: "ft-kitchen" }, lines.some(Boolean) ? "Kitchen:" : "Kitchen: empty", ...lines);
   }
 
   function playerBoard(view, p) {
@@ -125,8 +132,7 @@
       return h("div", { class: "ft-group" }, h("span", {}, (g.tile ? "\u26A0 " : "") + g.name),
         h("span", {}, ...g.tokens.map((f) => tok(view, f)), ` ${n}/${g.spaces.length} → ${vp > 0 ? "+" : ""}${vp}`));
     });
-    const kitchen = h("div", {}, "Kitchen ", ...p.kitchen.map((col, i) =>
-      h("span", { title: "kitchen column " + (i + 1) }, ` ${i + 1}:`, ...(col.length ? col.map((f) => tok(view, f)) : ["–"]))));
+    const kitchen = kitchenLines(view, p);
     return h("div", { class: "ft-box ft-player" + (view.turn === p.seat ? " turn" : "") },
       h("h4", {}, `${p.name} — ${(view.players.find((x) => x.seat === p.seat) || {}).score} VP`),
       h("div", { class: "ft-why" }, (p.assistants.map((a) => a.name).join(", ") || "no assistant yet")
@@ -158,7 +164,8 @@
         h("ol", {}, ...view.cleanup.map((s) => h("li", {}, s)))));
     }
     if (view.put_back && view.put_back.length) {
-      parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, "Put back: the table shows no legal action"),
+      parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, view.phase === "round_end" ? "Still to tidy before the next round"
+        : "Put back: the table shows no legal action"),
         ...view.put_back.slice(0, 8).map((d) => h("div", {}, `${d.board} ${d.slot}: should hold ${tokens(view, d.recorded)}, holds ${tokens(view, d.seen)}`))));
     }
     if (view.question) {
@@ -258,13 +265,6 @@
     return input;
   }
 
-  async function act(send, input) {
-    const r = await send(input);
-    const box = document.getElementById("notices");
-    if (!r.ok && box) TofuTable.notice(box, r.body.error.message);
-    return r;
-  }
-
   function select(name, options, labels) {
     return h("select", { name }, ...options.map((o, i) => h("option", { value: o }, labels ? labels[i] : o)));
   }
@@ -291,12 +291,15 @@
     if (me.can.includes("assistant")) {
       const a = me.assistant;
       if (a.pick === 1) {
-        parts.push(h("div", { class: "ft-form" }, "Pick your assistant:",
-          ...a.choices.map((c) => h("button", { title: c.options.join(" / "), onclick: () => doAct({ action: "assistant", card: c.id, cards: [c.id] }) }, c.name))));
+        parts.push(h("div", {}, h("div", {}, "Pick your assistant:"),
+          ...a.choices.map((c) => h("div", { class: "ft-choice" },
+            h("button", { onclick: () => doAct({ action: "assistant", card: c.id, cards: [c.id] }) }, c.name),
+            h("div", { class: "ft-why" }, c.options.join(" / "))))));
       } else {
-        const boxes = a.choices.map((c) => h("label", {}, h("input", { type: "checkbox", value: c.id }), c.name));
-        parts.push(h("div", { class: "ft-form" }, `Pick ${a.pick} assistants:`, ...boxes,
-          h("button", { onclick: () => doAct({ action: "assistant", cards: boxes.map((b) => b.firstChild).filter((i) => i.checked).map((i) => i.value) }) }, "Pick")));
+        const boxes = a.choices.map((c) => h("label", { class: "ft-choice" }, h("span", {}, h("input", { type: "checkbox", value: c.id }), c.name),
+          h("span", { class: "ft-why" }, c.options.join(" / "))));
+        parts.push(h("div", {}, h("div", {}, `Pick ${a.pick} assistants:`), ...boxes,
+          h("button", { onclick: () => doAct({ action: "assistant", cards: boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value) }) }, "Pick")));
       }
       if (a.not_again.length) parts.push(h("div", { class: "ft-why" }, "Not again this round: " + a.not_again.join(", ")));
     }
@@ -310,7 +313,7 @@
       const cost = [...d.buy].reduce((t, s) => t + (view.shopping.find((x) => x.space === s).price || 0), 0) + 5 * d.special.length;
       const spec = foodSel("special");
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, `Shopping: dice ${me.buy.dice.join(" and ")}, $${cost} of $${me.buy.budget}`),
-        shoppingGrid(view, d.buy, pick),
+        shoppingSpaces(view, d.buy, pick),
         h("div", { class: "ft-form" }, "Special order ($5):", spec, h("button", { onclick: () => { draftOf(seat).special.push(spec.value); draftOf(seat).v += 1; TofuTable.renderGame(mine.kind, mine.view, mine.el); } }, "Add"),
           d.special.map((f) => food(view, f)).join(", ")),
         view.options.freezer ? h("div", { class: "ft-form" }, "Freeze (comma separated):",
@@ -371,14 +374,19 @@
     if (me.can.includes("workout")) {
       const takes = view.planner.map((c) => h("label", {}, keep(seat, "work.take." + c.id, h("input", { type: "checkbox", value: c.id })), c.id + " " + c.name));
       const mineActs = [...mineP.activities.map((a) => a.id), ...view.planner.map((c) => c.id)];
+      // with an allergy tile, a token may come off the tile counted as the food the tile forbids
+      const tile = me.tile;
+      const from = (i) => (tile ? keep(seat, "work.from" + i, select("group", ["", tile.group],
+        ["from your body", `from your tile, as ${tile.forbidden.map((f) => food(view, f)).join(" or ")}`])) : null);
       const rows = [0, 1, 2].map((i) => [keep(seat, "work.activity" + i, select("activity", ["", ...mineActs])),
                                           keep(seat, "work.food" + i, select("food", ["", ...Object.keys(view.foods)])),
-                                          keep(seat, "work.count" + i, select("count", ["1", "2"]))]);
+                                          keep(seat, "work.count" + i, select("count", ["1", "2"])), from(i)]);
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Activities & Work Out: take up to 2, move up to 3 body tokens"),
-        h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[2], "x", r[1], "on", r[0])),
+        h("div", { class: "ft-form" }, "Take:", ...takes), ...rows.map((r) => h("div", { class: "ft-form" }, "Put", r[2], "x", r[1], r[3], "on", r[0])),
         h("button", { onclick: () => doAct({ action: "workout",
           take: takes.map((t) => t.firstChild).filter((i) => i.checked).map((i) => i.value),
-          place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ activity: r[0].value, food: r[1].value, count: Number(r[2].value) })) }) }, "Work out")));
+          place: rows.filter((r) => r[0].value && r[1].value).map((r) => ({ activity: r[0].value, food: r[1].value, count: Number(r[2].value),
+                                                                            ...(r[3] && r[3].value ? { group: r[3].value } : {}) })) }) }, "Work out")));
     }
     if (me.can.includes("pass")) parts.push(h("div", { class: "ft-form" }, btn("Pass for the rest of the round", { action: "pass" })));
     if (me.can.includes("skip")) parts.push(h("div", { class: "ft-form" }, btn("Skip the extra Pizza To Go action", { action: "skip" })));
@@ -389,14 +397,31 @@
     return parts;
   }
 
-  function seat(view, el, send) {
+  // The allergy tile's substitution, the player's own choice at any time: each food the tile takes
+  // goes on the tile first (while it has room) or on its own group.
+  function tileChoice(view, me, doAct) {
+    const tile = me.tile;
+    if (!tile || view.over) return null;
+    const first = new Set(tile.first);
+    return h("div", { class: "ft-box" }, h("h4", {}, `Your ${tile.name} tile`),
+      h("div", {}, "Tap a food to choose where it goes in your body:"),
+      h("div", { class: "ft-spaces" }, ...tile.foods.map((f) => {
+        const on = first.has(f);
+        const next = tile.foods.filter((x) => (x === f ? !on : first.has(x)));
+        return h("button", { class: "ft-space" + (on ? " picked" : ""), "aria-pressed": String(on),
+                             onclick: () => doAct({ action: "tile_first", foods: next }) },
+          (on ? "\u2713 " : "") + food(view, f), h("small", {}, on ? "on the tile first" : "on its own group first"));
+      })));
+  }
+
+  function seat(view, el) {
     const me = view.me;
     if (!me) return;
     const mine = { kind: "seat", view, el };
-    const doAct = (body) => act(send, { seat: { seat: me.seat, ...body } });
+    const doAct = (body) => act({ seat: { seat: me.seat, ...body } });
     const p = view.seats.find((x) => x.seat === me.seat);
     const helpers = p ? p.assistants.map((a) => h("div", { class: "ft-why" }, `${a.name}: ${a.options.join(" / ")}`)) : [];
-    el.append(h("div", { class: "ft" }, header(view), ...controls(view, me, mine, doAct), ...helpers,
+    el.append(h("div", { class: "ft" }, header(view), ...controls(view, me, mine, doAct), tileChoice(view, me, doAct), ...helpers,
       view.over ? receipts(view) : null, p ? h("div", { class: "ft-row" }, playerBoard(view, p)) : null));
   }
 
@@ -412,11 +437,14 @@
     TofuTable.renderGame("host", view, el);
   }
 
+  const kindLabel = (k, info) => (info.source === "owner" ? `${k} (yours, ${info.count})`
+    : info.entered ? `${k} (sample; ${info.entered} of yours entered)` : `${k} (sample, ${info.count})`);
+
   function entryForm(view, el) {
     if (!dataInfo) return h("button", { onclick: () => loadData(el, view) }, "Open the card entry form");
     if (dataInfo.error) return h("div", { class: "ft-warn" }, dataInfo.error);
     const kinds = Object.keys(dataInfo.kinds);
-    const kindSel = select("kind", kinds, kinds.map((k) => `${k} (${dataInfo.kinds[k].source}, ${dataInfo.kinds[k].count})`));
+    const kindSel = select("kind", kinds, kinds.map((k) => kindLabel(k, dataInfo.kinds[k])));
     kindSel.value = dataKind;
     kindSel.onchange = () => { dataKind = kindSel.value; TofuTable.renderGame("host", view, el); };
     const fields = dataInfo.kinds[dataKind].fields;
@@ -434,6 +462,9 @@
         const v = input.value.trim();
         if (["int", "count", "round", "die"].includes(typ)) record[name] = Number(v);
         else if (typ === "bool") record[name] = v === "true";
+        else if (typ === "measure" && v.startsWith("{")) {
+          try { record[name] = JSON.parse(v); } catch (e) { record[name] = v; }
+        }
         else if (["text", "id", "slug", "food", "food_id", "dest", "module", "measure"].includes(typ) || typ.includes("|")) record[name] = v;
         else {
           try { record[name] = JSON.parse(v); } catch (e) { record[name] = v.split(",").map((x) => x.trim()); }
@@ -460,16 +491,36 @@
       h("div", { class: "ft-form" }, "Kind:", kindSel),
       ...inputs.map(([name, typ, input]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), input)),
       h("button", { onclick: submit }, "Check and save"), result,
+      completeBox(view, el, result),
       ...(dataInfo.problems || []).map((p) => h("div", { class: "ft-warn" }, p)));
   }
 
-  function host(view, el, send) {
+  // A kind stays sample until the owner marks it complete: the first card entered never replaces a deck.
+  function completeBox(view, el, result) {
+    const info = dataInfo.kinds[dataKind];
+    const mark = async (complete) => {
+      const r = await fetch("/api/food-for-thought/complete", { method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: "Bearer " + TofuTable.token },
+        body: JSON.stringify({ kind: dataKind, complete }) });
+      const body = await r.json();
+      if (r.ok) { dataInfo = body; TofuTable.renderGame("host", view, el); }
+      else result.textContent = (body.error.problems || [body.error.message]).join("\n");
+    };
+    const said = info.complete
+      ? `Your ${info.entered} ${dataKind} are marked complete: new games use them.`
+      : `${info.entered} ${dataKind} entered; new games use the sample ${dataKind} until you mark yours complete.`;
+    return h("div", { class: "ft-why" }, said + " ",
+      info.complete ? h("button", { onclick: () => mark(false) }, "Use the sample " + dataKind + " again")
+        : info.entered ? h("button", { onclick: () => mark(true) }, "Mark " + dataKind + " complete") : null);
+  }
+
+  function host(view, el) {
     const hv = view.host || {};
     const seats = view.players.map((p) => p.seat);
     const acting = seats.find((s) => ((hv.options_by_seat || {})[String(s)] || { can: [] }).can.length) || seats[0];
     const hostSeat = seats.includes(hostPinned) ? hostPinned : acting;
     const doAct = async (body) => {
-      const r = await act(send, { host: { seat: hostSeat, ...body } });
+      const r = await act({ host: { seat: hostSeat, ...body } });
       if (r.ok) hostPinned = null;
       return r;
     };
@@ -479,7 +530,7 @@
     who.onchange = () => { hostPinned = Number(who.value); TofuTable.renderGame("host", view, el); };
     const me = (hv.options_by_seat || {})[String(hostSeat)];
     const parts = [header(view)];
-    if (view.phase === "cleanup") parts.push(h("button", { onclick: () => act(send, { host: { action: "continue" } }) }, "Clean-up done: start the next round"));
+    if (view.phase === "cleanup") parts.push(h("button", { onclick: () => act({ host: { action: "continue" } }) }, "Clean-up done: start the next round"));
     parts.push(...tableNotes(view));
     parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Act for a player"), who, ...(me ? controls(view, me, mine, doAct) : [])));
     const vp = h("input", { type: "number", size: 4, placeholder: "VP" });
@@ -490,10 +541,10 @@
     const slot = h("input", { size: 16, placeholder: "body.dairy.1" });
     const token = h("input", { size: 10, placeholder: "food or empty" });
     parts.push(h("div", { class: "ft-form" }, "Board:", board,
-      h("button", { onclick: () => act(send, { host: { action: "watch_board", board: board.value, watched: !view.watched.includes(board.value) } }) }, "Camera watch on/off"),
-      h("button", { onclick: () => act(send, { host: { action: "accept_board", board: board.value } }) }, "Accept camera view"),
+      h("button", { onclick: () => act({ host: { action: "watch_board", board: board.value, watched: !view.watched.includes(board.value) } }) }, "Camera watch on/off"),
+      h("button", { onclick: () => act({ host: { action: "accept_board", board: board.value } }) }, "Accept camera view"),
       "Set slot", slot, "to", token,
-      h("button", { onclick: () => act(send, { host: { action: "correct_board", board: board.value, slots: { [slot.value]: token.value.trim() || null } } }) }, "Correct")));
+      h("button", { onclick: () => act({ host: { action: "correct_board", board: board.value, slots: { [slot.value]: token.value.trim() || null } } }) }, "Correct")));
     if (view.options.food_allergy && view.round === 1) {
       const tile = select("tile", hv.allergy_tiles || []);
       parts.push(h("div", { class: "ft-form" }, "Allergy tile:", tile, h("button", { onclick: () => doAct({ action: "assign_allergy", tile: tile.value }) }, "Give")));
