@@ -11,6 +11,16 @@ through the process's stdin, one JSON command per line:
     {"remove": "seat-2"}                            take it away
     {"unplug": "seat-2"} / {"plug": "seat-2"}       pull the reader's cable / push it back
     {"camera": "gone"} / {"camera": "back"}         the camera disappears / comes back
+    {"camera": "fresh"}                             every frame a new picture from now on, as a real
+                                                    camera's (the synthetic one hands over the same
+                                                    picture while nothing moves, and the pipeline
+                                                    skips it)
+    {"report": "/some/file.json"}                   write the readers' poll counts and the emulated
+                                                    buses' clocks there (for bench/bench_table.py)
+
+Every thread of the server process carries its Python name in the OS too (``/proc/<pid>/task/
+<tid>/comm``: ``readers-spi0``, ``camera``, ``table-apply``...), so a benchmark can charge CPU
+time to the part of the table that spent it.
 """
 from __future__ import annotations
 
@@ -31,13 +41,19 @@ def device_dir(data_dir) -> Path:
 
 
 class EmulatedTable(Server):
-    """A :class:`Server` (not in simulation) whose readers are emulated chips."""
+    """A :class:`Server` (not in simulation) whose readers are emulated chips.
+
+    ``preexec``: called in the server's process just before it starts Python (for example to
+    put it in a CPU quota's cgroup, so its start-up runs inside the quota too).
+    """
+
+    preexec = None
 
     def start(self, timeout: float = 20.0) -> "EmulatedTable":
         args = [sys.executable, "-m", "tests.support.emulated_table", "serve", "--port", str(self.port),
                 "--data", str(self.data_dir)]
         self.proc = subprocess.Popen(args, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True,
+                                     stderr=subprocess.STDOUT, text=True, preexec_fn=self.preexec,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         wait_serving(self, timeout)
         return self
@@ -48,8 +64,8 @@ class EmulatedTable(Server):
         self.proc.stdin.flush()
 
 
-#: Whether the camera is gone (changed by the test's commands).
-CAMERA = {"gone": False}
+#: Whether the camera is gone, and whether each frame is a new picture (the test's commands).
+CAMERA = {"gone": False, "fresh": False}
 
 
 def _unpluggable(source):
@@ -67,13 +83,44 @@ def _unpluggable(source):
             return base.open(self)
 
         def read(self):
-            return None if CAMERA["gone"] else base.read(self)
+            if CAMERA["gone"]:
+                return None
+            frame = base.read(self)
+            return frame.copy() if CAMERA["fresh"] and frame is not None else frame
 
     source.__class__ = Unpluggable
     return source
 
 
-def _steer(chips: dict) -> None:
+#: The running table's context, once the readers' plugin started (for the report command).
+TABLE: list = []
+
+
+def _report(path: str, emulator) -> None:
+    """Write each reader's answered polls and each emulated bus's clock and transfers to ``path``."""
+    from hardware.station import station_for
+
+    running = station_for(TABLE[0]) if TABLE else None
+    polls = running.hub.polls() if running else {}
+    buses = {str(n): {"clock_s": bus.now, "transfers": bus.transfers} for n, bus in emulator.buses.items()}
+    Path(path + ".part").write_text(json.dumps({"polls": polls, "buses": buses}))
+    os.replace(path + ".part", path)
+
+
+def _name_os_threads() -> None:
+    """From now on every new thread gives the OS its Python name (prctl PR_SET_NAME, 15 bytes)."""
+    import ctypes
+    import threading
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def name_this_thread(*_):
+        sys.setprofile(None)          # called once, as the thread starts: no profiling after
+        libc.prctl(15, threading.current_thread().name.encode()[:15], 0, 0, 0)
+    threading.setprofile(name_this_thread)
+
+
+def _steer(chips: dict, emulator) -> None:
     from tests.support.mfrc522_emulator import EmulatedTag
 
     on_reader: dict[str, EmulatedTag] = {}
@@ -81,7 +128,13 @@ def _steer(chips: dict) -> None:
         command = json.loads(line)
         (action, reader), = ((k, v) for k, v in command.items() if k != "uid")
         if action == "camera":
-            CAMERA["gone"] = reader == "gone"
+            if reader == "fresh":
+                CAMERA["fresh"] = True
+            else:
+                CAMERA["gone"] = reader == "gone"
+            continue
+        if action == "report":
+            _report(reader, emulator)
             continue
         chip = chips[reader]
         if action == "place":
@@ -102,16 +155,20 @@ if __name__ == "__main__":
     from server import games
     from server.cli import main
     from tests.support import tiny_game
+    from hardware import station
     from tests.support.mfrc522_emulator import Emulator
     from vision import camera
 
     real_make_source = camera.make_source
     camera.make_source = lambda *args: _unpluggable(real_make_source(*args))
+    real_start_readers = station.start
+    station.start = lambda ctx: TABLE.append(ctx) or real_start_readers(ctx)     # the plugin, as loaded
     games.register(tiny_game.GAME)
     argv = sys.argv[1:]
     config = load(Path(argv[argv.index("--data") + 1]) / FILE_NAME)
     with Emulator(device_dir=device_dir(Path(argv[argv.index("--data") + 1]))) as emulator:
         chips = {rc.name: emulator.add_reader(rc.bus, rc.device, rc.reset_pin)
                  for rc in config.readers if rc.driver == "mfrc522"}
-        threading.Thread(target=_steer, args=(chips,), daemon=True).start()
+        _name_os_threads()
+        threading.Thread(target=_steer, args=(chips, emulator), name="emulator-steer", daemon=True).start()
         sys.exit(main(argv))
