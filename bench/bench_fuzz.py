@@ -24,10 +24,11 @@ tests/support/server.py): the same scripts and mutants, sent over HTTP (as JSON 
 token, no token or a junk one; now and then as raw bytes or another content type) and over
 Socket.IO (a host page and a TV), from source addresses 127.0.0.2..254 in turn (so the
 per-device limits answer only a few of them 429).  Counted: **5xx** answers, **crashes**
-(``internal_error`` answers, or a fault on the server's health), **changed** (after each
-script, the served views differ from a refold of a copy of the server's journal, so a refused
-input changed the state or an accepted one was not journaled) and **public** (a refusal
-answered to a no-token request or to the TV that names a hidden card id).
+(``internal_error`` answers, or a fault on the server's health), **changed** (after any
+request, the served host view differs from a refold of a copy of the server's journal, so a
+refused input changed the state or an accepted one was not journaled) and **public** (a refusal
+answered to a no-token request, or any event or refusal the TV received, that names a secret of
+that state by the contract suite's check, or a hidden card id).
 
 Run from the repository root:  python3 bench/bench_fuzz.py [--inputs 100000] [--requests 20000] [--seed 1]
 """
@@ -41,6 +42,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,16 +153,38 @@ def _public_leak(message: str, inp, tv_view: dict, cards: list[str]) -> bool:
     return any(card in message and card not in tv and card not in sent for card in cards)
 
 
-def _refolded_views(srv, audiences: list[str]) -> dict:
-    """The views of a refold of a copy of the running server's journal (what a restart would show)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "journal.sqlite"
-        with sqlite3.connect(srv.data_dir / "journal.sqlite") as live, sqlite3.connect(copy) as dst:
-            live.backup(dst)
-        table = Table(Journal(copy))
-        views = {a: table.view(a) for a in audiences}
-        table.journal.close()
-    return views
+def _refolded_table(srv) -> Table:
+    """A table refolded from a copy of the running server's journal (what a restart would show)."""
+    tmp = tempfile.mkdtemp()
+    copy = Path(tmp) / "journal.sqlite"
+    with sqlite3.connect(srv.data_dir / "journal.sqlite") as live, sqlite3.connect(copy) as dst:
+        live.backup(dst)
+    return Table(Journal(copy))
+
+
+def _comparable(view: dict) -> dict:
+    """A view without what the server adds and without its audience, to compare with a refold's."""
+    from tests.support.server import SERVER_ADDITIONS
+    return {k: v for k, v in view.items() if k not in (*SERVER_ADDITIONS, "audience")}
+
+
+class _Mirror:
+    """The server's journal refolded in this process, refreshed whenever the journal moved on:
+    the state every served view must match after every request, and the secrets to look for."""
+
+    def __init__(self, srv):
+        self.srv, self.table = srv, None
+
+    def at(self, seq: int) -> Table:
+        if self.table is None or self.table.seq != seq:
+            if self.table is not None:
+                self.table.journal.close()
+            self.table = _refolded_table(self.srv)
+        return self.table
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.journal.close()
 
 
 class _Sender:
@@ -209,15 +233,55 @@ class _Sender:
 
 
 def fuzz_server(count: int, mutants: int, rng: random.Random) -> dict:
-    """Send ``count`` requests (mutants between each script's real inputs) to a real server."""
+    """Send ``count`` requests (mutants between each script's real inputs) to a real server.
+
+    After every request the served host view must be the refold of the server's journal (so a
+    refused request changed nothing and an accepted one was journaled), and every refusal
+    answered to a public device and every message the TV received must name no secret of that
+    state (the contract suite's check: every hidden card, role and answer)."""
     import requests
 
-    from tests.support.server import SERVER_ADDITIONS, run_server
+    from tests.support.server import run_server
+    from tests.test_game_contract import secret_leak
     found = {"requests": 0, "accepted": 0, "refused": 0, "throttled": 0, "5xx": 0, "crashes": 0,
-             "changed": 0, "public": 0, "checks": 0, "examples": []}
+             "changed": 0, "public": 0, "checks": 0, "tv_messages": 0, "examples": []}
     scripts = {g: [script_inputs(p.name) for p in sorted(SCRIPTS.glob(f"{g}-*.jsonl"))] for g in GAMES}
     with tempfile.TemporaryDirectory() as tmp, run_server(Path(tmp) / "data") as srv:
-        sender = _Sender(srv, rng)
+        sender, mirror = _Sender(srv, rng), _Mirror(srv)
+        tv_seen, recent = 0, deque(maxlen=5)   # the states after the last five requests
+
+        def check(label, inp, token=None, error=None) -> None:
+            """The state after a request against the journal's refold; public messages against it."""
+            nonlocal tv_seen
+            served = srv.state("host", srv.host_token)
+            table = mirror.at(served["seq"])
+            found["checks"] += 1
+            if _comparable(served) != _comparable(table.view("host")):
+                found["changed"] += 1
+                found["examples"].append(("changed", label, inp))
+            state = table.state
+            recent.append(state)
+            public_answer = error and (token in (None, "table") or token.startswith("junk-"))
+            leaks = []
+            if public_answer:   # the answer to this request: this state's secrets
+                message = error.get("message", "")
+                if state and secret_leak(state, message):
+                    leaks.append((message, secret_leak(state, message)))
+                if _public_leak(message, inp, table.view("table"), games.get(state["game"]).cards() if state else []):
+                    leaks.append((message, "a hidden card id"))
+            # what the TV received meanwhile arrives in its own time: a secret it names must have
+            # stayed hidden through the recent states (so it was hidden when the message was made)
+            log = sender.sockets["table"].log
+            news, tv_seen = log[tv_seen:], len(log)
+            found["tv_messages"] += len(news)
+            for name, data in news:
+                message = (data.get("text") or data.get("message") or "") if isinstance(data, dict) else ""
+                named = [secret_leak(s, message) if s else None for s in recent]
+                if name in ("event", "refused") and all(named):
+                    leaks.append((message, named[-1]))
+            found["public"] += len(leaks)
+            found["examples"] += [("public", label, inp, m, leak) for m, leak in leaks]
+
         try:
             while found["requests"] < count:
                 game_id = GAMES[found["checks"] % len(GAMES)]
@@ -242,35 +306,19 @@ def fuzz_server(count: int, mutants: int, rng: random.Random) -> dict:
                             found["accepted"] += 1
                         else:
                             found["refused"] += 1
-                        public = token in (None, "table") or token.startswith("junk-")
-                        tv = sender.sockets["table"].log
-                        tv_view = next((d for name, d in reversed(tv) if name == "state"), {})
-                        if public and _public_leak(error.get("message", ""), inp, tv_view, cards):
-                            found["public"] += 1
-                            found["examples"].append(("public", channel, inp, error))
+                        check(channel, inp, token, error)
                     status, answer = sender.http(json.dumps(real).encode(), srv.host_token)
                     found["requests"] += 1
+                    check("script", real)
                     if not answer.get("ok") or srv.state()["over"]:
                         break   # off its script (a mutant was accepted) or over
-                # after each script: what the server serves is what its journal refolds to
-                host = srv.state("host", srv.host_token)
-                audiences = ["table", "host"] + [f"seat-{p['seat']}" for p in host["players"]]
-                served = {a: srv.engine_view(a, srv.host_token) for a in audiences}
-                refolded = _refolded_views(srv, audiences)
-                for a in audiences:
-                    for key in (*SERVER_ADDITIONS, "audience"):
-                        served[a].pop(key, None)
-                        refolded[a].pop(key, None)
-                found["checks"] += 1
-                if served != refolded:
-                    found["changed"] += 1
-                    found["examples"].append(("changed", game_id, found["requests"]))
                 health = requests.get(srv.url + "/api/health", timeout=10).json()
                 if any(r["status"] != "ok" for r in health["table"]):
                     found["crashes"] += 1
                     found["examples"].append(("health", health["table"]))
         finally:
             sender.close()
+            mirror.close()
         if srv.proc.poll() is not None:
             found["crashes"] += 1
             found["examples"].append(("server exited", srv.proc.returncode))
@@ -312,7 +360,7 @@ def main(argv=None) -> int:
         rate = found["requests"] / (time.perf_counter() - start)
         print(f"\nreal server: {found['requests']} requests ({found['accepted']} accepted, {found['refused']} "
               f"refused, {found['throttled']} answered 429 by the per-device limits), {found['checks']} "
-              f"journal checks, {rate:.0f} requests/s")
+              f"state checks, {found['tv_messages']} TV messages, {rate:.0f} requests/s")
         print(f"  5xx {found['5xx']}  crashes {found['crashes']}  changed {found['changed']}  "
               f"public {found['public']}", flush=True)
         for example in found["examples"][:5]:

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server import games
+from server.games import tofu_kingdom
 from server.games.base import Quiet, RuleError
 from server.journal import Journal
 from server.protocol import READERS, ProtocolError, check
@@ -107,13 +108,16 @@ def secret_leak(state: dict, message: str) -> str | None:
     words = _words(message.replace(games.get(state["game"]).name, ""))
     if state["game"] == "tofu-god":
         turn = state["turn"]
+        guessing = state["phase"] == "guessing"   # afterwards the guesses are on the TV
         hidden = ({c for c in turn["choices"] if c and c not in turn["revealed"]}
-                  | set(turn["guesses"].values()))
+                  | (set(turn["guesses"].values()) if guessing else set()))
         text = message.lower()   # the engine names a card as "the <label>"
         return next((s for s in hidden if f"the {state['labels'][s].lower()}" in text), None)
     if state["game"] == "tofu-kingdom":
         if state["revealed"]:
             return None
+        for question in tofu_kingdom.QUESTION_LABELS.values():   # "Where is Princess Tofu?" names no one's
+            message = message.replace(question, "")
         flipped = state["flip"]["position"] if state["flip"] else None
         for position, role in state["placed"].items():
             seat = int(position[5:]) if position.startswith("seat-") else None
