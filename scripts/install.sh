@@ -32,11 +32,14 @@ fi
 stamp=".venv/tofu-installed"
 wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) dev=$dev"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] && ! { [ "$dev" = 0 ] && [ "$(cat "$stamp" 2>/dev/null)" = "${wanted% *} dev=1" ]; }; then
-  .venv/bin/python -m pip install -q --upgrade pip
-  if [ "$dev" = 1 ]; then
-    .venv/bin/python -m pip install -q -e ".[dev]"
-  else
-    .venv/bin/python -m pip install -q -e .
+  # pip's and setuptools' chatter goes to a log, shown only when the install fails
+  echo "Installing Tofu Table into .venv (only when pyproject.toml changed; about a minute)..."
+  log=".venv/install.log"
+  target="."; [ "$dev" = 1 ] && target=".[dev]"
+  if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e "$target"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "The install failed (the log above is kept in $log)." >&2
+    exit 1
   fi
   echo "$wanted" > "$stamp"
 fi
