@@ -153,15 +153,6 @@ def _public_leak(message: str, inp, tv_view: dict, cards: list[str]) -> bool:
     return any(card in message and card not in tv and card not in sent for card in cards)
 
 
-def _refolded_table(srv) -> Table:
-    """A table refolded from a copy of the running server's journal (what a restart would show)."""
-    tmp = tempfile.mkdtemp()
-    copy = Path(tmp) / "journal.sqlite"
-    with sqlite3.connect(srv.data_dir / "journal.sqlite") as live, sqlite3.connect(copy) as dst:
-        live.backup(dst)
-    return Table(Journal(copy))
-
-
 def _comparable(view: dict) -> dict:
     """A view without what the server adds and without its audience, to compare with a refold's."""
     from tests.support.server import SERVER_ADDITIONS
@@ -174,17 +165,27 @@ class _Mirror:
 
     def __init__(self, srv):
         self.srv, self.table = srv, None
+        self._folder = tempfile.TemporaryDirectory()
 
     def at(self, seq: int) -> Table:
+        """A table refolded from a copy of the server's journal, unless the last one is at ``seq``."""
         if self.table is None or self.table.seq != seq:
-            if self.table is not None:
-                self.table.journal.close()
-            self.table = _refolded_table(self.srv)
+            self._drop()
+            copy = Path(self._folder.name) / "journal.sqlite"
+            copy.unlink(missing_ok=True)
+            with sqlite3.connect(self.srv.data_dir / "journal.sqlite") as live, sqlite3.connect(copy) as dst:
+                live.backup(dst)
+            self.table = Table(Journal(copy))
         return self.table
 
-    def close(self) -> None:
+    def _drop(self) -> None:
         if self.table is not None:
             self.table.journal.close()
+            self.table = None
+
+    def close(self) -> None:
+        self._drop()
+        self._folder.cleanup()
 
 
 class _Sender:
