@@ -1,57 +1,62 @@
 """Timed lift confirmations: the clock the pure engines do not have.
 
 A game that waits to see whether a lifted card comes back (Tofu Kingdom: a peek
-at a coaster is not a flip) answers the ``lift`` with an event carrying
-``await_put_back`` (seconds) and ``position`` (the reader).  This listener
-starts a timer; unless the same card is laid on that reader again first, the
-table gets ``{"lift": {"reader": ..., "card": ..., "held": seconds}}`` when the
-time is up.  That input goes through the journal like any other, so a replay
-makes the same decision without a clock.  Listed in the ``tofu_table.pages``
-entry points (it registers no page, only the listener).
+at a coaster is not a flip) lists those cards in ``Game.awaiting(state)`` as
+``(reader, card, seconds)``.  After every input the table applies (an undo
+included) and once at start-up (a restart while a coaster is up), this listener
+makes its timers match that list: a card no longer awaited loses its timer, a
+newly awaited one gets one.  When a timer runs out the table gets
+``{"lift": {"reader": ..., "card": ..., "held": seconds}}``.  That input goes
+through the journal like any other, so a replay makes the same decision without
+a clock.  Listed in the ``tofu_table.pages`` entry points (it registers no page,
+only the listener).
 """
 from __future__ import annotations
 
+import logging
 import threading
+from typing import Callable
 
-from .games.base import input_kind
+from . import games
+
+log = logging.getLogger(__name__)
+
+Awaited = tuple[str, str, float]
 
 
 class PutBackTimers:
-    """One timer per lifted card; a card laid back on its reader cancels its timer."""
+    """One timer per awaited lifted card, kept in step with ``awaited()``."""
 
-    def __init__(self, put):
+    def __init__(self, put: Callable[[dict, str], None], awaited: Callable[[], list[Awaited]]):
         self._put = put
+        self._awaited = awaited
         self._timers: dict[tuple[str, str], threading.Timer] = {}
         self._lock = threading.Lock()
 
     def __call__(self, outcome, inp: dict) -> None:
-        """The table's listener: start or cancel timers from an applied input."""
-        if not outcome.accepted or not inp:
-            return
-        kind, body = input_kind(inp)
-        if kind == "tap":
-            self.cancel(body.get("reader"), body.get("card"))
-        for ev in outcome.events or []:
-            if ev.get("await_put_back") and kind == "lift" and "held" not in body:
-                self.start(body["reader"], body["card"], ev["await_put_back"])
+        """The table's listener: after an applied input, match the timers to the game."""
+        if outcome.accepted:
+            self.sync()
 
-    def start(self, reader: str, card: str, seconds: float) -> None:
-        """After ``seconds``, tell the table that ``card`` is still away from ``reader``."""
-        timer = threading.Timer(seconds, self._fire, (reader, card, seconds))
-        timer.daemon = True
+    def sync(self) -> None:
+        """Start a timer for each card the game now awaits; cancel those it no longer does."""
+        wanted = {(reader, card): seconds for reader, card, seconds in self._awaited()}
         with self._lock:
-            old = self._timers.pop((reader, card), None)
-            self._timers[(reader, card)] = timer
-        if old:
-            old.cancel()
-        timer.start()
-
-    def cancel(self, reader, card) -> None:
-        """The card is back on the reader: no confirmation."""
-        with self._lock:
-            timer = self._timers.pop((reader, card), None)
-        if timer:
+            gone = [key for key in self._timers if key not in wanted]
+            stopped = [self._timers.pop(key) for key in gone]
+            for key, seconds in wanted.items():
+                if key not in self._timers:
+                    timer = threading.Timer(seconds, self._fire, (*key, seconds))
+                    timer.daemon = True
+                    self._timers[key] = timer
+                    timer.start()
+        for timer in stopped:
             timer.cancel()
+
+    def pending(self) -> list[tuple[str, str]]:
+        """The (reader, card) pairs with a running timer."""
+        with self._lock:
+            return sorted(self._timers)
 
     def _fire(self, reader: str, card: str, seconds: float) -> None:
         with self._lock:
@@ -61,8 +66,23 @@ class PutBackTimers:
         self._put({"lift": {"reader": reader, "card": card, "held": seconds}}, "put-back timer")
 
 
+def awaited_by(table) -> Callable[[], list[Awaited]]:
+    """What the game running on ``table`` awaits now (nothing without a game)."""
+    def awaited() -> list[Awaited]:
+        state = table.state
+        if not state:
+            return []
+        try:
+            return list(games.get(state["game"]).awaiting(state))
+        except Exception:       # a game's fault must not stop the listener
+            log.exception("could not read which lifted cards the game awaits")
+            return []
+    return awaited
+
+
 def register(app, socketio, ctx) -> None:
-    """Listen to the table for lifts a game waits on."""
-    timers = PutBackTimers(ctx.table.put)
+    """Listen to the table for lifts a game waits on (re-armed for a game left waiting)."""
+    timers = PutBackTimers(ctx.table.put, awaited_by(ctx.table))
     ctx.plugins["put_back"] = timers
     ctx.table.listeners.append(timers)
+    timers.sync()

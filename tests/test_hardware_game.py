@@ -19,7 +19,7 @@ from hardware.hub import ReaderHub
 from hardware.mfrc522_reader import Mfrc522Reader
 from hardware.registry import TagRegistry
 from server.journal import Journal
-from server.put_back import PutBackTimers
+from server.put_back import PutBackTimers, awaited_by
 from server.table import Table
 from tests.support.hardware_helpers import wait_for
 from tests.support.mfrc522_emulator import EmulatedTag, Emulator
@@ -66,7 +66,7 @@ def test_a_whole_tofu_kingdom_game_through_emulated_readers_ends_with_the_rulebo
         outcome = table.submit(inp, source)
         if not outcome.quiet:
             outcomes.append((inp, outcome))
-    table.listeners.append(PutBackTimers(timer_put))
+    table.listeners.append(PutBackTimers(timer_put, awaited_by(table)))
 
     with Emulator() as emu:
         chips = {name: emu.add_reader(bus, dev, reset_pin=25) for name, (bus, dev) in WIRING.items()}

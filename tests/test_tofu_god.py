@@ -556,6 +556,8 @@ def test_the_phone_swaps_and_redoes_answers_until_question_one_is_revealed():
     assert _places(t)[:2] == ["elephant", "human"]
     tv_after = t.view("table")
     assert tv_after["turn"] == tv_before["turn"], "the TV learns nothing from a swap"
+    assert tv_after["last_events"] == tv_before["last_events"], "not even that a swap happened"
+    assert "Anna is choosing answers" in tv_after["prompt"], "4 of 6 locked: Anna is still choosing"
     for card in ("spider", "beetle", "tofu", "meditator"):
         accept(t, tap(1, card))
     accept(t, _phone(1, "clear", slot="2-worst"))
@@ -614,3 +616,19 @@ def test_the_turn_summary_says_who_scored_what_and_a_floored_score():
     assert summary["number"] == 1 and summary["active"] == 1
     assert [r["question"] for r in summary["results"]] == [1, 2, 3]
     assert summary["results"][0]["floored"] == ["3"]
+    texts = {r["name"]: r["text"] for r in summary["rows"]}
+    assert texts["Cindy"] == "Cindy: \u22121, stays at 0" and texts["Anna"] == "Anna: +3"
+
+
+def test_a_point_lost_at_zero_then_a_point_won_reads_as_both():
+    """Rules notes: a -1 at zero is not counted. Cindy's worst guess at 0 in question 1, then her
+    best guess in question 2: her turn reads "+1 (a -1 at 0 not counted)", not "stays at 1"."""
+    t = table()
+    accept(t, new_game(EXAMPLE_PLAYERS, seed=3))
+    for inp in turn_inputs(t.view("host"), [{2: "miss", 3: "worst", 4: "miss"},
+                                            {2: "miss", 3: "best", 4: "miss"},
+                                            {2: "miss", 3: "miss", 4: "miss"}]):
+        accept(t, inp)
+    row = next(r for r in t.view("table")["last_turn"]["rows"] if r["name"] == "Cindy")
+    assert (row["rules"], row["counted"], row["score"]) == (0, 1, 1)
+    assert row["text"] == "Cindy: +1 (a \u22121 at 0 not counted)"

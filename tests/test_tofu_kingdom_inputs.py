@@ -5,6 +5,8 @@ import json
 import pytest
 import requests
 
+from server.games.tofu_kingdom import GAME
+
 from tests.support.tofu_kingdom import (ADVANCE, accept, ask, flip_by_lift, held, host, lift, new_game,
                                         refuse, table, tap)
 
@@ -410,7 +412,8 @@ def test_a_peek_put_back_in_time_changes_nothing():
     t = game(4, deal=DEAL4)
     said = accept(t, lift("seat-3", "queen")).events
     assert t.view("table")["lifted"] == ["seat-3"] and t.view("table")["flip"] is None
-    assert said[0]["await_put_back"] == 3 and "Cat's coaster is up" in said[0]["text"]
+    assert "Cat's coaster is up" in said[0]["text"]
+    assert GAME.awaiting(t.state) == [("seat-3", "tofu-kingdom/queen", 3)], "the put-back timer's cue"
     accept(t, tap("seat-3", "queen"))
     assert t.handle(held("seat-3", "queen")).quiet, "the hub's late word changes nothing"
     view = t.view("table")
@@ -485,3 +488,37 @@ def test_the_table_confirms_a_lift_kept_away_and_not_a_peek(tmp_path):
         journal = requests.get(srv.url + "/api/journal", headers={"Authorization": f"Bearer {srv.host_token}"},
                                timeout=10).json()
     assert '"held": 1' in json.dumps(journal), "the timed lift is journaled"
+
+
+@pytest.mark.timeout(90)
+def test_a_coaster_up_through_a_power_cut_or_an_undo_still_becomes_the_flip(tmp_path):
+    """issue (a peek is not a flip), at a real table: the Prince lifts Ben's coaster and the power
+    goes before the peek time is up; after the restart the table still counts the time and flips
+    it. Then, in the next round, Cat's peek put back is undone by the host: her coaster counts as
+    up again, and kept away, it is the flip."""
+    from tests.support.server import Server
+
+    srv = Server(tmp_path).start()
+    try:
+        for inp in [new_game(4, peek_seconds=2)] + [tap(p, r) for p, r in DEAL4.items()]:
+            assert srv.post(inp).ok
+        assert srv.post(lift("seat-2", "princess")).ok
+        srv.kill()
+        srv = Server(tmp_path).start()
+        tv = srv.client("table")
+        view = tv.wait_for("state", lambda v: v.get("flip") is not None, timeout=20)
+        assert (view["flip"]["position"], view["flip"]["role"]) == ("seat-2", "princess")
+
+        assert srv.post(ADVANCE).ok                              # Ben is the Prince now
+        deal = {"seat-1": "princess", "seat-3": "queen", "seat-4": "maid", "center": "guard"}
+        for inp in [tap(p, r) for p, r in deal.items()]:
+            assert srv.post(inp).ok
+        for inp in (lift("seat-3", "queen"), tap("seat-3", "queen")):
+            assert srv.post(inp).ok
+        assert srv.post({"button": {"name": "undo"}}).ok      # the put-back taken back: up again
+        view = tv.wait_for("state", lambda v: v.get("round", 0) == 2 and v.get("flip") is not None,
+                           timeout=20)
+        assert (view["flip"]["position"], view["flip"]["role"]) == ("seat-3", "queen")
+        tv.close()
+    finally:
+        srv.stop()

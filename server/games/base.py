@@ -129,7 +129,9 @@ class Game:
     :mod:`server.games.moves`); ``show(state, audience)`` builds a view
     without its prompt (the phase gives it); ``cards()`` lists every card id
     the game uses (the simulator shows them as pads and gives each a virtual
-    tag); ``watch(state)`` gives, per board the camera may watch, the slots the
+    tag); ``awaiting(state)`` lists the lifted cards the game waits to see put back,
+    as ``(reader, card, seconds)`` (the table's put-back timers report each one
+    still away after its seconds); ``watch(state)`` gives, per board the camera may watch, the slots the
     game's record has filled (``{board: {slot: token}}``); ``tokens(data_dir)``
     names the sets of token types the camera learns to tell apart
     (``{"foods": ("fats", ...)}``), read from the owner's data in ``data_dir``
@@ -151,6 +153,7 @@ class Game:
     options: tuple[Option, ...] = ()
     cards: Callable[[], list[str]] = field(default=lambda: [])
     watch: Callable[[dict], dict[str, dict]] = field(default=lambda state: {})
+    awaiting: Callable[[dict], list[tuple[str, str, float]]] = field(default=lambda state: [])
     tokens: Callable[[Path | None], dict[str, tuple[str, ...]]] = field(default=lambda data_dir: {})
     summary: str = ""
     data: Callable[[dict], dict] | None = None

@@ -253,9 +253,26 @@ def _turn_summary(state: dict) -> dict:
         counted = sum(r["points"].get(key, 0) for r in turn["results"])
         floored = sum(1 for r in turn["results"] if key in r["floored"])
         rows.append({"seat": p["seat"], "name": p["name"], "rules": counted - floored,
-                     "counted": counted, "score": p["score"]})
+                     "counted": counted, "score": p["score"],
+                     "text": _summary_line(p["name"], counted - floored, counted, p["score"])})
     return {"number": turn["number"], "active": turn["active"], "rows": rows,
             "results": _public_results(turn)}
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
+
+
+def _summary_line(name: str, rules: int, counted: int, score: int) -> str:
+    """One player's line in the turn summary: "Cindy: +2", "Cindy: \u22121, stays at 0" when
+    every point of the turn was lost to the floor, "Cindy: +1 (a \u22121 at 0 not counted)"."""
+    if rules == counted:
+        return f"{name}: {_signed(rules)}"
+    if counted == 0:
+        return f"{name}: {_signed(rules)}, stays at {score}"
+    lost = counted - rules
+    minus = "a \u22121" if lost == 1 else f"{lost} \u22121s"
+    return f"{name}: {_signed(counted)} ({minus} at 0 not counted)"
 
 
 def _end_game(state: dict) -> list[dict]:
@@ -601,8 +618,8 @@ def swap_answers(state: dict, args: dict) -> list[dict]:
     choices = turn["choices"]
     choices[a], choices[b] = choices[b], choices[a]
     said = lambda i: f"the {_label(state, choices[i])}" if choices[i] else "nothing"
-    return [event(state, "answers_arranged", f"{_name(state, seat)} rearranged their answers."),
-            event(state, "your_answer", f"Swapped: {said(a)} is now your {_slot_text(SLOTS[a])}, "
+    # nothing public: the TV shows how many answers are locked and nothing of where they lie
+    return [event(state, "your_answer", f"Swapped: {said(a)} is now your {_slot_text(SLOTS[a])}, "
                   f"{said(b)} your {_slot_text(SLOTS[b])}.", seat=seat)]
 
 
@@ -699,7 +716,7 @@ def _you_in_turn(state: dict, seat: int) -> str | None:
 
 def _prompt_guessing(state: dict) -> str:
     turn, name = state["turn"], _name(state, _active(state))
-    if len(turn["choices"]) < len(SLOTS):
+    if _locked(turn) < len(SLOTS):
         return f"{name} is choosing answers; everyone else guesses the best answer to question {turn['question']}."
     return f"Question {turn['question']}: guess {name}'s best answer, then press advance."
 

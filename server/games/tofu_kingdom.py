@@ -379,10 +379,18 @@ def _lifted(state: dict, position: str, held) -> list[dict]:
                 f"put it back within {peek} seconds and nothing changes; kept up, it is the "
                 "Prince's flip.")
         return [event(state, "lifted", f"{_capital(_where(state, position))} is up: {then}",
-                      position=position, await_put_back=peek)]
+                      position=position)]
     if position not in state["lifted"] or not isinstance(held, (int, float)) or held < peek:
         raise Quiet()     # put back in time, or a report from before the time was up
     return _flip(state, position, "lift")
+
+
+def awaiting(state: dict) -> list[tuple[str, str, float]]:
+    """The coasters up during the questions that may still be a peek: (reader, card, seconds)."""
+    if state["over"] or state["phase"] != "questions":
+        return []
+    return [(position, f"{GAME_ID}/{state['placed'][position]}", state["options"]["peek_seconds"])
+            for position in state["lifted"]]
 
 
 def _put_back(state: dict, args: dict) -> list[dict]:
@@ -792,6 +800,6 @@ def show(state: dict, audience: Audience) -> dict:
 
 GAME = Game(id=GAME_ID, name="Tofu Kingdom", min_players=3, max_players=8,
             setup=setup, show=show, phases=PHASES, moves=MOVES, options=OPTIONS,
-            cards=lambda: [f"{GAME_ID}/{role}" for role in ROLES],
+            cards=lambda: [f"{GAME_ID}/{role}" for role in ROLES], awaiting=awaiting,
             summary="The Prince asks questions and flips the coaster he thinks is Princess Tofu; "
                     "the flipped coaster's symbol decides who gets a soybean.")

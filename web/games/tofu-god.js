@@ -196,12 +196,6 @@
     return "no match, 0";
   }
 
-  // "Cindy: −1, stays at 0": a player's points in the turn that ended.
-  function summaryLine(row) {
-    const pts = row.rules > 0 ? "+" + row.rules : row.rules < 0 ? "\u2212" + -row.rules : "0";
-    return row.rules !== row.counted ? `${row.name}: ${pts}, stays at ${row.score}` : `${row.name}: ${pts}`;
-  }
-
   // The turn that ended: every question's best and worst, and who scored what.
   function tvSummary(view) {
     const last = view.last_turn;
@@ -210,7 +204,7 @@
       h("div", { class: "tgtv-summary-qs" }, ...last.results.map((r) => h("div", { class: "tgtv-summary-q" },
         h("b", {}, "Q" + r.question), card(label(view, r.best), "best small"), card(label(view, r.worst), "worst small")))),
       h("ul", { class: "tgtv-summary-rows" }, ...last.rows.map((row) => h("li", {
-        class: row.rules > 0 ? "plus" : row.rules < 0 ? "minus" : "" }, summaryLine(row)))));
+        class: row.rules > 0 ? "plus" : row.rules < 0 ? "minus" : "" }, row.text))));
   }
 
   // The summary stays until the next turn's first card (or the end of the game).
