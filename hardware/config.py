@@ -26,7 +26,7 @@ RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
 _BUTTON = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 _SECTIONS = {
-    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "retry_first_s", "retry_max_s"},
+    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "idle_round_ms", "retry_first_s", "retry_max_s"},
     "readers": {"name", "driver", "bus", "device", "reset_pin", "speed_hz", "timeout_ms", "attempts",
                 "rx_gain_db", "match"},
     "buttons": {"pull_up", "debounce_ms", "hold_to_undo_ms", "pins"},
@@ -75,6 +75,7 @@ class Config:
     lift_after_ms: float = 400.0
     lift_misses: int = 3
     min_round_ms: float = 10.0
+    idle_round_ms: float = 20.0
     retry_first_s: float = 0.5
     retry_max_s: float = 10.0
     camera: dict = field(default_factory=dict)
@@ -132,6 +133,7 @@ def parse(raw: dict, path: Path) -> Config:
     cfg.lift_after_ms = check.number("[hub] lift_after_ms", hub.get("lift_after_ms", 400), 0, 10_000, False) or 0
     cfg.lift_misses = check.number("[hub] lift_misses", hub.get("lift_misses", 3), 1, 50) or 3
     cfg.min_round_ms = check.number("[hub] min_round_ms", hub.get("min_round_ms", 10), 0, 1000, False) or 0
+    cfg.idle_round_ms = check.number("[hub] idle_round_ms", hub.get("idle_round_ms", 20), 0, 1000, False) or 0
     cfg.retry_first_s = check.number("[hub] retry_first_s", hub.get("retry_first_s", 0.5), 0.01, 60, False) or 0.5
     cfg.retry_max_s = check.number("[hub] retry_max_s", hub.get("retry_max_s", 10), 0.01, 600, False) or 10
 

@@ -13,6 +13,8 @@ each reader the hub keeps the tag it last reported:
 * two tags at once (a collision) and garbled reads never produce an input:
   the first is shown as a problem in the reader's health, the second is just
   retried by the next poll;
+* while no reader of a group holds a tag, its rounds are ``idle_round`` long (20 ms: still
+  50 polls a second), and ``min_round`` again as soon as one does, so lifts are timed as before;
 * a reader that stops answering is marked down, reopened with a growing
   back-off (``retry_first`` doubling up to ``retry_max``) and comes back by
   itself; the other readers keep being polled.  While it is down its tag is
@@ -77,14 +79,16 @@ class ReaderHub:
     """Polls ``readers`` in background threads and sends taps and lifts to ``sink``."""
 
     def __init__(self, readers: list[TagReader], sink: Sink, *, lift_after: float = 0.4,
-                 lift_misses: int = 3, min_round: float = 0.01, retry_first: float = 0.5,
-                 retry_max: float = 10.0, clock: Callable[[], float] = time.monotonic):
+                 lift_misses: int = 3, min_round: float = 0.01, idle_round: float = 0.02,
+                 retry_first: float = 0.5, retry_max: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic):
         names = [r.name for r in readers]
         if len(set(names)) != len(names):
             raise ValueError("two readers have the same name")
         self.slots = [_Slot(r) for r in readers]
         self.sink = sink
         self.lift_after, self.lift_misses, self.min_round = lift_after, max(1, lift_misses), min_round
+        self.idle_round = max(min_round, idle_round)
         self.retry_first, self.retry_max = retry_first, retry_max
         self.clock = clock
         self._diverted: Sink | None = None
@@ -157,7 +161,8 @@ class ReaderHub:
                 if self._stop.is_set():
                     break
                 self.poll_once(slot)
-            spare = self.min_round - (self.clock() - started)
+            holding = any(s.current is not None for s in slots)
+            spare = (self.min_round if holding else self.idle_round) - (self.clock() - started)
             if all(not s.is_open for s in slots):
                 wake = min(s.retry_at for s in slots) - self.clock()
                 spare = max(spare, min(wake, 0.1))

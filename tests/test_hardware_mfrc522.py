@@ -9,6 +9,7 @@ reader is one tap, taking it away is one lift, two cards at once are a problem
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -441,6 +442,43 @@ def test_a_stalled_poll_loop_then_one_missed_answer_is_no_lift(emu, hub_on):
     chip.remove(tag)
     wait_for(lambda: len(sink.inputs) == 2, what="the lift")
     assert sink.kinds() == ["tap", "lift"]
+
+
+class Timed(TagReader):
+    """A reader that notes when it is polled and shows ``uid`` while it is set."""
+
+    kind = "test"
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.times: list[float] = []
+        self.uid: str | None = None
+
+    def poll(self):
+        self.times.append(time.monotonic())
+        return Poll(TAG, uid=self.uid) if self.uid else Poll(NO_TAG)
+
+
+def test_an_empty_table_is_polled_at_the_idle_pace_and_a_card_brings_the_full_pace_back(hub_on):
+    """Issue 20: no card on any reader, rounds of idle_round; a card is still one tap, polled at
+    min_round while it lies there, and its lift comes after lift_after as before."""
+    idle = 0.3
+    reader = Timed("seat-1")
+    hub, sink = hub_on([reader], idle_round=idle)        # min_round 2 ms
+    wait_for(lambda: len(reader.times) >= 4, what="four idle polls")
+    assert min(b - a for a, b in zip(reader.times, reader.times[1:4])) >= idle - 0.01
+    reader.uid = NTAG_7
+    wait_for(lambda: sink.inputs, what="the tap")
+    polls = len(reader.times)
+    # 20 idle rounds would take 6 s
+    wait_for(lambda: len(reader.times) >= polls + 20, timeout=3, what="20 polls at the full pace")
+    reader.uid = None
+    wait_for(lambda: len(sink.inputs) == 2, what="the lift")
+    assert sink.kinds() == ["tap", "lift"]
+    assert LIFT_AFTER <= hub.stats()["seat-1"]["lift_delays"][0] < idle
+    polls = len(reader.times)
+    wait_for(lambda: len(reader.times) >= polls + 3, what="three polls after the lift")
+    assert min(b - a for a, b in zip(reader.times[polls:], reader.times[polls + 1:])) >= idle - 0.01
 
 
 class Scripted(TagReader):

@@ -226,3 +226,16 @@ def test_receiver_gain_lift_misses_and_hold_to_undo_are_checked(tmp_path):
     assert "[hub] lift_misses must be a whole number from 1 to 50, not 0" in problems
     assert "[buttons] hold_to_undo_ms (0 for off) must be a number from 300 to 10000, not 50" in problems
     assert "reader seat-1: rx_gain_db must be one of 18, 23, 33, 38, 43, 48 (dB), not 40" in problems
+
+
+def test_the_idle_round_of_the_readers_is_set_in_the_hub_section(tmp_path):
+    """Issue 20: [hub] idle_round_ms sets how often an empty bus is polled (20 ms unless set)."""
+    from hardware.station import Station
+
+    path = tmp_path / "config.toml"
+    path.write_text('[[readers]]\nname = "seat-1"\n')
+    assert Station(hwconfig.load(path), lambda inp, source: None).hub.idle_round == 0.02
+    path.write_text('[hub]\nidle_round_ms = 50\n[[readers]]\nname = "seat-1"\n')
+    assert Station(hwconfig.load(path), lambda inp, source: None).hub.idle_round == 0.05
+    path.write_text('[hub]\nidle_round_ms = -5\n')
+    assert config_problems(path) == ["[hub] idle_round_ms must be a number from 0 to 1000, not -5"]
