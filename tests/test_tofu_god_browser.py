@@ -234,6 +234,8 @@ def test_a_turn_at_the_table_phone_swap_reveals_one_by_one_and_the_summary(tmp_p
         rows = tv.locator(".tgtv-summary-rows li").all_inner_texts()
         assert rows == ["Anna: +2", "Ben: +2", "Cindy: \u22121, stays at 0", "Dax: 0"]
         assert "Ben answers" in area.inner_text(), "the next turn is already up"
+        assert tv.locator(".tgtv-timer").inner_text().startswith("Explain: 0:"), \
+            "the last worst answer gets its explaining time too"
         tv.set_viewport_size({"width": 1920, "height": 1080})
         screenshot(tv, "tofu-god-tv-summary-1920")
         seq = _post_all(srv, [tap(2, "rat")])      # Ben sets his first card aside: the turn begins

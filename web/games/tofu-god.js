@@ -215,13 +215,13 @@
     return view.phase === "guessing" && !t.answers_locked && !t.guessed.length && !view.results.length;
   }
 
-  // The explanation timer (option explain_timer): a countdown from each reveal, once per reveal.
+  // The explanation timer (option explain_timer): a countdown from each reveal, once per reveal;
+  // the last worst answer of a turn is explained over the turn summary.
   const timers = new Map();
   const EXPLAINING = ["guesses_revealed", "best_revealed", "answered"];
-  function explainTimer(view) {
+  function explainTimer(view, key) {
     const seconds = view.options.explain_timer;
-    if (!seconds || !EXPLAINING.includes(view.phase) || view.over) return null;
-    const key = `${view.turn.number}.${view.turn.question}.${view.phase}`;
+    if (!seconds || view.over) return null;
     if (!timers.has(key)) timers.set(key, Date.now());
     const el = h("div", { class: "tgtv-timer", role: "timer" });
     const tick = () => {
@@ -285,11 +285,13 @@
       return;
     }
     if (showsSummary(view)) {
-      box.append(tvHead(view), tvSetAside(view), tvSummary(view));
+      const timer = explainTimer(view, `${view.last_turn.number}.3.answered`);
+      box.append(...[tvHead(view), tvSetAside(view), timer, tvSummary(view)].filter(Boolean));
       return;
     }
+    const timer = EXPLAINING.includes(view.phase) && explainTimer(view, `${view.turn.number}.${view.turn.question}.${view.phase}`);
     // (append() would write a missing timer as the text "null")
-    box.append(...[tvHead(view), tvSetAside(view), explainTimer(view)].filter(Boolean), ...tvQuestion(view));
+    box.append(...[tvHead(view), tvSetAside(view), timer].filter(Boolean), ...tvQuestion(view));
   }
 
   // Chimes: a reveal when the guesses, the best or the worst answer turn over (the last worst
