@@ -2,6 +2,7 @@
 Prince's phone asking a question, a player's phone and the host page (screenshots kept in
 tests/artifacts/)."""
 import pytest
+import requests
 
 from tests.support.browser import browser, screenshot, tv_scores
 from tests.support.server import run_server
@@ -143,6 +144,28 @@ def test_prince_phone_notes_and_flip_required_questions_and_the_final_table(tmp_
                             ["1", "Ben \u2605", "+1", "\u00b7", "\u00b7", "1"],
                             ["3", "Cat", "\u00b7", "\u00b7", "\u00b7", "0"]]
         screenshot(tv, "tofu-kingdom-tv-final-table-1920")
+
+
+def test_the_host_mutes_the_narrator_and_the_captions_stay(tmp_path):
+    """issue 17 item 4 (the host page can mute it): muted from the host, the TV fetches and plays
+    no spoken line but still shows every line as a caption; unmuted, the next line is heard."""
+    with run_server(tmp_path) as srv, browser() as b:
+        host = {"Authorization": f"Bearer {srv.host_token}"}
+        assert requests.post(srv.url + "/api/sound", json={"muted": True}, headers=host, timeout=5).ok
+        assert srv.post(new_game(3, look_seconds=3)).ok
+        tv = b.new_page(viewport={"width": 1280, "height": 720})
+        wavs = []
+        tv.on("request", lambda req: wavs.append(req.url) if "/api/narrator/" in req.url else None)
+        tv.goto(srv.url + "/")
+        tv.wait_for_function("TofuTV.played.includes('narrator:face_down')")
+        assert tv.locator("#caption").inner_text() == "Lay your coasters face down."
+        assert wavs == [], "muted: no spoken line is fetched"
+        assert requests.post(srv.url + "/api/sound", json={"muted": False}, headers=host, timeout=5).ok
+        tv.wait_for_function("document.body.dataset.sound !== 'muted'")
+        for position, role in {"seat-2": "princess", "seat-3": "queen", "center": "maid"}.items():
+            assert srv.post(tap(position, role)).ok
+        tv.wait_for_function("TofuTV.played.includes('narrator:all_down')")
+        assert any(u.endswith("/api/narrator/all_down.wav") for u in wavs), wavs
 
 
 def test_the_tv_narrates_the_night(tmp_path):
