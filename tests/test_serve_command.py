@@ -3,8 +3,10 @@ it cannot use instead of a traceback."""
 import subprocess
 import sys
 
+import requests
+
 from tests.support.hardware_helpers import wait_for
-from tests.support.server import ROOT, run_server
+from tests.support.server import ROOT, free_port, run_server
 
 
 def test_serve_refuses_a_data_folder_it_cannot_create_with_a_clear_message():
@@ -24,3 +26,37 @@ def test_the_first_start_shows_the_address_block_and_nothing_around_it(tmp_path)
     lines = [line for line in output.splitlines() if line.strip()]
     assert lines[0].startswith("Tofu Table is running") and "Press Ctrl+C to stop." in lines
     assert " INFO " not in output and "Serving Flask app" not in output and "Debug mode" not in output
+
+
+def test_a_table_with_the_camera_off_never_imports_opencv(tmp_path):
+    """Issue 20: start-up imports only what the configuration uses. With ``[camera] source = "off"``
+    neither OpenCV, numpy nor the vision pipeline is imported, while serving pages and answering
+    the calibrate API (``python -X importtime`` lists every module the server imported)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[camera]\nsource = "off"\n')
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with open(tmp_path / "imports.txt", "w") as log:
+        proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "server.cli", "serve", "--data",
+                                 str(data), "--port", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        def answers():
+            try:
+                return requests.get(url + "/api/health", timeout=1)
+            except requests.RequestException:
+                return None
+        health = wait_for(answers, timeout=60, what="the first answer").json()
+        assert health["camera"][0]["status"] == "off"
+        token = (data / "host-token").read_text().strip()
+        assert requests.get(url + "/", timeout=10).ok and requests.get(url + "/calibrate", timeout=10).ok
+        status = requests.get(url + "/api/camera/status", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert status.status_code == 503 and status.json()["error"]["code"] == "camera_off"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    imported = {line.rsplit("|", 1)[1].strip() for line in (tmp_path / "imports.txt").read_text().splitlines()
+                if line.startswith("import time:") and line.count("|") == 2}
+    assert {"server.app", "flask", "vision.camera"} <= imported       # the log is complete
+    assert not {m for m in imported if m.split(".")[0] in ("cv2", "numpy")
+                or m in ("vision.pipeline", "vision.service", "vision.sources")}

@@ -6,23 +6,22 @@ the camera thread, and reports its health under ``camera`` in /api/health.  In
 simulation the synthetic camera shows the table as the running game has it
 (Food for Thought's boards) and is calibrated in memory at start; its
 snapshots agree with the game by construction, so they are not put on the
-table unless ``commit = true``.
+table unless ``commit = true``.  A camera switched off (``source = "off"``, the default outside
+simulation) starts nothing: OpenCV, numpy and the pipeline are not even imported.
 """
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from server import games
 from server.memory import give_back_free_memory, map_blocks_over
 
-from .calibration import reference_dir
-from .classify import Reference
-from .config import CameraConfig, CameraConfigError
-from .layout import LayoutError, load_layouts
-from .pipeline import Pipeline
-from .service import CameraService
-from .sources import SyntheticSource, make_source
+from .config import OFF, CameraConfig, CameraConfigError
+
+if TYPE_CHECKING:
+    from .service import CameraService
+    from .sources import SyntheticSource
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +51,13 @@ def _raw_config(ctx) -> dict:
 
 def build(ctx, raw: dict | None = None) -> CameraService:
     """The camera service for ``ctx`` (not started); raises CameraConfigError or LayoutError."""
+    from . import sources
+    from .calibration import reference_dir
+    from .classify import Reference
+    from .layout import load_layouts
+    from .pipeline import Pipeline
+    from .service import CameraService
+
     raw = _raw_config(ctx) if raw is None else raw
     cfg = CameraConfig.from_dict(raw, ctx.simulate)
     layouts = load_layouts(ctx.data_dir)
@@ -61,13 +67,13 @@ def build(ctx, raw: dict | None = None) -> CameraService:
             raise CameraConfigError([f"[camera] boards: there is no layout {unknown[0]!r} "
                                      f"(layouts: {', '.join(sorted(layouts))})"])
         layouts = {b: layouts[b] for b in cfg.boards}
-    source = make_source(cfg, layouts)
-    if isinstance(source, SyntheticSource):
+    source = sources.make_source(cfg, layouts)
+    synthetic = isinstance(source, sources.SyntheticSource)
+    if synthetic:
         layouts = {p.layout.board: p.layout for p in source.scene.boards}
     folder = reference_dir(ctx.data_dir)
     references = {b: Reference.load(folder, b) for b in layouts}
     pipeline = Pipeline(layouts, {b: r for b, r in references.items() if r}, cfg.settings)
-    synthetic = isinstance(source, SyntheticSource)
     prepare = None
     if synthetic and not any(references.values()):
         from .synthetic import calibrate
@@ -118,8 +124,13 @@ def follow_game(source: SyntheticSource, state: dict | None) -> None:
 def start(ctx, raw: dict | None = None) -> Callable[[], None]:
     """Start the camera of ``ctx``'s table (``raw``: a [camera] table instead of config.toml's); returns ``stop``."""
     try:
+        raw = _raw_config(ctx) if raw is None else raw
+        if CameraConfig.from_dict(raw, ctx.simulate).source == "off":
+            ctx.health.register("camera", lambda: [{"name": "camera", "status": "off", "detail": OFF,
+                                                    "last_seen": None}])
+            return lambda: None
         service = build(ctx, raw)
-    except (CameraConfigError, LayoutError, ValueError) as exc:
+    except ValueError as exc:         # CameraConfigError, LayoutError, the config file's ConfigError
         problems = getattr(exc, "problems", None) or [str(exc)]
         log.error("camera not started: %s", "; ".join(problems))
         ctx.health.register("camera", lambda: [{"name": "camera", "status": "down", "last_seen": None,

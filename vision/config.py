@@ -14,16 +14,35 @@ module the ``[camera]`` table as a plain dict; every setting is optional::
     boards = ["shop", "diet-1", "diet-2"]    # layouts to watch (default: all)
     commit = true             # put snapshots on the table (default: true, except for the
                               # synthetic camera of a simulation, which follows the game)
-    still_frames = 8          # and the other pipeline settings (vision.pipeline.Settings)
+    still_frames = 8          # and the other pipeline settings (Settings below)
 """
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
 
-from .pipeline import Settings
+
+@dataclass
+class Settings:
+    """Pipeline knobs (the ``[camera]`` section of the config file may set any of them)."""
+
+    still_frames: int = 8          # still frames before a snapshot is a candidate
+    max_changes: int = 8           # more changes at once than this wait for a second look
+    min_markers: int = 3           # fewer visible markers: the board is not located
+    search_every: int = 15         # whole-frame marker search period while a board is missing
+    min_confidence: float = 0.9    # below this a slot reads "unknown"
+    absorb_frames: int = 300       # still clutter outside the slots joins the background after this
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "Settings":
+        data = data or {}
+        known = {k: type(getattr(cls, k))(data[k]) for k in cls.__dataclass_fields__ if k in data}
+        return cls(**known)
+
 
 SOURCES = ("picamera2", "webcam", "replay", "synthetic", "off")
+#: What the health of a camera switched off says.
+OFF = "the camera is off in the configuration"
 
 
 class CameraConfigError(ValueError):

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .classify import Reading, Reference, Window, classify, paper_points, patch_gain
+from .config import Settings
 from .layout import Layout
 from .localize import BoardLocator, Fix
 from .markers import detect, make_detector
@@ -38,24 +39,6 @@ REREAD_EVERY = 15
 def light_change(gain: np.ndarray | None) -> float:
     """How far the light is from calibration's, as a share (0 = the same; from the patch gain)."""
     return 0.0 if gain is None else float(np.abs(np.log(gain)).max())
-
-
-@dataclass
-class Settings:
-    """Pipeline knobs (the ``[camera]`` section of the config file may set any of them)."""
-
-    still_frames: int = 8          # still frames before a snapshot is a candidate
-    max_changes: int = 8           # more changes at once than this wait for a second look
-    min_markers: int = 3           # fewer visible markers: the board is not located
-    search_every: int = 15         # whole-frame marker search period while a board is missing
-    min_confidence: float = 0.9    # below this a slot reads "unknown"
-    absorb_frames: int = 300       # still clutter outside the slots joins the background after this
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> "Settings":
-        data = data or {}
-        known = {k: type(getattr(cls, k))(data[k]) for k in cls.__dataclass_fields__ if k in data}
-        return cls(**known)
 
 
 @dataclass

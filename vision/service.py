@@ -15,6 +15,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from .config import OFF
 from .pipeline import LIGHT_WARN, Pipeline
 from .sources import FrameSource, SourceError
 
@@ -39,7 +40,7 @@ class CameraService:
         self.simulated = simulated
         self.lock = threading.Lock()        # the pipeline is used by the camera thread and the web pages
         self.opened = False
-        self.error: str | None = None if source is not None else "the camera is off in the configuration"
+        self.error: str | None = None if source is not None else OFF
         self.last_frame_at: float | None = None
         self.frame_times: deque = deque(maxlen=60)
         self.misses = 0

@@ -13,24 +13,22 @@ simulation the two live pictures are open to the simulator page)::
     POST /api/camera/layout/<board>/markers     measure where the board's markers are stuck
     POST /api/camera/calibrate/<board>/empty    capture the empty board
     POST /api/camera/calibrate/<board>/tokens   capture the token colours (tokens laid as the plan says)
+
+With the camera switched off the API answers ``camera_off`` and the pictures are a placeholder.
+OpenCV, numpy and the vision modules are imported by the routes that need them, not with the
+server: a table without a camera never loads them.
 """
 from __future__ import annotations
 
 import re
 import time
+from functools import lru_cache
 
-import cv2
-import numpy as np
 from flask import Blueprint, Response, jsonify, request, send_from_directory
 
 from server.web_access import json_error, refuse_unless_host
 
-from .calibration import add_token_colours, confusable, empty_reference, reference_dir, token_plan
 from .camera import service_for
-from .layout import Layout, LayoutError, load_layouts
-from .localize import measure_markers
-from .markers import detect
-from .service import blank
 
 #: Rectified board scale on the calibrate page, pixels per millimetre.
 RECTIFIED_PX_PER_MM = 2.0
@@ -42,7 +40,17 @@ _SECONDS = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,3})?$")
 
 def look_alike_warnings(ref) -> list[str]:
     """One sentence for each pair of token colours (or a colour and the empty slot) the camera may confuse."""
+    from .calibration import confusable
     return [f"{a or 'empty'} and {c or 'empty'} look alike here ({d} spreads apart)" for a, c, d in confusable(ref)]
+
+
+@lru_cache(maxsize=1)
+def placeholder() -> bytes:
+    """The JPEG shown while there is no frame."""
+    import cv2
+
+    from .service import blank
+    return cv2.imencode(".jpg", blank())[1].tobytes()
 
 
 def register(app, socketio, ctx) -> None:
@@ -61,6 +69,8 @@ def register(app, socketio, ctx) -> None:
         if refusal:
             return refusal
         service = service_for(ctx)
+        if service is None and request.path in ("/api/camera/frame.jpg", "/api/camera/stream.mjpg"):
+            return Response(placeholder(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
         if service is None:
             return json_error(503, "camera_off", "The camera is not running: see the camera line in the host "
                           "page's health table, and [camera] in config.toml.")
@@ -78,6 +88,8 @@ def register(app, socketio, ctx) -> None:
 
     @bp.get("/api/camera/status")
     def status():
+        from .calibration import token_plan
+
         service = service_for(ctx)
         with service.lock:
             st = service.pipeline.status()
@@ -92,10 +104,7 @@ def register(app, socketio, ctx) -> None:
 
     @bp.get("/api/camera/frame.jpg")
     def frame():
-        data = service_for(ctx).jpeg(annotate=not request.args.get("plain"))
-        if data is None:
-            ok, buf = cv2.imencode(".jpg", blank())
-            data = buf.tobytes()
+        data = service_for(ctx).jpeg(annotate=not request.args.get("plain")) or placeholder()
         return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @bp.get("/api/camera/stream.mjpg")
@@ -110,7 +119,7 @@ def register(app, socketio, ctx) -> None:
         def frames():
             end = time.monotonic() + limit
             while time.monotonic() < end:
-                data = service.jpeg() or cv2.imencode(".jpg", blank())[1].tobytes()
+                data = service.jpeg() or placeholder()
                 yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + data + b"\r\n"
                 time.sleep(1 / STREAM_FPS)
         return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame",
@@ -118,6 +127,9 @@ def register(app, socketio, ctx) -> None:
 
     @bp.get("/api/camera/rectified/<board>.jpg")
     def rectified(board: str):
+        import cv2
+        import numpy as np
+
         watch, err = watch_of(board)
         if err:
             return err
@@ -142,6 +154,8 @@ def register(app, socketio, ctx) -> None:
 
     @bp.post("/api/camera/layout/<board>")
     def save_layout(board: str):
+        from .layout import Layout, LayoutError, load_layouts
+
         watch, err = watch_of(board)
         if err:
             return err
@@ -177,6 +191,12 @@ def register(app, socketio, ctx) -> None:
     @bp.post("/api/camera/layout/<board>/markers")
     def measure(board: str):
         """Place the board's markers where the camera sees them (for markers stuck by eye)."""
+        import cv2
+
+        from .layout import Layout
+        from .localize import measure_markers
+        from .markers import detect
+
         watch, err = watch_of(board)
         if err:
             return err
@@ -203,6 +223,8 @@ def register(app, socketio, ctx) -> None:
 
     @bp.post("/api/camera/calibrate/<board>/<step>")
     def calibrate(board: str, step: str):
+        from .calibration import add_token_colours, empty_reference, reference_dir, token_plan
+
         watch, err = watch_of(board)
         if err:
             return err

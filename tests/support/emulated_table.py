@@ -157,10 +157,10 @@ if __name__ == "__main__":
     from tests.support import tiny_game
     from hardware import station
     from tests.support.mfrc522_emulator import Emulator
-    from vision import camera
+    from vision import sources
 
-    real_make_source = camera.make_source
-    camera.make_source = lambda *args: _unpluggable(real_make_source(*args))
+    real_make_source = sources.make_source
+    sources.make_source = lambda *args: _unpluggable(real_make_source(*args))
     real_start_readers = station.start
     station.start = lambda ctx: TABLE.append(ctx) or real_start_readers(ctx)     # the plugin, as loaded
     games.register(tiny_game.GAME)

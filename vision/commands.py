@@ -1,0 +1,197 @@
+"""What ``tofu-table markers`` and ``tofu-table vision ...`` do (their parsers: vision/cli.py)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+
+from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
+from .check import Tally
+from .classify import Reference
+from .cli import PAPER_MM
+from .layout import Layout, LayoutError, load_layouts
+from .markers import smallest_marker_mm
+from .pipeline import LIGHT_WARN, Pipeline, light_change
+from .sheet import pages, write_pdf, write_png
+from .tokens import UNKNOWN
+
+
+def _fail(message: str) -> int:
+    print(f"tofu-table: {message}", file=sys.stderr)
+    return 2
+
+
+def markers(args) -> int:
+    """Write the marker sheet."""
+    try:
+        layouts = load_layouts(args.data)
+    except LayoutError as exc:
+        return _fail(str(exc))
+    names = [b.strip() for b in args.boards.split(",")] if args.boards else sorted(layouts)
+    unknown = [b for b in names if b not in layouts]
+    if unknown:
+        return _fail(f"there is no layout {unknown[0]!r}; layouts: {', '.join(sorted(layouts))}")
+    images = pages([layouts[b] for b in names], args.dpi, PAPER_MM[args.paper])
+    out = Path(args.output)
+    if out.suffix.lower() == ".pdf":
+        write_pdf(images, out, args.dpi)
+        written = [out]
+    elif out.suffix.lower() == ".png":
+        written = [out if len(images) == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
+                   for i in range(1, len(images) + 1)]
+        for img, path in zip(images, written):
+            write_png(img, path, args.dpi)
+    else:
+        return _fail("the output must end in .pdf or .png")
+    print(f"Wrote {', '.join(map(str, written))}: {len(images)} page(s) at {args.dpi} dpi. Print at 100 % "
+          "and check the 100 mm bar with a ruler.")
+    for name in names:
+        for problem in layouts[name].marker_problems():
+            print(f"warning: {problem}")
+    if args.camera_height:
+        need = smallest_marker_mm(args.camera_width, args.camera_height, args.fov)
+        small = sorted({f"{layouts[b].board} ({s:g} mm)" for b in names
+                        for (_, _, s) in layouts[b].markers.values() if s < need})
+        print(f"At {args.camera_height:g} m with a {args.fov:g} degree lens and {args.camera_width} px, markers "
+              f"need a side of at least {need:.0f} mm: "
+              + (f"too small on {', '.join(small)}; make them larger or use width = 1920 under [camera]."
+                 if small else "these are big enough."))
+    return 0
+
+
+def _images(paths):
+    for path in paths:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise FileNotFoundError(f"cannot read image {path}")
+        yield img
+
+
+def plan(args) -> int:
+    """Print the token plan of a layout."""
+    try:
+        layout = Layout.load(args.layout)
+    except LayoutError as exc:
+        return _fail(str(exc))
+    for slot, kind in token_plan(layout).items():
+        print(f"{slot}\t{kind}")
+    return 0
+
+
+def calibrate(args) -> int:
+    """Make a colour reference from still images of the empty board and of the token plan."""
+    try:
+        layout = Layout.load(args.layout)
+        pipe = Pipeline({layout.board: layout})
+        ref = empty_reference(layout, measure(pipe, layout.board, _images(args.empty)))
+        pipe.set_reference(layout.board, ref)
+        ref = add_token_colours(ref, layout, measure(pipe, layout.board, _images(args.tokens)), token_plan(layout))
+    except (LayoutError, LookupError, FileNotFoundError) as exc:
+        return _fail(str(exc))
+    path = ref.save(args.reference)
+    print(f"Wrote {path}.")
+    for a, b, d in confusable(ref):
+        print(f"warning: {a or 'empty'} and {b or 'empty'} look alike ({d} spreads apart)")
+    return 0
+
+
+def _layout_and_reference(args) -> tuple[Layout, Reference]:
+    """The layout and its calibration named on the command line; ValueError says what is wrong."""
+    layout = Layout.load(args.layout)
+    ref = Reference.load(args.reference, layout.board)
+    if ref is None or not ref.fits(layout):
+        raise ValueError(f"{args.reference} has no colour reference for {layout.board} with this layout's slots: "
+                         "calibrate first (`tofu-table vision calibrate` or the /calibrate page)")
+    return layout, ref
+
+
+def _read(layout: Layout, ref: Reference, path) -> dict:
+    """One picture through a fresh pipeline: where the board is, what lies over it, every slot."""
+    pipe = Pipeline({layout.board: layout}, {layout.board: ref})
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    pipe.process(img)
+    watch = pipe.boards[layout.board]
+    entry = {"image": str(path), "frame": pipe.frame_status if img is not None else "unreadable",
+             "board": layout.board, "located": bool(watch.fix and watch.fix.usable),
+             "status": watch.fix.status if watch.fix else "not_found",
+             "markers_seen": watch.fix.seen if watch.fix else [],
+             # a hand or anything else over the board (against the calibration's empty board)
+             "busy": watch.over, "foreground_mm2": round(watch.motion.last["foreground_mm2"]),
+             "edge_mm2": round(watch.motion.last["edge_mm2"]),
+             "light_change": round(light_change(watch.gain), 2),
+             "recalibrate": light_change(watch.gain) > LIGHT_WARN, "slots": {}}
+    if watch.reading is not None:
+        entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
+                          for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
+    return entry
+
+
+def classify(args) -> int:
+    """Classify every slot of the layout's board in each image."""
+    try:
+        layout, ref = _layout_and_reference(args)
+    except ValueError as exc:          # LayoutError is one
+        return _fail(str(exc))
+    results = [_read(layout, ref, path) for path in args.images]
+    failed = any(not r["slots"] for r in results)
+    if args.json:
+        print(json.dumps({"images": results}, indent=1))
+    else:
+        for r in results:
+            print(f"{r['image']}: board {r['board']} {'found' if r['located'] else 'NOT found'} "
+                  f"({r['status']}, markers {r['markers_seen']}); {'BUSY' if r['busy'] else 'not busy'} "
+                  f"(foreground {r['foreground_mm2']} mm2, at the edge {r['edge_mm2']} mm2); light change "
+                  f"{r['light_change']:.0%}{': calibrate again' if r['recalibrate'] else ''}")
+            for slot, s in r["slots"].items():
+                print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
+    return 1 if failed else 0
+
+
+def check(args) -> int:
+    """Read a folder of photos and score every slot against a ground-truth file."""
+    try:
+        layout, ref = _layout_and_reference(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        truth = json.loads(Path(args.truth).read_text())
+    except (OSError, ValueError) as exc:
+        return _fail(f"cannot read the ground-truth file {args.truth}: {exc}")
+    folder = Path(args.photos)
+    slots = {s.id for s in layout.slots}
+    if not isinstance(truth, dict) or not truth:
+        return _fail(f"{args.truth} must be a JSON object: photo file name -> {{slot: token or null}}")
+    for name, want in truth.items():
+        if not isinstance(want, dict):
+            return _fail(f"{args.truth}: the entry of {name} must be an object {{slot: token or null}}")
+        if not (folder / name).is_file():
+            return _fail(f"{args.truth} names {name}, which is not in {folder}")
+        unknown = sorted(set(want) - slots)
+        if unknown:
+            return _fail(f"{args.truth}: {name} names slot {unknown[0]!r}, which {layout.board}'s layout does not "
+                         f"have; its slots are {', '.join(sorted(slots)[:4])}, ...")
+    tally, photos = Tally(), []
+    for name, want in sorted(truth.items()):
+        entry = _read(layout, ref, folder / name)
+        read = {slot: s["token"] for slot, s in entry["slots"].items()} if entry["slots"] else None
+        # slots the file leaves out are not scored; listed slots must read exactly as given
+        tally.add_board(want, read)
+        photos.append({"image": name, "located": entry["located"], "busy": entry["busy"],
+                       "light_change": entry["light_change"],
+                       "wrong": {slot: {"truth": v, "read": (read or {}).get(slot, UNKNOWN)}
+                                 for slot, v in sorted(want.items()) if (read or {}).get(slot, UNKNOWN) != v}})
+    summary = tally.summary()
+    if args.json:
+        print(json.dumps({"summary": summary, "photos": photos}, indent=1))
+    else:
+        for p in photos:
+            state = "board NOT found" if not p["located"] else f"{len(p['wrong'])} slot(s) wrong"
+            print(f"{p['image']}: {state}" + (" (something lay over the board)" if p["busy"] else ""))
+            for slot, w in p["wrong"].items():
+                print(f"  {slot:<20} is {w['truth'] or 'empty'}, read {w['read'] or 'empty'}")
+        print(f"{summary['errors']} of {summary['slots']} slots wrong ({summary['error_percent']} %): "
+              f"{summary['unknown']} unsure, {summary['wrong']} read as something else; "
+              f"{summary['boards_right']} of {summary['boards']} photos fully right.")
+    return 0 if tally.errors == 0 else 1
