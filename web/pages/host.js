@@ -119,7 +119,8 @@ async function refreshHealth() {
     const rows = [];
     for (const kind of ["table", "readers", "buttons", "camera", "journal", "screens"])
       for (const r of hs[kind] || [])
-        rows.push(h("tr", {}, h("td", {}, kind), h("td", {}, r.name), h("td", { class: "status-" + r.status }, r.status),
+        // what and which in one cell ("readers: seat-2"), so the table fits a phone
+        rows.push(h("tr", {}, h("td", {}, r.name === kind ? kind : kind + ": " + r.name), h("td", { class: "status-" + r.status }, r.status),
                     h("td", {}, r.detail || ""), h("td", { class: "muted" }, when(r.last_seen))));
     $("health").replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", {}, hs.simulate ? "Simulation: no devices." : "No devices configured."))]));
   } catch (e) { /* the banner says the table is gone */ }
