@@ -4,7 +4,7 @@ one toast per refusal, the TV's sound, and the page fits a 390 px phone."""
 import pytest
 import requests
 
-from tests.support.browser import browser, screenshot
+from tests.support.browser import browser, screenshot, under_the_notice
 from tests.support.server import run_server
 
 GAME = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 3}}}
@@ -61,20 +61,33 @@ def test_the_host_console_in_a_browser(tmp_path):
         host.check("#mute")
         host.wait_for_function("fetch('/api/sound').then((r) => r.json()).then((s) => s.muted)")
 
-        # one toast per refusal (advance before everyone chose)
+        # one toast per refusal (advance before everyone chose), and a newer refusal replaces it
         with host.expect_response(lambda r: r.url.endswith("/api/input") and "advance" in r.request.post_data) as answer:
             host.click("#advance")
         assert answer.value.status == 409
         # the refusal has come as an event and the refusals table has been read again since
         host.wait_for_function("document.getElementById('refusals').innerText.includes('Not everyone has chosen')")
-        assert host.locator("#notices .notice").count() == 1, host.locator("#notices .notice").all_inner_texts()
+        notices = host.locator("#notices .notice")
+        assert notices.count() == 1, notices.all_inner_texts()
+        assert srv.post({"tap": {"reader": "seat-1", "card": "test/green"}}).status_code == 409
+        host.wait_for_function("document.querySelector('#notices .notice').textContent.includes('test/green')")
+        assert notices.count() == 1, notices.all_inner_texts()
+        assert under_the_notice(host) == [], "the toast has its own room above Advance and Undo"
         assert host.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(host, "host-console-phone-notice")
+        # the table moves on: the toast goes
+        seq = srv.post({"tap": {"reader": "seat-1", "card": "test/red"}}).json()["seq"]
+        host.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+        assert notices.count() == 0
         host.click("#advanced summary")
         host.wait_for_function("document.getElementById('journal').innerText.includes(\"Anna's card\")")
         assert host.evaluate("document.documentElement.scrollWidth") <= 390
         screenshot(host, "host-console-phone")
         wide = b.new_context(bypass_csp=True, viewport={"width": 1920, "height": 1080}).new_page()
         wide.goto(f"{srv.url}/host?token={srv.host_token}")
-        wide.wait_for_function("document.getElementById('undo').textContent.startsWith('Undo')")
+        wide.wait_for_function(f"Number(document.body.dataset.seq) >= {host_view(srv)['seq']}")   # connected
+        assert srv.post({"button": {"name": "advance"}}).status_code == 409
+        wide.wait_for_selector("#notices .notice")
+        assert under_the_notice(wide) == []
         screenshot(wide, "host-console-1080p")
         assert errors == []

@@ -1,5 +1,6 @@
-"""Food for Thought on a player's phone (issue 16): what the player chooses is in sight and in words,
-and the allergy tile's choices are made from the phone. The real server, the replay script
+"""A player's phone (issue 16): a refusal is one notice that goes when the table moves on and
+covers no button; in Food for Thought what the player chooses is in sight and in words, and the
+allergy tile's choices are made from the phone. The real server, the replay script
 food-for-thought-2p-modules (Ann has the Nut Allergy tile, Ben Dairy Sensitivity) and one headless
 Chromium on a 390x844 phone for the whole module; the layout of every phone screen is checked by
 tests/test_tv_screens.py."""
@@ -8,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from server.games.food_for_thought.tokens import shift_kitchen
-from tests.support.browser import browser, screenshot
+from tests.support.browser import browser, screenshot, under_the_notice
 from tests.support.scripts import script_inputs
 from tests.support.server import run_server
 
@@ -27,6 +28,32 @@ def table(tmp_path_factory):
         assert srv.post(INPUTS[0]).ok
         phone = b.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         yield srv, phone
+
+
+def test_a_refusal_is_one_notice_until_the_table_moves_on(tmp_path):
+    """Tofu God: the active player saves two conundrum numbers the game refuses; the phone shows one
+    notice, the newest, in sight above the buttons rather than over them, and it goes when the next
+    state comes."""
+    with run_server(tmp_path / "data") as srv, browser() as b:
+        assert srv.post({"new_game": {"game": "tofu-god", "players": ["Anna", "Ben", "Cindy"], "seed": 3}}).ok
+        active = srv.state()["turn"]["active"]
+        phone = b.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        _open(srv, phone, active)
+        for number in ("1000", "0"):
+            phone.fill("input[name=conundrum]", number)
+            phone.get_by_role("button", name="Save").click()
+            phone.wait_for_selector("#notices .notice:not([data-seen])")   # this refusal's notice
+            phone.evaluate("document.querySelectorAll('.notice').forEach((n) => { n.dataset.seen = 1; })")
+        notices = phone.locator("#notices .notice")
+        assert notices.count() == 1, notices.all_inner_texts()
+        assert "from 1 to 999" in notices.inner_text()
+        box = notices.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, "the notice is on the screen, not scrolled away"
+        assert under_the_notice(phone) == []
+        screenshot(phone, "phone-refusal-notice")
+        seq = srv.post({"host": {"action": "conundrum", "number": 7}}).json()["seq"]
+        phone.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+        assert notices.count() == 0
 
 
 def _open(srv, phone, seat: int):

@@ -19,7 +19,10 @@ const TofuTable = (() => {
 
   // Connect to the room of `audience`; callbacks get the full state, events, refusals,
   // and connection status changes (true when connected, false with a reason when not).
+  // A state of another journal position clears the page's notice (#notices): the table moved on.
+  let room = null, seq = null;
   function connect({ audience = "table", onState, onEvent, onRefused, onStatus, onReauth, onDevices }) {
+    room = audience;
     const socket = io({ auth: { view: audience, token }, transports: ["websocket", "polling"],
                         reconnectionDelay: 500, reconnectionDelayMax: 2000 });
     socket.on("connect", () => onStatus && onStatus(true));
@@ -28,7 +31,12 @@ const TofuTable = (() => {
       const reason = (err && err.data && err.data.message) || "The table is not answering.";
       onStatus && onStatus(false, reason);
     });
-    socket.on("state", (view) => onState && onState(view));
+    socket.on("state", (view) => {
+      const box = document.getElementById("notices");
+      if (view.seq !== seq && box) box.replaceChildren();
+      seq = view.seq;
+      if (onState) onState(view);
+    });
     socket.on("event", (ev) => onEvent && onEvent(ev));
     socket.on("refused", (r) => onRefused && onRefused(r));
     socket.on("reauth", (m) => onReauth && onReauth(m));
@@ -59,15 +67,23 @@ const TofuTable = (() => {
     }
   }
 
-  // Send one input and show its refusal in #notices, unless a `refused` event brings it to this
-  // page anyway: the host page gets every refusal as an event, a seat those with its private detail.
+  // Whether a refusal answered with `status` also comes to this page's room as a `refused` event:
+  // the host gets every refusal that reached the server's checks, the table room (TV, simulator) the
+  // table's own (not the web's 400 and 403), a seat those with its private detail. A lost answer,
+  // "busy", "queued" and the throttle's 429 never come.
+  function eventComes(status, error) {
+    if (!status || status === 429 || ["busy", "queued"].includes(error.code)) return false;
+    if (room === "host") return true;
+    if (room === "table") return status !== 400 && status !== 403;
+    return Boolean(error.detail);
+  }
+
+  // Send one input and show its refusal in #notices, unless a `refused` event brings it anyway.
   async function act(input) {
     const r = await send(input);
     const error = r.body && r.body.error;
     const box = document.getElementById("notices");
-    const eventComes = r.status !== 0 && error && error.code !== "busy"
-      && (location.pathname === "/host" || Boolean(error.detail));
-    if (!r.ok && box && error && !eventComes) notice(box, error.message);
+    if (!r.ok && box && error && !eventComes(r.status, error)) notice(box, error.message);
     return r;
   }
 
@@ -181,11 +197,13 @@ const TofuTable = (() => {
     });
   }
 
-  // A notice that disappears by itself.
-  function notice(box, text, kind = "refusal", ms = 7000) {
-    const n = h("div", { class: "notice " + kind, role: "alert" }, text);
-    box.append(n);
-    setTimeout(() => n.remove(), ms);
+  // The page's one notice, as on the TV: a new one replaces the last; it goes when the table moves
+  // on (the next state, see connect) or after `ms`.
+  let noticeTimer = null;
+  function notice(box, text, kind = "refusal", ms = 12000) {
+    box.replaceChildren(h("div", { class: "notice " + kind, role: "alert" }, text));
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => box.replaceChildren(), ms);
   }
 
   return { token, stored, remember, connect, send, act, nameOf, api, h, loadGame, renderGame, keepDrafts, notice };

@@ -59,3 +59,14 @@ def tv_scores(page) -> list[tuple[str, int]]:
                            ".every((e) => e.textContent === e.dataset.score)")
     cards = page.locator(".seat-card")
     return [(c.locator(".name").inner_text(), int(c.locator(".score").inner_text())) for c in cards.all()]
+
+
+def under_the_notice(page) -> list[str]:
+    """The buttons and fields the page's notice (#notices .notice) covers, by their text or name."""
+    return page.evaluate("""() => {
+      const n = document.querySelector('#notices .notice').getBoundingClientRect();
+      return [...document.querySelectorAll('button, input, select, textarea')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        return r.width && r.height && n.left < r.right && r.left < n.right && n.top < r.bottom && r.top < n.bottom;
+      }).map((b) => b.textContent || b.name || b.id);
+    }""")

@@ -38,19 +38,20 @@ async function waiting(view) {
     "Waiting for the host to start a game with " + name + " in it.";
 }
 
+// a refusal out of sight is no answer: the page scrolls up to its notice (under the prompt)
+new MutationObserver(() => {
+  if ($("notices").querySelector(".refusal")) $("notices").scrollIntoView({ block: "nearest" });
+}).observe($("notices"), { childList: true });
+
 if (!TofuTable.token) {
   $("prompt").textContent = "This phone has not joined the table yet.";
   $("game-area").replaceChildren(h("p", {}, h("a", { href: "/join", class: "button" }, "Join the table")));
 } else TofuTable.connect({
   audience: linkSeat ? "seat-" + linkSeat : "seat",
   onState: render,
-  // one news line at a time (six "Locked ..." in a row read as the newest), and a refusal told to
+  // one notice at a time (six "Locked ..." in a row read as the newest), and a refusal told to
   // this seat in its own words (the detail), not the TV's "your seat page says why"
-  onEvent: (ev) => {
-    if (ev.seat !== seat) return;
-    $("notices").querySelectorAll(".notice.info").forEach((n) => n.remove());
-    TofuTable.notice($("notices"), ev.text, "info");
-  },
+  onEvent: (ev) => { if (ev.seat === seat) TofuTable.notice($("notices"), ev.text, "info"); },
   onRefused: (r) => TofuTable.notice($("notices"), r.detail || r.message),
   onReauth: (m) => { $("prompt").textContent = m.message; $("game-area").replaceChildren(); },
   onStatus: (up, reason) => {

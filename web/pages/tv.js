@@ -63,13 +63,11 @@ function renderEvents(view) {
   TofuTV.keepNewest(list);
 }
 
-// ----- refusals: one notice each, gone when the table moves on ------------------------------
+// ----- refusals: one notice each, gone when the table moves on (TofuTable.notice) ------------
 function refused(r) {
   if (r.code === "journal_failed") return showJournalProblem(r.message);
   TofuTV.play("refusal");
-  $("notices").replaceChildren(h("div", { class: "notice refusal", role: "alert" }, r.message));
-  clearTimeout(refused.timer);
-  refused.timer = setTimeout(() => $("notices").replaceChildren(), 12000);
+  TofuTable.notice($("notices"), r.message);
 }
 
 // ----- a tie-break played out on screen keeps the result quiet until it is over ---------------
@@ -140,7 +138,6 @@ async function render(view) {
   latest = view;
   const prev = TofuTV.before(view);
   if (!prev || prev.seq !== view.seq) suspense.stop();       // a new state ends any held-back result
-  if (!prev || prev.seq !== view.seq) $("notices").replaceChildren();
   const renderers = await TofuTable.loadGame(view.game);
   if (latest !== view) return;                              // a newer view came while loading
   $("screen").classList.toggle("lobby", !view.game);
