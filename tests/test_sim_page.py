@@ -59,6 +59,23 @@ def test_sim_pads_tap_swap_and_lift_cards_and_show_refusals(sim):
     assert tags["tags"] == []
 
 
+def test_a_refused_advance_is_told_once(sim):
+    """The simulator hears a refusal twice, in the answer to its input and as the `refused` event to
+    the table's room; it shows one notice (counted until a later state proves the event came)."""
+    srv, page = sim
+    _new_game(srv, page, "tofu-god", ["Anna", "Ben", "Cindy"])
+    page.evaluate("""window.noticesShown = [];
+      new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => noticesShown.push(n.textContent))))
+        .observe(document.getElementById('notices'), { childList: true });""")
+    with page.expect_response(lambda r: r.url.endswith("/api/input")) as answer:
+        page.get_by_role("button", name="Advance").click()
+    assert answer.value.status == 409
+    seq = srv.post({"host": {"action": "conundrum", "number": 7}}).json()["seq"]   # after the refused event
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    shown = page.evaluate("noticesShown")
+    assert len(shown) == 1 and shown[0].startswith("Anna has locked 0 of 6 answers"), shown
+
+
 def test_each_pad_offers_its_seats_cards_by_name(sim):
     """Tofu God: each player owns one silhouette set, so seat 2's pad offers Ben's set first, by the
     silhouette names the game uses; Tofu Kingdom with 8 players: all seven coasters besides the

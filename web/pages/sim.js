@@ -1,6 +1,6 @@
 // The sim page's own script (web/sim.html); kept out of the page so the
 // Content-Security-Policy needs no 'unsafe-inline' for scripts.
-const { h, send } = TofuTable;
+const { h, act } = TofuTable;
 const $ = (id) => document.getElementById(id);
 let cardsByGame = {};
 let layoutKey = "";
@@ -41,13 +41,9 @@ function show(rd) {
     : rd.tags.length ? "On the reader: " + nameOf(rd.tags[0].card) : "";
 }
 
-async function input(obj) {
-  const r = await send(obj);
-  if (!r.ok) TofuTable.notice($("notices"), r.body.error.message);
-  return r;
-}
-$("advance").onclick = () => input({ button: { name: "advance" } });
-$("undo").onclick = () => input({ button: { name: "undo" } });
+// a refusal shows once: the table's own come as the `refused` event, act() shows the rest
+$("advance").onclick = () => act({ button: { name: "advance" } });
+$("undo").onclick = () => act({ button: { name: "undo" } });
 
 // A pad: the cards this reader is meant for first, by name (the rest after them, for trying mistakes).
 function pad(name, title, offered, cards) {
@@ -74,6 +70,7 @@ function pad(name, title, offered, cards) {
 }
 
 async function render(view) {
+  document.body.dataset.seq = view.seq;   // which state the page shows (the browser tests wait on it)
   $("game").textContent = view.game_name ? "· " + view.game_name : "";
   $("prompt").textContent = view.prompt;
   const cards = cardsByGame[view.game] || [];
