@@ -58,6 +58,10 @@ def test_status_lists_the_boards_with_plan_and_health(table):
 def test_health_reports_camera_rate_and_time_per_frame(table):
     ctx, client, auth, service = table
     assert _wait(lambda: service.fps() is not None)
+    cam = ctx.health.snapshot()["camera"][0]       # no game watches a board: the camera rests
+    assert cam["status"] == "simulated" and cam["fps"] < 2 and "resting" in cam["detail"]
+    client.get("/api/camera/frame.jpg", headers=auth)       # the calibrate page's picture wakes it
+    assert _wait(lambda: (service.fps() or 0) > 2)
     cam = ctx.health.snapshot()["camera"][0]
     assert cam["status"] == "simulated" and cam["fps"] > 2 and 0 < cam["ms_per_frame"] < 1000
     assert client.get("/api/health").get_json()["camera"][0]["name"] == "camera"

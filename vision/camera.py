@@ -6,7 +6,8 @@ the camera thread, and reports its health under ``camera`` in /api/health.  In
 simulation the synthetic camera shows the table as the running game has it
 (Food for Thought's boards) and is calibrated in memory at start; its
 snapshots agree with the game by construction, so they are not put on the
-table unless ``commit = true``.  A camera switched off (``source = "off"``, the default outside
+table unless ``commit = true``.  The camera rests while the running game watches no board
+(vision/service.py).  A camera switched off (``source = "off"``, the default outside
 simulation) starts nothing: OpenCV, numpy and the pipeline are not even imported.
 """
 from __future__ import annotations
@@ -89,9 +90,14 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     fps = cfg.fps if "fps" in raw or not synthetic else SIMULATED_FPS
     service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare,
                             expected=set(cfg.boards) if cfg.boards is not None else None)
-    if synthetic:
-        ctx.table.listeners.append(lambda outcome, inp: follow_game(source, ctx.table.state))
-        follow_game(source, ctx.table.state)
+
+    def follow(*_outcome) -> None:
+        wanted = games.boards(ctx.table.state)
+        service.watch(bool(wanted))
+        if synthetic:
+            follow_game(source, wanted)
+    ctx.table.listeners.append(follow)
+    follow()
     return service
 
 
@@ -110,9 +116,8 @@ def put_if_in_play(table, inp: dict) -> None:
         table.put(inp, source="camera")
 
 
-def follow_game(source: SyntheticSource, state: dict | None) -> None:
-    """Lay the synthetic table's tokens as the running game's record has them."""
-    wanted = games.boards(state)
+def follow_game(source: SyntheticSource, wanted: dict[str, dict]) -> None:
+    """Lay the synthetic table's tokens as the running game's record has them (``games.boards``)."""
     for place in source.scene.boards:
         target = place.layout.target
         if target in wanted:

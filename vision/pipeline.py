@@ -196,6 +196,11 @@ class Pipeline:
             p = cv2.perspectiveTransform(np.stack([gx, gy], -1).reshape(1, -1, 2).astype(np.float32), homography)[0]
             watch.patch_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
 
+    def at_rest(self) -> bool:
+        """Whether no board waits for frames: each lies still, or cannot be read (out of view, uncalibrated)."""
+        return all(w.tracker.state == "still" or w.reference is None or not (w.fix and w.fix.usable)
+                   for w in self.boards.values())
+
     # ----- reporting -----------------------------------------------------------------------
     def ms_per_frame(self) -> float | None:
         """Median pipeline time per frame over the recent frames, ms."""

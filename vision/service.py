@@ -3,6 +3,15 @@
 It never touches the engine: every commit is ``table.put(input, source="camera")``.
 A camera that cannot be opened, or stops giving frames, is reported in
 :meth:`CameraService.health` and retried; nothing is committed meanwhile.
+
+While nothing needs its pictures (the running game watches no board, no calibration runs and
+nobody looked at them for a few seconds) the camera rests: one frame a second, enough to keep
+its health; it is back at its full rate as soon as a game watches a board.  A frame in which
+nothing changed is not looked at either, while every board lies still: the picture, cut into
+blocks of ``BLOCK_PX`` pixels, is compared with the last one the pipeline took, and none of its
+blocks moved by more than ``CHANGE_LEVEL`` (a camera's noise, averaged over a block, moves them
+by under one level; a token laid or a hand by tens).  The pipeline still takes a frame every
+``FULL_PASS_S``, so a change too small for the blocks waits at most that long.
 """
 from __future__ import annotations
 
@@ -25,6 +34,16 @@ log = logging.getLogger(__name__)
 RETRY_S = 5.0
 #: Frames in a row without a picture before the camera counts as gone (and is reopened).
 LOST_AFTER = 30
+#: Frames a second while the camera rests.
+RESTING_FPS = 1.0
+#: Seconds the full rate is kept after someone asked for a picture (the calibrate or simulator page).
+LOOKED_AT_S = 5.0
+#: Side of the blocks a frame is cut into to see whether anything in it changed, pixels.
+BLOCK_PX = 16
+#: A block whose mean moved by more than this (grey levels, in any colour) is a change.
+CHANGE_LEVEL = 6
+#: The pipeline takes a frame at least this often (seconds), changed or not.
+FULL_PASS_S = 1.0
 
 
 class CameraService:
@@ -46,12 +65,25 @@ class CameraService:
         self.misses = 0
         self.commits = 0
         self._stop = threading.Event()
+        self._wake = threading.Event()      # set to end a wait between frames early
         self._thread: threading.Thread | None = None
         self._next_open = 0.0
         self.prepare = prepare          # run once in the camera thread before the first frame
-        self._previous = None
+        self._taken: tuple[float, np.ndarray] | None = None    # when the pipeline took a frame, its blocks
         self.collecting = False         # a calibration capture wants every frame measured
         self.expected = expected        # boards that must be in view (the [camera] boards list)
+        self.watched = True             # the running game watches a board (see vision.camera)
+        self._looked_at = float("-inf")
+
+    def watch(self, watched: bool) -> None:
+        """Whether the running game watches a board: the camera rests while none is."""
+        if watched != self.watched:
+            self.watched = watched
+            self._wake.set()
+
+    def resting(self) -> bool:
+        """Whether nothing needs the camera's pictures now."""
+        return not (self.watched or self.collecting or time.monotonic() - self._looked_at < LOOKED_AT_S)
 
     # ----- one step ----------------------------------------------------------------------
     def step(self) -> list[dict]:
@@ -84,10 +116,8 @@ class CameraService:
             now = time.monotonic()
             self.frame_times.append(now)
             self.last_frame_at = time.time()
-            if frame is self._previous and not self.collecting and all(
-                    w.tracker.state == "still" for w in self.pipeline.boards.values()):
-                return []       # the very same picture again (a synthetic table at rest): nothing to do
-            self._previous = frame
+            if not self._worth_a_look(frame, now):
+                return []
         with self.lock:
             commits = self.pipeline.process(frame)
         for inp in commits:
@@ -95,11 +125,25 @@ class CameraService:
             self.put(inp)
         return commits
 
+    def _worth_a_look(self, frame, now: float) -> bool:
+        """Whether the pipeline should take ``frame`` (see the module's docstring)."""
+        if not isinstance(frame, np.ndarray) or frame.size == 0:
+            return True         # the pipeline names what is wrong with it
+        h, w = frame.shape[:2]
+        blocks = cv2.resize(frame, (max(1, w // BLOCK_PX), max(1, h // BLOCK_PX)), interpolation=cv2.INTER_AREA)
+        if (self._taken is not None and now - self._taken[0] < FULL_PASS_S and not self.collecting
+                and self._taken[1].shape == blocks.shape
+                and int(cv2.absdiff(blocks, self._taken[1]).max()) <= CHANGE_LEVEL and self.pipeline.at_rest()):
+            return False
+        self._taken = (now, blocks)
+        return True
+
     # ----- thread --------------------------------------------------------------------------
     def start(self) -> None:
         """Start the camera thread."""
         if self._thread is None:
             self._stop.clear()
+            self._wake.clear()
             self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
             self._thread.start()
 
@@ -107,6 +151,7 @@ class CameraService:
         """Stop the thread and release the camera."""
         if self._thread is not None:
             self._stop.set()
+            self._wake.set()
             self._thread.join(timeout=5)
             self._thread = None
         if self.source is not None and self.opened:
@@ -121,19 +166,27 @@ class CameraService:
             except Exception:
                 log.exception("preparing the camera failed")
             self.prepare = None
+        rested = False
         while not self._stop.is_set():
             start = time.monotonic()
+            resting = self.resting()
+            if resting != rested:
+                self.frame_times.clear()        # the frame rate is the new pace's
+                rested = resting
             try:
                 self.step()
             except Exception:
                 log.exception("the camera pipeline failed on a frame")
-            self._stop.wait(max(0.0, self.period - (time.monotonic() - start)))
+            period = 1.0 / RESTING_FPS if resting else self.period
+            self._wake.wait(max(0.0, period - (time.monotonic() - start)))
+            self._wake.clear()
 
     def collect(self, board: str, count: int = 5, timeout: float = 5.0) -> list:
         """Measurements of ``board`` (zone means, patch) from the next ``count`` frames, for calibration."""
         samples, last, problem = [], None, None
         end = time.monotonic() + timeout
         self.collecting = True
+        self._wake.set()
         try:
             while len(samples) < count and time.monotonic() < end:
                 with self.lock:
@@ -173,7 +226,9 @@ class CameraService:
                                                 "no_frame": "The camera gives no frames."}.get(status["frame"],
                                                                                                status["frame"])}
         else:
-            cam = {"status": "simulated" if self.simulated else "ok", "detail": ""}
+            cam = {"status": "simulated" if self.simulated else "ok",
+                   "detail": f"resting ({RESTING_FPS:g} frame a second): no game watches a board"
+                   if self.resting() else ""}
         records = [{"name": "camera", **cam, "last_seen": self.last_frame_at,
                     "fps": None if fps is None else round(fps, 1),
                     "ms_per_frame": None if ms is None else round(ms, 2), "commits": self.commits}]
@@ -204,6 +259,9 @@ class CameraService:
     def jpeg(self, annotate: bool = True, quality: int = 80) -> bytes | None:
         """The last frame as JPEG, with markers, slots and classes drawn when ``annotate``."""
         from .overlay import draw
+        if self.resting():
+            self._wake.set()
+        self._looked_at = time.monotonic()
         with self.lock:
             frame = self.pipeline.last_frame
             if frame is None:

@@ -1,0 +1,119 @@
+"""The camera does less when nothing needs it (issue 20): it rests at one frame a second while the
+running game watches no board, and the pipeline skips a frame in which nothing changed while every
+board lies still, yet still sees a token laid at once and looks at the table every second."""
+import dataclasses
+import time
+
+import numpy as np
+
+from server.context import TableContext
+from tests.support.hardware_helpers import wait_for
+from tests.support.tofu_god import new_game as tofu_god_game
+from tests.support.vision_scenes import layouts
+from vision import camera, service as camera_service
+from vision import synthetic as syn
+from vision.pipeline import Pipeline
+from vision.service import CameraService
+from vision.sources import FrameSource
+
+
+class _Looping(FrameSource):
+    """Hands out its pictures in turn, for ever, noting when each was read."""
+
+    name = "test"
+
+    def __init__(self, frames):
+        self.frames, self.reads = list(frames), []
+
+    def read(self):
+        self.reads.append(time.monotonic())
+        return self.frames[len(self.reads) % len(self.frames)]
+
+
+def _still_board(seed=13, noise=3.0):
+    """A calibrated pipeline on one board, and its scene with a camera's sensor noise."""
+    layout = layouts("diet-1")["diet-1"]
+    scene = syn.board_scene(layout, seed)
+    cal = Pipeline({"diet-1": layout})
+    syn.calibrate(cal, scene, seed=seed * 7)
+    return layout, dataclasses.replace(scene, noise=noise), Pipeline({"diet-1": layout},
+                                                                      {"diet-1": cal.boards["diet-1"].reference})
+
+
+def _renders(scene, tokens, seeds, hands=None):
+    return [syn.render(syn.with_tokens(scene, tokens, seed, hands))[0] for seed in seeds]
+
+
+def test_a_still_board_is_not_looked_at_again_but_a_token_laid_is_seen_at_once(monkeypatch):
+    monkeypatch.setattr(camera_service, "FULL_PASS_S", 3600.0)     # no full pass due during the test
+    layout, scene, pipe = _still_board()
+    tokens = {"diet-1": syn.random_tokens(layout, np.random.default_rng(13))}
+    puts = []
+    service = CameraService(_Looping(_renders(scene, tokens, range(100, 112))), pipe, puts.append)
+    for _ in range(12):
+        service.step()
+    assert len(puts) == 1 and pipe.at_rest()         # the baseline, then still
+    taken = pipe.frame_no
+    for _ in range(24):                              # new pictures, nothing but the sensor's noise in them
+        service.step()
+    assert pipe.frame_no == taken and len(service.source.reads) == 36
+    laid = next(s.id for s in layout.slots if s.id not in tokens["diet-1"])
+    after = {"diet-1": {**tokens["diet-1"], laid: "grain"}}
+    service.source.frames = _renders(scene, after, range(200, 212))
+    for _ in range(12):
+        service.step()
+    assert len(puts) == 2 and puts[1]["board"]["slots"][laid] == "grain"
+    bw, bh = layout.size_mm
+    hand = [syn.Hand(tip=(bw * 0.4, bh * 0.5), origin=(bw * 0.4, bh * 2.5))]
+    service.source.frames = _renders(scene, after, range(300, 304), hand)
+    taken = pipe.frame_no
+    for _ in range(4):
+        service.step()
+    assert pipe.frame_no == taken + 4 and pipe.status()["boards"]["diet-1"]["busy"]
+
+
+def test_a_still_table_is_still_looked_at_every_full_pass(monkeypatch):
+    monkeypatch.setattr(camera_service, "FULL_PASS_S", 0.3)
+    layout, scene, pipe = _still_board()
+    service = CameraService(_Looping(_renders(scene, {}, range(400, 410))), pipe, lambda inp: None)
+    wait_for(lambda: service.step() is not None and pipe.at_rest(), what="the board still")
+    taken, since = pipe.frame_no, time.monotonic()
+    wait_for(lambda: service.step() is not None and pipe.frame_no > taken, what="the next full pass")
+    assert time.monotonic() - since >= 0.3 * 0.9
+    assert len(service.source.reads) > pipe.frame_no          # frames in between were skipped
+
+
+def test_the_camera_rests_while_no_board_is_watched_and_wakes_when_one_is():
+    frame = np.random.default_rng(1).integers(0, 255, (180, 320, 3), np.uint8)
+    service = CameraService(_Looping([frame]), Pipeline(layouts("diet-1")), lambda inp: None, fps=30)
+    service.watch(False)
+    service.start()
+    try:
+        reads = service.source.reads
+        wait_for(lambda: len(reads) >= 3, timeout=5, what="three frames at rest")
+        assert min(b - a for a, b in zip(reads, reads[1:3])) >= 1 / camera_service.RESTING_FPS - 0.05
+        cam = service.health()[0]
+        assert cam["status"] == "ok" and "resting" in cam["detail"]
+        service.watch(True)               # 30 frames at rest would take 30 s
+        start = len(reads)
+        wait_for(lambda: len(reads) >= start + 30, timeout=5, what="30 frames at the full rate")
+        assert service.health()[0]["detail"] == ""
+        service.watch(False)
+        wait_for(lambda: "resting" in service.health()[0]["detail"], what="resting again")
+        assert service.jpeg() is not None      # someone looks at the pictures: the full rate again
+        start = len(reads)
+        wait_for(lambda: len(reads) >= start + 30, timeout=5, what="30 frames while looked at")
+    finally:
+        service.stop()
+
+
+def test_the_camera_watches_while_the_running_game_watches_a_board(tmp_path):
+    """How vision/ learns it without importing a game: ``games.boards`` of the table's state."""
+    ctx = TableContext.open(tmp_path, simulate=True)
+    service = camera.build(ctx)
+    assert not service.watched                                   # no game
+    accepted = ctx.table.handle({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"],
+                                              "seed": 1, "options": {"data": "sample"}}})
+    assert accepted.accepted and service.watched
+    assert ctx.table.handle(tofu_god_game(["Ann", "Ben", "Cy"])).accepted
+    assert not service.watched
