@@ -180,16 +180,19 @@ class SyntheticSource(FrameSource):
         self._frame: tuple[int, np.ndarray] | None = None
 
     def set_slots(self, board: str, slots: dict[str, str | None]) -> None:
-        """Put tokens on (or take them off) the named physical board's slots."""
+        """Put tokens on (or take them off) the named physical board's slots (a new picture is
+        rendered only when that changed a slot)."""
         with self._lock:
             for place in self.scene.boards:
                 if place.layout.board == board:
+                    before = dict(place.tokens)
                     for slot, token in slots.items():
                         if token:
                             place.tokens[slot] = token
                         else:
                             place.tokens.pop(slot, None)
-            self._version += 1
+                    if place.tokens != before:
+                        self._version += 1
 
     def read(self) -> np.ndarray | None:
         with self._lock:
