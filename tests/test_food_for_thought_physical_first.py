@@ -279,3 +279,158 @@ def test_physical_first_is_the_default_where_a_camera_feeds_the_table(tmp_path):
     assert state_options["mode"] == journaled["mode"] == "physical"
     assert TableContext.open(tmp_path / "feeding", simulate=True).table.state["options"]["mode"] == "physical"
     assert _new_game_options(feeding, mode="guided")[0]["mode"] == "guided"
+
+
+# ----------------------------------------------------------------------------- readings in any order
+def _boards_after(table, seat_no, body):
+    """Every board ``seat_no``'s move changes, as the camera sees it once the move is done: the diet
+    board (with its own action spaces), the shopping list and the main board (markers, dice, dining out)."""
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, seat_no, body)
+    return {b: implied(trial, b) for b in (f"diet-{seat_no}", "shop", "main")
+            if implied(trial, b) != implied(table.state, b)}
+
+
+def _first_look(table, seat_no, diet_spaces=True):
+    """The camera's first look at ``seat_no``'s diet board and the main board's action spaces, as
+    recorded (``diet_spaces``: whether this camera reads the diet board's own action spaces)."""
+    diet = {**every_slot(table.state, f"diet-{seat_no}"), **implied(table.state, f"diet-{seat_no}")}
+    if not diet_spaces:
+        diet = {s: t for s, t in diet.items() if not s.startswith("action.")}
+    _read(table, f"diet-{seat_no}", diet)
+    main = {f"action.{space}.{n}": None for space in physical.MAIN_SPACES for n in range(1, 6)}
+    _read(table, "main", {**main, **implied(table.state, "main")})
+
+
+def _record(table):
+    """What the table has recorded, leaving out its log and what the camera last saw."""
+    return {k: v for k, v in table.state.items() if k not in ("log", "boards")}
+
+
+def _extra_action_table():
+    """Three players; the first has dined at Pizza To Go and the round is at its extra action."""
+    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
+    pick_assistants(table)
+    turn = table.state["turn"]
+    seat(table, turn, "pizza")
+    while table.state["phase"] == "actions":
+        seat(table, table.state["turn"], "cook")
+    assert table.state["phase"] == "pizza_extra" and table.state["turn"] == turn
+    return table, turn
+
+
+def _extra_shopping(table, turn):
+    table.state["covered"] = {}
+    space = "1.1"
+    return {"action": "shop", "dice": [1, 2], "items": [{"space": space}]}
+
+
+def _read_in(table, boards, order, diet_spaces=True):
+    """The camera reads ``boards`` one at a time in ``order``; what the TV listed to put back meanwhile."""
+    listed = []
+    for board in order:
+        slots = boards[board]
+        if not diet_spaces and board.startswith("diet"):
+            slots = {s: t for s, t in slots.items() if not s.startswith("action.")}
+        _read(table, board, slots)
+        listed += table.state["put_back"]
+    return listed
+
+
+def test_the_extra_action_read_main_board_first_or_last_is_the_same_purchase():
+    """rulebook Pizza To Go: at the round's end its player may move that marker to another open space
+    and take that action; here grocery shopping, the fats on space 1.1 bought on sale.  The camera
+    reads the main board (the marker moved, the dice) before or after the diet board (the fats in the
+    kitchen) and the shopping list: either way nothing is recorded until the last board is read, and
+    then the same purchase.  Read main board first, it was taken at once as shopping with nothing
+    bought, before the fats were seen."""
+    results = []
+    for order in (["main", "shop", "diet"], ["diet", "shop", "main"]):
+        table, turn = _extra_action_table()
+        _first_look(table, turn, diet_spaces=False)
+        boards = _boards_after(table, turn, _extra_shopping(table, turn))
+        names = [{"main": "main", "shop": "shop", "diet": f"diet-{turn}"}[b] for b in order]
+        for board in names[:-1]:
+            _read_in(table, boards, [board], diet_spaces=False)
+            assert table.state["phase"] == "pizza_extra" and player(table, turn)["kitchen"][0] == [], order
+        _read_in(table, boards, names[-1:], diet_spaces=False)
+        assert table.state["phase"] == "round_end" and table.state["question"] is None
+        assert "1.1" in table.state["covered"] and player(table, turn)["kitchen"][0] == ["fats"]
+        assert table.view("table")["put_back"] == []
+        results.append(_record(table))
+    assert results[0] == results[1]
+
+
+def test_a_move_whose_boards_are_read_in_any_order_is_recorded_the_same():
+    """rulebook Place and Pass: a pass puts the marker on any open space (here a grocery shopping space)
+    and sets the other markers aside; rulebook Pizza To Go: the extra action may be a Snack (rulebook
+    Snack: one kitchen token to the body), its marker moved from the main board to the diet board.
+    Read in every order, each move is recorded the same, and until the camera sees the marker where
+    it went the table decides nothing and lists nothing to put back (the diet board read first once
+    made the pass a pass on Recipes & Cook, and the main board read first made the snack an empty
+    Recipes & Cook)."""
+    def passing():
+        table = _table()
+        _first_look(table, 1)
+        return table, 1, {"action": "pass", "space": "shop"}
+
+    def extra_snack():
+        table, turn = _extra_action_table()
+        player(table, turn)["kitchen"][0] = ["grain"]
+        _first_look(table, turn)
+        return table, turn, {"action": "snack", "food": "grain", "column": 1}
+
+    for make in (passing, extra_snack):
+        results = []
+        for flip in (False, True):
+            table, turn, body = make()
+            boards = _boards_after(table, turn, body)
+            assert set(boards) == {f"diet-{turn}", "main"}
+            order = sorted(boards, reverse=flip)
+            assert _read_in(table, boards, order) == [], (make.__name__, order)
+            results.append(_record(table))
+        assert results[0] == results[1], make.__name__
+    assert results[0]["phase"] == "round_end" and results[0]["seats"]["1"]["diet_markers"]["snack"] == 1
+
+
+def test_a_marker_on_a_taken_space_is_listed_to_take_back_and_nothing_is_applied():
+    """rulebook: a marker goes on an available (empty) action space; Pizza To Go holds one.  Ben puts
+    his marker on Pizza To Go, already Ann's: nothing is applied and the TV lists the extra marker on
+    the main board; he moves it to his Snack space and snacks, and that is applied."""
+    table = _table()
+    seat(table, 1, "pizza")
+    player(table, 2)["kitchen"][0] = ["water"]
+    _first_look(table, 2)
+    before = copy.deepcopy(table.state["seats"])
+    wrong_main = {**implied(table.state, "main"), "action.pizza.2": "marker2"}
+    wrong_diet = {s: t for s, t in implied(table.state, "diet-2").items() if s != "markers.4"}
+    _read(table, "main", wrong_main)
+    _read(table, "diet-2", wrong_diet)
+    assert table.state["seats"] == before and table.state["turn"] == 2
+    assert {"board": "main", "slot": "action.pizza", "recorded": ["marker1"],
+            "seen": ["marker1", "marker2"]} in table.view("table")["put_back"]
+    boards = _boards_after(table, 2, {"action": "snack", "food": "water", "column": 1})
+    _read(table, "diet-2", boards["diet-2"])
+    assert table.state["seats"] == before                  # the marker is still seen on Pizza To Go too
+    _read(table, "main", implied(table.state, "main"))
+    assert player(table, 2)["body"]["water"] == ["water"] and table.state["turn"] == 1
+    assert table.view("table")["put_back"] == []
+
+
+def test_a_question_asked_after_a_put_back_list_clears_it():
+    """Two buffet rows alike (rulebook Chinese Buffet: all the tokens of one row).  The diet board is read
+    first: the tokens in the body fit nothing the table knows yet, so it lists them; then the main board
+    shows the marker on the buffet and the emptied row, the table asks which row, and once answered
+    nothing is left listed (the old list stayed on the TV after the action was applied)."""
+    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
+    pick_assistants(table)
+    table.state["buffet"] = [["veg", "dairy"], ["veg", "dairy"]]
+    turn = table.state["turn"]
+    _first_look(table, turn, diet_spaces=False)
+    boards = _boards_after(table, turn, {"action": "buffet", "row": 2})
+    _read(table, f"diet-{turn}", {s: t for s, t in boards[f"diet-{turn}"].items() if not s.startswith("action.")})
+    assert table.state["put_back"]
+    _read(table, "main", boards["main"])
+    assert table.view(f"seat-{turn}")["me"]["can"] == ["answer"] and table.view("table")["put_back"] == []
+    seat(table, turn, "answer", choice=2)
+    assert table.state["buffet"] == [["veg", "dairy"], []] and table.view("table")["put_back"] == []

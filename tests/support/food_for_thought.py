@@ -93,7 +93,9 @@ KITCHEN_ROWS, TRASH_SPACES = 6, 8
 def every_slot(state: dict, board: str) -> dict:
     """Every slot the camera reads on a diet board, empty: each body space of the player's own
     groups, the kitchen columns and trash as the sample layouts have them, the freezer and thaw
-    areas with the Freezer module, and in the physical-first mode the four action marker spaces."""
+    areas with the Freezer module, and in the physical-first mode the four unused action marker
+    spaces and the board's own action spaces (Snack, Recipes & Cook, Work Out; room for four
+    markers each)."""
     from server.games.food_for_thought import rules
     p = state["seats"][board.split("-")[1]]
     slots = [f"body.{g['id']}.{n}" for g in p["groups"] for n in range(1, len(g["spaces"]) + 1)]
@@ -104,4 +106,5 @@ def every_slot(state: dict, board: str) -> dict:
         slots += [f"thaw.{n}" for n in range(1, rules.THAW_SPACES + 1)]
     if state["options"]["mode"] == "physical":
         slots += [f"markers.{n}" for n in range(1, rules.ACTIONS_PER_ROUND + 1)]
+        slots += [f"action.{space}.{n}" for space in rules.DIET_SPACES for n in range(1, rules.ACTIONS_PER_ROUND + 1)]
     return dict.fromkeys(slots)

@@ -457,6 +457,11 @@ def _refill_planner(state):
         state["planner"].append(state["activity_deck"].pop(0))
 
 
+def _on_diet_board(p: dict, space: str) -> None:
+    """The marker lies on ``space`` of the player's own diet board (the camera sees it there)."""
+    p.setdefault("diet_markers", rules.no_diet_markers())[space] += 1
+
+
 def pass_turn(state, seat, p, body):
     space = body.get("space", "cook")
     why = space_open(state, seat, space)
@@ -468,6 +473,8 @@ def pass_turn(state, seat, p, body):
         state["spaces"]["pizza"] = seat
     elif space == "buffet":
         state["spaces"]["buffet"][state["spaces"]["buffet"].index(None)] = seat
+    elif space in rules.DIET_SPACES:
+        _on_diet_board(p, space)
     p["passed"] = True
     p["actions_left"] = 0
     return [event(state, "pass", f"{p['name']} passes for the rest of the round.")]
@@ -506,6 +513,8 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
             raise RuleError("unavailable", why)
     leave_pizza(state)
     events = HANDLERS[action](state, seat, p, body)
+    if action in rules.DIET_SPACES:
+        _on_diet_board(p, action)
     if action == "shop":
         return events                     # the turn goes on once the player has bought
     _refill_planner(state)                # the Daily Planner refills at the end of each turn

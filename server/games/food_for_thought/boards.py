@@ -9,6 +9,12 @@ Boards and their slots (every number is 1-based; see docs/food-for-thought.md):
 - ``shop``: ``shop.<row>.<col>``, holding ``covered`` (a shopping token lies there)
   or null.
 
+In the physical-first mode a diet board also shows its player's action markers:
+``markers.<n>`` (the unused ones, ``marker``), and ``action.<space>.<n>`` (those placed on
+the board's own action spaces this round: ``snack``, ``cook``, ``workout``; the order of
+the markers on one space does not matter), and the tokens lying on incomplete cards
+(``onrecipe.<n>``, ``onactivity.<n>``).
+
 A board input is what the camera saw; it never changes the record by itself, so
 a move is never counted twice (once by the recorded action, once by the reading).
 A board the host marks as camera-watched keeps its snapshots apart (``seen``);
@@ -68,7 +74,9 @@ def implied(state: dict, board: str) -> dict:
         on_recipes = [f for rid in p["recipes"] for f in p["recipe_tokens"][rid] if f is not None]
         on_activities = [f for aid in p["activities"] for t in p["activity_tokens"][aid] if t for f in t]
         unused = rules.ACTIONS_PER_ROUND if state["phase"] == "assistants" else p["actions_left"]   # taken back
+        placed = p.get("diet_markers", {}) if state["phase"] in ("actions", "pizza_extra", "round_end") else {}
         return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, unused + 1)},          # at clean-up
+                **{f"action.{space}.{n}": MARKER for space, k in placed.items() for n in range(1, k + 1)},
                 **{f"onrecipe.{n}": f for n, f in enumerate(sorted(on_recipes), 1)},
                 **{f"onactivity.{n}": f for n, f in enumerate(sorted(on_activities), 1)}}
     return diet_slots(p)
@@ -96,7 +104,7 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
             raise RuleError("bad_argument", f"A shopping list slot holds {COVERED!r} or null, not {token!r}.")
         return
     p = _seat_of(state, board)
-    if token is not None and token not in state["foods"] and not (parts[0] == "markers" and token == MARKER):
+    if token is not None and token not in state["foods"] and not (parts[0] in ("markers", "action") and token == MARKER):
         raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
     ok = False
     if parts[0] == "body" and len(parts) == 3 and parts[2].isdigit():
@@ -109,6 +117,11 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
     elif parts[0] == "markers" and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
         if token not in (None, MARKER):
             raise RuleError("bad_argument", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
+        return
+    elif (parts[0] == "action" and len(parts) == 3 and parts[1] in rules.DIET_SPACES and parts[2].isdigit()
+          and state["options"]["mode"] == "physical"):
+        if token not in (None, MARKER):
+            raise RuleError("bad_argument", f"A diet board action space holds {MARKER!r} or null, not {token!r}.")
         return
     elif parts[0] in ("onrecipe", "onactivity") and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
         ok = True                         # a token lying on one of the player's incomplete recipe cards
@@ -150,9 +163,10 @@ def _apply_slots(state: dict, board: str, slots: dict) -> None:
 
 def area(slot: str) -> str:
     """Where a slot's position matters: a body or shopping list space is its own area; a kitchen
-    column, the trash, the freezer and the thaw area are areas whose tokens have no order."""
+    column, the trash, the freezer, the thaw area and one diet board action space's markers are
+    areas whose tokens have no order."""
     parts = slot.split(".")
-    if parts[0] == "kitchen":
+    if parts[0] in ("kitchen", "action"):
         return ".".join(parts[:2])
     if parts[0] in ("trash", "freezer", "thaw", "onrecipe", "onactivity"):
         return parts[0]

@@ -48,8 +48,8 @@ def _untidy(state: dict) -> list[dict] | None:
             return None
         if board == "shop":                       # only this round's purchases must come off
             info = {**info, "areas": [a for a in info["areas"] if state["covered"].get(a[5:]) == "shopping"]}
-        elif state["round"] >= rules.ROUNDS:
-            info = {**info, "areas": [a for a in info["areas"] if not a.startswith("markers.")]}
+        elif state["round"] >= rules.ROUNDS:           # the game is over: markers may stay where they are
+            info = {**info, "areas": [a for a in info["areas"] if not a.startswith(("markers.", "action."))]}
         left += [{"board": board, **d} for d in boards.compare(info, wanted)]
     main = state["boards"].get(physical.MAIN, {})
     if "action" in main.get("areas", []):

@@ -3,6 +3,18 @@
 In the ``physical`` mode the boards are the truth.  Each diet board shows its
 player's unused action markers (slots ``markers.<n>`` holding ``marker``): when
 the active player's count drops by one, they have placed a marker and acted.
+
+The camera reads each board when it lies still, one board at a time and in no
+promised order (the diet board may be read before the main board the marker went
+to).  So the table first waits for the marker to be seen where it went: on one of
+the main board's action spaces (``action.<space>.<n>`` holding ``marker<seat>``)
+or one of the diet board's own (``action.<space>.<n>`` holding ``marker``).  While
+it is seen nowhere new (still in a hand, or on a board not read again yet), or
+seen in more places than markers left the player's supply (a board read before
+the marker moved on), nothing is decided and nothing is listed to put back.  A
+camera that does not read the diet board's action spaces is taken at its word:
+a marker not seen on the main board is on the diet board.
+
 The engine then lists the actions that could explain the change (every open
 space: Pizza To Go, each buffet row, a snack of each food that left the kitchen,
 each open market stand with the wild foods that appeared, a shopping trip with
@@ -29,7 +41,7 @@ from collections import Counter
 from itertools import combinations_with_replacement, product
 
 from ..base import RuleError, event
-from . import actions, boards, physical
+from . import actions, boards, physical, rules
 from .tokens import food_name
 
 MARKER = boards.MARKER
@@ -65,34 +77,78 @@ def _markers_read(state: dict) -> bool:
     return "action" in state["boards"].get(physical.MAIN, {}).get("areas", [])
 
 
-def _new_marker_spaces(state: dict, seat: int) -> set[str] | None:
-    """Main board spaces where the camera sees more of ``seat``'s markers than the record has
-    (None when the camera has not read the main board's action spaces)."""
+def _count(seen: dict, prefix: str, token: str) -> int:
+    return sum(1 for s, t in seen.items() if s.startswith(prefix) and t == token)
+
+
+def _main_excess(state: dict, seat: int) -> dict[str, int] | None:
+    """Per main board action space: how many more of ``seat``'s markers the camera sees there than
+    the record has (fewer: negative); None when the camera has not read those spaces."""
     if not _markers_read(state):
         return None
     seen = _seen(state, physical.MAIN)
     record = physical.space_markers(state)
     token = physical.marker(seat)
-    return {space for space in physical.MAIN_SPACES
-            if sum(1 for s, t in seen.items() if s.startswith(f"action.{space}.") and t == token)
-            > record[space].count(seat)}
+    return {space: _count(seen, f"action.{space}.", token) - record[space].count(seat)
+            for space in physical.MAIN_SPACES}
+
+
+def _diet_excess(state: dict, seat: int) -> dict[str, int] | None:
+    """The same for the action spaces of ``seat``'s own diet board; None when the camera does not
+    read them."""
+    board = f"diet-{seat}"
+    if not any(a.startswith("action.") for a in state["boards"].get(board, {}).get("areas", [])):
+        return None
+    seen = _seen(state, board)
+    placed = state["seats"][str(seat)].get("diet_markers", {})
+    return {space: _count(seen, f"action.{space}.", MARKER) - placed.get(space, 0) for space in rules.DIET_SPACES}
+
+
+def _new_marker_spaces(state: dict, seat: int) -> tuple[set[str], bool, bool]:
+    """The spaces, main board or diet board, where the camera sees a new marker of ``seat``, and
+    whether it reads the main board's and the diet board's action spaces at all."""
+    main, diet = _main_excess(state, seat), _diet_excess(state, seat)
+    spaces = {space for space, n in {**(main or {}), **(diet or {})}.items() if n > 0}
+    return spaces, main is not None, diet is not None
+
+
+def _settled(state: dict, seat: int) -> bool:
+    """Whether the camera's boards agree on where ``seat``'s marker went: seen on one new space at
+    least and on no more new spaces than markers left the supply (a pass sets the others aside).
+    Without the diet board's action spaces the camera cannot say, and the table decides at once."""
+    diet = _diet_excess(state, seat)
+    if diet is None:
+        return True
+    main = _main_excess(state, seat)
+    placed = sum(n for n in diet.values() if n > 0) + sum(n for n in (main or {}).values() if n > 0)
+    if main is None and placed == 0:
+        return True                 # on the main board, whose action spaces the camera does not read
+    if state["phase"] == "pizza_extra":
+        gone = 1                    # the Pizza To Go marker, moved on
+    else:
+        gone = state["seats"][str(seat)]["actions_left"] - (_markers_seen(state, seat) or 0)
+    return 1 <= placed <= gone
 
 
 def candidates(state: dict, seat: int) -> list[dict]:
     """Actions ``seat`` may have taken, built from the change between the record and the camera;
-    where the camera sees the player's new marker on a main board space, only that space's."""
+    where the camera sees the player's new marker on an action space, only that space's."""
     out = _all_candidates(state, seat)
-    spaces = _new_marker_spaces(state, seat)
-    if spaces is None:
+    spaces, main_read, diet_read = _new_marker_spaces(state, seat)
+    if not main_read and not diet_read:
         return out
     if len(spaces) > 1:
         return []                             # two new markers at once: nothing fits
-    on_main = [c for c in out if c["action"] in physical.MAIN_SPACES]
-    personal = [c for c in out if c["action"] not in physical.MAIN_SPACES and c["action"] != "pass"]
     if spaces:
         (space,) = spaces
-        return [c for c in on_main if c["action"] == space] + [{"action": "pass", "space": space}]
-    return personal + [{"action": "pass"}]
+        return [c for c in out if c["action"] == space] + [{"action": "pass", "space": space}]
+    if not diet_read:                         # not on the main board: on the diet board
+        return [c for c in out if c["action"] not in physical.MAIN_SPACES and c["action"] != "pass"] + [
+            {"action": "pass"}]
+    # on no diet board space: on the main board, whose action spaces the camera does not read
+    open_ = [s for s in ("shop", "pizza", "buffet") if actions.space_open(state, seat, s) is None]
+    return [c for c in out if c["action"] in physical.MAIN_SPACES] + [{"action": "pass", "space": s}
+                                                                      for s in open_[:1]]
 
 
 def _all_candidates(state: dict, seat: int) -> list[dict]:
@@ -205,32 +261,46 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     return events + actions.buy(state, seat, {"items": body["items"], "freeze": body.get("freeze", [])})
 
 
+def _main_markers_differ(state: dict) -> list[dict]:
+    """The main board's action spaces whose markers the camera sees otherwise than the record has
+    them (each as a put-back line: the space, the markers recorded and seen there)."""
+    if not _markers_read(state):
+        return []
+    seen, record = _seen(state, physical.MAIN), physical.main_slots(state)
+    out = []
+    for space in physical.MAIN_SPACES:
+        prefix = f"action.{space}."
+        want = sorted(t for s, t in record.items() if s.startswith(prefix))
+        got = sorted(t for s, t in seen.items() if s.startswith(prefix))
+        if want != got:
+            out.append({"board": physical.MAIN, "slot": f"action.{space}", "recorded": want, "seen": got})
+    return out
+
+
 def _agrees(state: dict, seat: int) -> bool:
     """Whether the record now looks like what the camera has reported, on every board it read."""
     for board in (f"diet-{seat}", "shop"):
         if _reported(state, board) and boards.disagreements(state, board):
             return False
-    if not _markers_read(state):
-        return True
-    seen, record = _seen(state, physical.MAIN), physical.main_slots(state)
-    for space in physical.MAIN_SPACES:                    # the markers on the main board's spaces
-        prefix = f"action.{space}."
-        if sorted(t for s, t in seen.items() if s.startswith(prefix)) != sorted(
-                t for s, t in record.items() if s.startswith(prefix)):
-            return False
-    return True
+    return not _main_markers_differ(state)
 
 
 def _outcomes(state: dict, seat: int) -> list[tuple[dict, dict, list[dict]]]:
-    """The candidates after which the record agrees with the boards, one per distinct outcome."""
+    """The candidates after which the record agrees with the boards, one per distinct outcome
+    (where the camera does not read the diet board's action spaces, which of them a marker stands
+    on makes no outcome of its own)."""
     found, outcomes = [], set()
+    blind = _diet_excess(state, seat) is None
     for body in candidates(state, seat):
         trial = copy.deepcopy(state)
         try:
             events = play(trial, seat, body)
         except RuleError:
             continue
-        key = json.dumps({k: v for k, v in trial.items() if k != "log"}, sort_keys=True)
+        shown = {k: v for k, v in trial.items() if k != "log"}
+        if blind:
+            shown["seats"] = {s: {k: v for k, v in p.items() if k != "diet_markers"} for s, p in trial["seats"].items()}
+        key = json.dumps(shown, sort_keys=True)
         if _agrees(trial, seat) and key not in outcomes:
             outcomes.add(key)
             found.append((body, trial, events))
@@ -257,8 +327,15 @@ def after_reading(state: dict) -> list[dict]:
     if state["phase"] == "round_end":
         from .cleanup import after_reading as cleanup_reading
         return cleanup_reading(state)
-    if state["phase"] not in ("actions", "pizza_extra") or state["pending"] is not None or state.get("question"):
+    if state["phase"] not in ("actions", "pizza_extra") or state["pending"] is not None:
         return []
+    asked = state.get("question")
+    if asked:                     # the table changed while the question was open: ask again from what it shows
+        state["question"] = None
+        events = after_reading(state)
+        if state["question"] and state["question"]["bodies"] == asked["bodies"]:
+            return []             # the same question still stands
+        return events
     seat = state["turn"]
     p = state["seats"][str(seat)]
     acted = _acted(state, seat)
@@ -269,11 +346,19 @@ def after_reading(state: dict) -> list[dict]:
     if not acted:
         state["put_back"] = []
         return []
+    if not _settled(state, seat):
+        return []                 # the marker is not seen where it went yet: wait for the table to be still
     found = _outcomes(state, seat)
-    if len(found) > 1 and any(body == {"action": "cook"} for body, _t, _e in found):
-        # the last marker placed with nothing done: an empty Recipes & Cook, the same as a pass that sets
-        # no marker aside (and the Pizza To Go holder keeps their extra action)
+    if len(found) > 1 and any(body in ({"action": "cook"}, {"action": "workout"}) for body, _t, _e in found):
+        # the last marker placed with nothing done: an empty Recipes & Cook (or Work Out), the same as a
+        # pass that sets no marker aside (and the Pizza To Go holder keeps their extra action)
         found = [f for f in found if f[0]["action"] != "pass"]
+    if len(found) == 1 and _nothing_seen_moved(state, seat, found[0]):
+        body = found[0][0]
+        state["put_back"] = []
+        state["question"] = {"seat": seat, "options": [_label(state, body) + ", nothing taken"], "bodies": [body]}
+        return [event(state, "question", f"{p['name']}: the table sees your marker moved but nothing on your "
+                      "board yet; confirm on your phone, or finish the move.")]
     if len(found) == 1:
         body, trial, events = found[0]
         state.clear()
@@ -282,12 +367,24 @@ def after_reading(state: dict) -> list[dict]:
         return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events
     if not found:
         state["put_back"] = [{"board": b, **d} for b in (f"diet-{seat}", "shop")
-                             for d in boards.disagreements(state, b)]
+                             for d in boards.disagreements(state, b)] + _main_markers_differ(state)
         return [event(state, "put_back", f"{p['name']}: the table shows no legal action; put back what the "
                       "TV lists, or the host acts for you.")]
+    state["put_back"] = []                    # legal actions fit: nothing to put back
     state["question"] = {"seat": seat, "options": [_label(state, body) for body, _t, _e in found],
                          "bodies": [body for body, _t, _e in found]}
     return [event(state, "question", f"{p['name']}: which action was it? Answer on your phone.")]
+
+
+def _nothing_seen_moved(state: dict, seat: int, outcome: tuple) -> bool:
+    """Whether ``outcome`` is the Pizza To Go extra action on a main board space that moved nothing
+    onto the player's diet board.  The camera sees that extra action on the main board first, and
+    the diet board, where its food goes, may simply not be read again yet: such an action is not
+    taken as done with nothing until the player says so."""
+    body, trial, _events = outcome
+    board = f"diet-{seat}"
+    return (state["phase"] == "pizza_extra" and body["action"] in physical.MAIN_SPACES
+            and boards.implied(trial, board) == boards.implied(state, board))
 
 
 def answer(state: dict, seat: int, body: dict) -> list[dict]:
@@ -310,11 +407,12 @@ def _label(state: dict, body: dict) -> str:
         return f"Snack: {food_name(state, body['food'])}"
     if a == "market":
         return f"Farmers market: {state['cards']['market'][body['card']]['name']}"
-    if a == "workout":
+    if a == "workout" and body.get("place"):
         return "Work out: " + ", ".join(f"{food_name(state, i['food'])} on "
                                         f"{state['cards']['activities'][i['activity']]['name']}" for i in body["place"])
     if a == "cook" and body.get("place"):
         return "Cook: " + ", ".join(f"{food_name(state, i['food'])} on {state['cards']['recipes'][i['recipe']]['name']}"
                                     for i in body["place"])
     return {"pizza": "Pizza To Go", "shop": "Grocery shopping", "cook": "Recipes & Cook, nothing cooked",
+            "workout": "Activities & Work Out, no work out",
             "pass": "Pass for the rest of the round"}[a]

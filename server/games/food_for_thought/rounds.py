@@ -132,7 +132,8 @@ def _assistants_done(state: dict, events: list[dict]) -> list[dict]:
     state["assistant_queue"] = []
     state["phase"] = "actions"
     for p in state["seats"].values():
-        p.update(actions_left=rules.ACTIONS_PER_ROUND, passed=False, snacks=0, market_visits=0, pizza=False)
+        p.update(actions_left=rules.ACTIONS_PER_ROUND, passed=False, snacks=0, market_visits=0, pizza=False,
+                 diet_markers=rules.no_diet_markers())
     state["turn"] = order(state)[0]
     events.append(event(state, "actions", f"Round {state['round']}: actions begin with "
                         f"{seat_record(state, state['turn'])['name']}."))

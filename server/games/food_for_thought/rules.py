@@ -11,6 +11,14 @@ GAME_ID = "food-for-thought"
 #: The game lasts six rounds; each player places four action markers a round.
 ROUNDS = 6
 ACTIONS_PER_ROUND = 4
+#: The action spaces printed on each player's own diet board (the others are on the main board).
+DIET_SPACES = ("snack", "cook", "workout")
+
+
+def no_diet_markers() -> dict:
+    """A round's start: no marker on any of a diet board's action spaces."""
+    return dict.fromkeys(DIET_SPACES, 0)
+
 
 #: Grocery shopping action spaces by player count (1-2: 3, 3: 4, 4: 5).
 SHOP_SPACES = {1: 3, 2: 3, 3: 4, 4: 5}

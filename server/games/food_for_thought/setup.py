@@ -30,6 +30,7 @@ def _player(name: str, seat: int, diet: str, groups: list[dict], columns: int) -
         "assistants": [], "last_assistants": [],
         "allergy": None, "tile_first": [],
         "actions_left": rules.ACTIONS_PER_ROUND, "passed": False, "snacks": 0, "market_visits": 0,
+        "diet_markers": rules.no_diet_markers(),   # markers on the diet board's action spaces this round
         "pizza": False, "adjustments": [], "goal_vp": {},
     }
 
