@@ -96,6 +96,8 @@ def test_every_screen_of_a_game(night, script):
         problems += screens.check(game, screen)
     assert view["over"], "the script plays a whole game"
     assert "over" in seen
+    if game.startswith("tofu-kingdom"):
+        assert screens.captions_checked, "the narrator's caption was on a checked screen (the deal)"
     # the host ends the finished game: the final ranking stays on the TV until the next game
     seq = _post(srv, {"host": {"action": "end_game"}})
     screens.wait(seq)
@@ -132,3 +134,18 @@ def test_contrast_check_measures_rendered_text(night):
     phone.evaluate("document.getElementById('faint').style.fontSize = '24px'")
     found = phone.evaluate(CHECKS, {"tv": False, "minTextPx": 14, "codes": "none", "width": 390, "height": 844})
     assert not [p for p in found if p.startswith("contrast")], found
+
+
+def test_the_overlap_check_counts_the_caption_as_a_notice(night):
+    """The narrator's caption is held to the notices' rule: laid over the ticker, where it used to
+    be fixed, it is reported as covering the refusal notice there."""
+    _srv, screens = night
+    tv = screens.tvs["1080p"]
+    tv.evaluate("TofuTable.notice(document.getElementById('notices'), 'Advance waits for the flip.'); "
+                "TofuTV.caption('Lay your coasters face down.')")
+    assert not [p for p in tv.evaluate(CHECKS, {"tv": True}) if "caption" in p]   # at the foot of the stage
+    tv.evaluate("Object.assign(document.getElementById('caption').style, {position: 'fixed', right: '1rem', bottom: '1rem'})")
+    found = tv.evaluate(CHECKS, {"tv": True})
+    tv.evaluate("TofuTV.caption(''); document.getElementById('caption').removeAttribute('style'); "
+                "document.getElementById('notices').replaceChildren()")
+    assert any(p.startswith('notices overlap: div#caption.caption "Lay your coasters face down."') for p in found), found

@@ -36,8 +36,7 @@ const TofuTV = (() => {
   // ----- the narrator: lines spoken offline (server/narrator.py), each shown as a caption too ----
   let narrator = null;
   function caption(text) {
-    let el = document.getElementById("caption");
-    if (!el) document.body.append(el = h("div", { id: "caption", class: "caption", role: "status" }));
+    const el = document.getElementById("caption");
     el.textContent = text;
     el.hidden = !text;
     return el;

@@ -109,10 +109,12 @@
   }
   if (faint.size) problems.push("contrast under WCAG AA: " + [...faint].slice(0, 8).join("; "));
 
-  // notices: never over each other, the game's own part, the newest event or a button
-  const notices = [...document.querySelectorAll(".notice")].filter(shown);
+  // notices and the narrator's caption: never over each other, the game's own part (its box and
+  // whatever in it spills out), the newest event or a button
+  const notices = [...document.querySelectorAll(".notice, .caption")].filter(shown);
   const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const keep = [...document.querySelectorAll(opts.keepClear || "#game-area, #events li:last-child, button")].filter(shown);
+  const keep = [...document.querySelectorAll(opts.keepClear || "#game-area, #game-area *, #events li:last-child, button")]
+    .filter(shown);
   notices.forEach((n, i) => {
     const r = n.getBoundingClientRect();
     notices.slice(i + 1).forEach((m) => { if (overlap(r, m.getBoundingClientRect())) problems.push(`notices overlap: ${describe(n)}`); });

@@ -42,6 +42,7 @@ class Screens:
         self._watch(self.phone, "phone")
         self.phone_path: str | None = None
         self.phone_problems: list[str] = []
+        self.captions_checked = 0   # TV screens checked while the narrator's caption showed
 
     def _watch(self, page, name: str) -> None:
         # (a failed load names its address: the console's text does not)
@@ -69,6 +70,7 @@ class Screens:
             found = page.evaluate(CHECKS, {"tv": True, "minTextPx": TV_TEXT_PX * scale, "codes": ".seat-code, .join-code",
                                            "minCodePx": TV_CODE_PX * scale})
             problems += [f"{game} / {screen} / TV {name}: {p}" for p in found]
+            self.captions_checked += page.locator("#caption").is_visible()
             self._shoot(page, game, screen, name)
         if phone and self.phone_path:
             found = self.phone.evaluate(CHECKS, {"tv": False, "minTextPx": PHONE_TEXT_PX, "codes": "none",

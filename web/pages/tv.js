@@ -138,6 +138,7 @@ async function render(view) {
   latest = view;
   const prev = TofuTV.before(view);
   if (!prev || prev.seq !== view.seq) suspense.stop();       // a new state ends any held-back result
+  if (!prev || prev.phase !== view.phase) TofuTV.caption("");  // the narrator's line belongs to its phase
   const renderers = await TofuTable.loadGame(view.game);
   if (latest !== view) return;                              // a newer view came while loading
   $("screen").classList.toggle("lobby", !view.game);
