@@ -13,8 +13,14 @@ What happens, in order:
 1. **start-up**: from starting the process to its first answer on ``/api/health`` (and the CPU
    time it had used by then, which a busy machine does not inflate as much);
 2. **idle**: a new game waits with every screen connected, readers polling and the camera
-   running, for ``--idle-seconds``: the server's CPU (all of it, and per part) and memory;
-3. **play**: for ``--play-seconds``, at a busy table's pace: cards laid on the seat readers
+   running, for ``--idle-seconds``: the server's CPU (all of it, and per part) and memory.  The
+   tiny game watches no board, so the camera rests (vision/service.py); then the same idle
+   again with the tiny game's twin that watches every board (``tiny-watched``,
+   tests/support/emulated_table.py): the camera at its full rate on a still table, each frame
+   a new picture with new sensor noise, so it skips the frames in which nothing changed;
+3. **play**: for ``--play-seconds``, the boards watched and something moving in the camera's
+   view every frame (off the boards), so the pipeline takes every frame as with hands over the
+   table: the camera really working.  At a busy table's pace: cards laid on the seat readers
    (``--reader-rate`` a second, seat after seat, each taken off again a second later: a tap,
    then a lift) and taps sent over HTTP as the simulator page or a phone sends them
    (``--http-rate`` a second, open loop).  Input to screen: for a reader, from the card landing
@@ -23,10 +29,10 @@ What happens, in order:
    of the twenty.  Also: the camera's frames per second (its own measure, ``/api/health``), the
    polls per second each reader answered, CPU per part, and memory every five seconds.
 
-Before those runs, the same idle figures (start-up, CPU, memory with a game waiting and 20
-screens) are taken once for the README's first command, ``tofu-table serve --simulate``
-(simulated readers, the synthetic camera at its simulated 10 fps, which skips pictures it has
-seen), for comparison.
+Before those runs, the same idle figures (start-up, CPU, memory with the tiny game waiting and
+20 screens) are taken once for the README's first command, ``tofu-table serve --simulate``
+(simulated readers, the synthetic camera at its simulated 10 fps), and once for the eight
+emulated readers with the camera off (``[camera] source = "off"``: no OpenCV imported).
 
 CPU per part comes from ``/proc/<pid>/task/*/stat``: the server process names its threads in
 the OS (``readers-spi0``..., ``camera``); "readers" is the reader threads (which here also run
@@ -64,7 +70,7 @@ import requests  # noqa: E402
 from bench.bench_load import rss_kib  # noqa: E402
 from bench.bench_readers import PLACES  # noqa: E402
 from bench.pi_quota import CpuQuota, pi4_core_share  # noqa: E402
-from bench.watchers import Watcher, new_tiny_game, percentile, post_input, screens  # noqa: E402
+from bench.watchers import Watcher, close_all, new_tiny_game, percentile, post_input, screens  # noqa: E402
 from hardware.registry import TagRegistry  # noqa: E402
 from server import games  # noqa: E402
 from tests.support import tiny_game  # noqa: E402
@@ -78,16 +84,18 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 #: The issue's targets: (figure, limit, "max" or "min", where it applies).
 TARGETS = [("http_all_p99_ms", 20, "max", "none"), ("idle_cpu_pct", 5, "max", "none"),
+           ("idle_watched_cpu_pct", 5, "max", "none"),
            ("idle_rss_mib", 120, "max", "none"), ("startup_s", 1.5, "max", "none"),
            ("camera_fps", 10, "min", "pi4"), ("reader_polls_min", 50, "min", "pi4"),
            ("all_p99_ms", 100, "max", "pi4")]
 
 
-def config_toml(fps: float) -> str:
-    """Eight MFRC522 readers placed as on a Pi (bench_readers.PLACES) and the synthetic camera."""
+def config_toml(fps: float | None) -> str:
+    """Eight MFRC522 readers placed as on a Pi (bench_readers.PLACES) and the synthetic camera
+    (none when ``fps`` is None)."""
     readers = "".join(f'\n[[readers]]\nname = "seat-{n + 1}"\ndriver = "mfrc522"\nbus = {bus}\n'
                       f"device = {device}\nreset_pin = 25\n" for n, (bus, device) in enumerate(PLACES[:SEATS]))
-    return readers + f'\n[camera]\nsource = "synthetic"\nfps = {fps:g}\n'
+    return readers + ("" if fps is None else f'\n[camera]\nsource = "synthetic"\nfps = {fps:g}\n')
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
@@ -134,9 +142,32 @@ def health(srv: Server) -> dict:
     return requests.get(srv.url + "/api/health", timeout=10).json()
 
 
+def camera(srv: Server) -> dict:
+    """The camera's health record."""
+    return next(r for r in health(srv)["camera"] if r["name"] == "camera")
+
+
 def camera_fps(srv: Server) -> float | None:
     """The frames per second the camera says it got over the last couple of seconds."""
-    return next(r for r in health(srv)["camera"] if r["name"] == "camera").get("fps")
+    return camera(srv).get("fps")
+
+
+def frames_taken(session: requests.Session, srv: Server) -> tuple[float, int]:
+    """(now, frames the camera's pipeline has taken so far): the frames it did not skip."""
+    return time.perf_counter(), session.get(srv.url + "/api/camera/status", timeout=10).json()["frames"]
+
+
+def taken_per_second(before: tuple[float, int], after: tuple[float, int]) -> float:
+    return round((after[1] - before[1]) / (after[0] - before[0]), 1)
+
+
+def idle_cpu(pid: int, seconds: float, rss: list, began: float) -> dict[str, float]:
+    """CPU per part over ``seconds`` of idling, noting the memory every second in ``rss``."""
+    cpu0, t0 = thread_cpu(pid), time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        time.sleep(min(1.0, seconds))
+        rss.append((time.perf_counter() - began, rss_kib(pid)))
+    return cpu_parts(cpu0, thread_cpu(pid), time.perf_counter() - t0)
 
 
 def wait_until_running(srv: EmulatedTable, timeout: float) -> None:
@@ -186,31 +217,47 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         try:
             pid = srv.proc.pid
             startup_cpu = thread_cpu(pid)["total"]
-            srv.hardware(camera="fresh")      # a real camera's frames: each one is processed
+            srv.hardware(camera="fresh")      # a real camera's frames: a new picture, new noise each time
             rss: list[tuple[float, int]] = [(time.perf_counter() - began, rss_kib(pid))]
             session = requests.Session()
             session.headers["Authorization"] = f"Bearer {srv.host_token}"
             assert session.post(srv.url + "/api/input", json=new_tiny_game(SEATS), timeout=30).status_code == 200
             watchers = screens(srv, SEATS, tvs)
-            tv_watchers = watchers[SEATS:]
             wait_until_running(srv, timeout=180)
             ready = time.perf_counter() - began
             if progress:
-                progress(f"running {ready:.1f} s after the start; idle for {idle_seconds:g} s")
+                progress(f"running {ready:.1f} s after the start; idle for {idle_seconds:g} s, then again "
+                         "with the boards watched")
 
             # ----- idle: a game waiting, every screen connected ------------------------------
-            cpu0, t0 = thread_cpu(pid), time.perf_counter()
-            while time.perf_counter() - t0 < idle_seconds:
-                time.sleep(min(1.0, idle_seconds))
-                rss.append((time.perf_counter() - began, rss_kib(pid)))
-            idle_cpu = cpu_parts(cpu0, thread_cpu(pid), time.perf_counter() - t0)
-            idle_rss = rss[-1][1]
+            taken0 = frames_taken(session, srv)
+            idle = idle_cpu(pid, idle_seconds, rss, began)
+            idle_taken = taken_per_second(taken0, frames_taken(session, srv))
+            idle_fps, idle_rss = camera_fps(srv), rss[-1][1]
+            # the same with a game that watches every board: the camera at its full rate
+            watched = new_tiny_game(SEATS, "tiny-watched")
+            assert session.post(srv.url + "/api/input", json=watched, timeout=30).status_code == 200
+            close_all(watchers)
+            watchers = screens(srv, SEATS, tvs)       # the seat tokens are new with the game
+            tv_watchers = watchers[SEATS:]
+            deadline = time.monotonic() + 60
+            while "resting" in camera(srv)["detail"] or (camera_fps(srv) or 0) < 2:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the camera did not wake for the watched boards: {camera(srv)}")
+                time.sleep(0.2)
+            time.sleep(2.0)                           # the boards settle (still) after the new game
+            taken0 = frames_taken(session, srv)
+            idle_watched = idle_cpu(pid, idle_seconds, rss, began)
+            idle_watched_taken = taken_per_second(taken0, frames_taken(session, srv))
+            idle_watched_fps = camera_fps(srv)
+            srv.hardware(camera="moving")     # from now on the pipeline takes every frame
             throttled0 = quota.throttled() if quota else None
 
             # ----- play ----------------------------------------------------------------------
             if progress:
                 progress(f"playing for {play_seconds:g} s")
             polls0 = report(srv, Path(tmp), "before")
+            taken0 = frames_taken(session, srv)
             cpu1, t1 = thread_cpu(pid), time.perf_counter()
             placed: dict[str, list[float]] = {f"seat-{s}": [] for s in range(1, SEATS + 1)}
             sent: list[tuple[float, int | None]] = []
@@ -250,6 +297,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             fps_seen.append(camera_fps(srv))
             play_wall = time.perf_counter() - t1
             play_cpu = cpu_parts(cpu1, thread_cpu(pid), play_wall)
+            play_taken = taken_per_second(taken0, frames_taken(session, srv))
             polls1 = report(srv, Path(tmp), "after")
             rss.append((time.perf_counter() - began, rss_kib(pid)))
             throttled1 = quota.throttled() if quota else None
@@ -293,8 +341,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                     latency["reader"]["all"].append(every - start)
         finally:
             srv.stop()
-            for w in watchers:
-                w.close()
+            close_all(watchers)
 
     def ms(values: list[float], p: float) -> float | None:
         return round(percentile(values, p) * 1000, 1) if values else None
@@ -305,7 +352,11 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         "quota_cores": quota.cores if quota else None, "play_seconds": round(play_wall, 1),
         "clients": len(watchers), "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
         "lost": lost, "unseen": unseen, "startup_s": round(startup, 2), "startup_cpu_s": round(startup_cpu, 2), "running_after_s": round(ready, 1),
-        "idle_cpu_pct": idle_cpu["total"], "idle_cpu": idle_cpu, "play_cpu": play_cpu,
+        "idle_cpu_pct": idle["total"], "idle_cpu": idle, "play_cpu": play_cpu,
+        "idle_camera_fps": idle_fps, "idle_frames_taken_per_s": idle_taken,
+        "idle_watched_cpu_pct": idle_watched["total"], "idle_watched_cpu": idle_watched,
+        "idle_watched_camera_fps": idle_watched_fps, "idle_watched_frames_taken_per_s": idle_watched_taken,
+        "play_frames_taken_per_s": play_taken,
         "idle_rss_mib": round(idle_rss / 1024, 1),
         "startup_rss_mib": round(rss[0][1] / 1024, 1), "rss_max_mib": round(max(k for _, k in rss) / 1024, 1),
         "rss_end_mib": round(rss[-1][1] / 1024, 1), "rss_slope_kib_per_min": round(slope_kib_per_min(rss), 1),
@@ -325,13 +376,16 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
     return figures
 
 
-def idle_in_simulation(idle_seconds: float = 10, tvs: int = 12) -> dict:
-    """The README's first command (``tofu-table serve --simulate``: simulated readers, the synthetic
-    camera at its simulated pace) with a game waiting and the same 20 screens: start-up, idle CPU
-    and memory."""
+def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: int = 12) -> dict:
+    """Start ``make(data_dir)`` (a Server, not started; ``config`` its config.toml) with the tiny
+    game waiting and the same 20 screens: start-up, idle CPU and memory."""
     (ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "bench" / "out") as tmp:
-        srv = Server(Path(tmp) / "data")
+        data = Path(tmp) / "data"
+        data.mkdir()
+        if config is not None:
+            (data / "config.toml").write_text(config)
+        srv = make(data)
         began = time.perf_counter()
         srv.start()
         startup = time.perf_counter() - began
@@ -341,20 +395,17 @@ def idle_in_simulation(idle_seconds: float = 10, tvs: int = 12) -> dict:
             startup_cpu = thread_cpu(pid)["total"]
             srv.post(new_tiny_game(SEATS))
             deadline = time.monotonic() + 120
-            while not camera_fps(srv) and time.monotonic() < deadline:   # calibrated and running
-                time.sleep(0.2)
+            while camera(srv)["status"] != "off" and not camera_fps(srv) and time.monotonic() < deadline:
+                time.sleep(0.2)          # calibrated and running
             time.sleep(1.0)
             no_clients = rss_kib(pid)
             watchers = screens(srv, SEATS, tvs)
-            cpu0, t0 = thread_cpu(pid), time.perf_counter()
-            time.sleep(idle_seconds)
-            cpu = cpu_parts(cpu0, thread_cpu(pid), time.perf_counter() - t0)
+            cpu = idle_cpu(pid, idle_seconds, [], began)
             rss = rss_kib(pid)
             per_client = (rss - no_clients) / len(watchers)
         finally:
             srv.stop()
-            for w in watchers:
-                w.close()
+            close_all(watchers)
     return {"startup_s": round(startup, 2), "startup_cpu_s": round(startup_cpu, 2), "idle_cpu_pct": cpu["total"],
             "idle_cpu": cpu, "idle_rss_mib": round(rss / 1024, 1), "no_clients_rss_mib": round(no_clients / 1024, 1),
             "rss_per_client_kib": round(per_client)}
@@ -388,11 +439,15 @@ def describe(f: dict) -> str:
         lines.append(f"    {path:<6}               {f[f'{path}_tv_p50_ms']} / {f[f'{path}_all_p50_ms']}"
                      f"      {f[f'{path}_tv_p99_ms']} / {f[f'{path}_all_p99_ms']}")
     lines += [f"    both, all screens    p50 {f['all_p50_ms']}  p99 {f['all_p99_ms']}",
-              f"  camera {f['camera_fps']} fps (asked {f['camera_fps_asked']:g}); reader polls/s: slowest "
+              f"  idle, no board watched: camera {f['idle_camera_fps']} fps, pipeline took "
+              f"{f['idle_frames_taken_per_s']}/s; boards watched, a still table: camera "
+              f"{f['idle_watched_camera_fps']} fps, pipeline took {f['idle_watched_frames_taken_per_s']}/s",
+              f"  camera {f['camera_fps']} fps while playing (asked {f['camera_fps_asked']:g}), pipeline took "
+              f"{f['play_frames_taken_per_s']}/s; reader polls/s: slowest "
               f"{f['reader_polls_min']}, each {list(f['reader_polls'].values())}",
               "  CPU % of one core here   " + "   ".join(
                   f"{phase}: " + ", ".join(f"{k} {v}" for k, v in f[f'{phase}_cpu'].items())
-                  for phase in ("idle", "play")),
+                  for phase in ("idle", "idle_watched", "play")),
               f"  memory: {f['startup_rss_mib']} MiB at the first answer, idle {f['idle_rss_mib']} MiB"
               f", max {f['rss_max_mib']} MiB, end "
               f"{f['rss_end_mib']} MiB, later-half growth {f['rss_slope_kib_per_min']} KiB/min",
@@ -431,14 +486,18 @@ def main(argv=None) -> int:
             print("  " + message, file=sys.stderr, flush=True)
 
     results, lost = {}, 0
-    simulation = idle_in_simulation(args.idle_seconds)
-    if not args.json:
-        print(f"simulation (tofu-table serve --simulate), a game waiting, 20 screens: start-up "
-              f"{simulation['startup_s']} s ({simulation['startup_cpu_s']} s of CPU), idle CPU "
-              + ", ".join(f"{k} {v}" for k, v in simulation["idle_cpu"].items())
-              + f" % of a core, memory {simulation['idle_rss_mib']} MiB ({simulation['no_clients_rss_mib']} "
-              f"before the screens connected: {simulation['rss_per_client_kib']} KiB a screen)")
-        for line in verdicts(simulation, "none"):
+    idles = {"simulation": idle_only(Server, idle_seconds=args.idle_seconds),
+             "no_camera": idle_only(lambda data: EmulatedTable(data, simulate=False), config_toml(None),
+                                    args.idle_seconds)}
+    for name, f in idles.items():
+        if args.json:
+            continue
+        print(f"{'simulation (tofu-table serve --simulate)' if name == 'simulation' else '8 MFRC522 readers, camera off'}"
+              f", a game waiting, 20 screens: start-up {f['startup_s']} s ({f['startup_cpu_s']} s of CPU), idle CPU "
+              + ", ".join(f"{k} {v}" for k, v in f["idle_cpu"].items())
+              + f" % of a core, memory {f['idle_rss_mib']} MiB ({f['no_clients_rss_mib']} "
+              f"before the screens connected: {f['rss_per_client_kib']} KiB a screen)")
+        for line in verdicts(f, "none"):
             print("  target: " + line)
     for name, cores in runs:
         quota = CpuQuota(cores) if cores else None
@@ -454,8 +513,7 @@ def main(argv=None) -> int:
             for line in verdicts(results[name], "pi4" if cores else "none"):
                 print("  target: " + line)
     if args.json:
-        print(json.dumps({"pi4": share, "load_average": os.getloadavg(), "simulation": simulation,
-                          "runs": results}, indent=2))
+        print(json.dumps({"pi4": share, "load_average": os.getloadavg(), **idles, "runs": results}, indent=2))
     elif share:
         print(f"pi4 quota: a Pi 4 core is {share['pi4_core_share']:.3f} of a core here (n-body: "
               f"{share['here_us_per_step']} us a step here with Python {share['python']}, "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import requests
 import socketio
@@ -45,6 +46,12 @@ class Watcher:
         self.sio.disconnect()
 
 
+def close_all(watchers: list[Watcher]) -> None:
+    """Disconnect every watcher at once (each disconnect waits about 3 s for its client's threads)."""
+    with ThreadPoolExecutor(max_workers=max(1, len(watchers))) as pool:
+        list(pool.map(Watcher.close, watchers))
+
+
 def post_input(session: requests.Session, url: str, body: dict) -> tuple[float, int | None, float]:
     """POST one input to ``url``/api/input: (sent at, its journal seq or None when refused or
     failed, answered at), in ``time.perf_counter`` seconds."""
@@ -57,9 +64,10 @@ def post_input(session: requests.Session, url: str, body: dict) -> tuple[float, 
     return start, seq, time.perf_counter()
 
 
-def new_tiny_game(seats: int) -> dict:
-    """The input starting the tiny test game with ``seats`` players and rounds enough for any run."""
-    return {"new_game": {"game": "tiny", "players": [f"P{n}" for n in range(1, seats + 1)], "options": {"rounds": 99}}}
+def new_tiny_game(seats: int, game: str = "tiny") -> dict:
+    """The input starting the tiny test game (or ``game``, a variant of it) with ``seats`` players
+    and rounds enough for any run."""
+    return {"new_game": {"game": game, "players": [f"P{n}" for n in range(1, seats + 1)], "options": {"rounds": 99}}}
 
 
 def screens(srv, seats: int, tvs: int) -> list[Watcher]:

@@ -17,7 +17,8 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     for path in ("http", "reader"):
         assert 0 < r[f"{path}_tv_p50_ms"] <= r[f"{path}_all_p99_ms"], r
     assert r["startup_s"] > 0 and r["startup_cpu_s"] > 0
-    assert r["camera_fps"] > 0
+    assert r["camera_fps"] > 0 and r["play_frames_taken_per_s"] > 0
+    assert r["idle_watched_cpu"]["camera"] > 0 and r["idle_watched_camera_fps"] > 0
     assert sorted(r["reader_polls"]) == [f"seat-{n}" for n in range(1, 9)]
     assert all(v > 0 for v in r["reader_polls"].values()), r["reader_polls"]
     # each part of the table is charged its own CPU (the server names its threads in the OS)

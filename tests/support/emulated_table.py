@@ -12,9 +12,12 @@ through the process's stdin, one JSON command per line:
     {"unplug": "seat-2"} / {"plug": "seat-2"}       pull the reader's cable / push it back
     {"camera": "gone"} / {"camera": "back"}         the camera disappears / comes back
     {"camera": "fresh"}                             every frame a new picture from now on, as a real
-                                                    camera's (the synthetic one hands over the same
-                                                    picture while nothing moves, and the pipeline
-                                                    skips it)
+                                                    camera's: the synthetic one hands over the same
+                                                    picture while nothing moves; this one adds a
+                                                    sensor's noise, new in every frame
+    {"camera": "moving"}                            ... and something moves in view every frame, off
+                                                    the boards (the camera can then skip no frame:
+                                                    the pipeline takes every one, boards still)
     {"report": "/some/file.json"}                   write the readers' poll counts and the emulated
                                                     buses' clocks there (for bench/bench_table.py)
 
@@ -24,12 +27,14 @@ time to the part of the table that spent it.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.support import tiny_game
 from tests.support.server import ROOT, Server
 from tests.support.warm_server import wait_serving
 
@@ -64,8 +69,37 @@ class EmulatedTable(Server):
         self.proc.stdin.flush()
 
 
-#: Whether the camera is gone, and whether each frame is a new picture (the test's commands).
-CAMERA = {"gone": False, "fresh": False}
+#: Whether the camera is gone, whether each frame is a new picture, and whether something moves in
+#: view (the test's commands).
+CAMERA = {"gone": False, "fresh": False, "moving": False}
+#: The sensor noise of the fresh pictures, grey levels (a webcam's at indoor light is a few).
+NOISE_SIGMA = 2.5
+
+
+class SensorNoise:
+    """New noise for each picture, cheaply: two precomputed fields of noise (what it adds, what it
+    takes away) a few rows taller than the picture, each picture getting them from another row."""
+
+    ROWS = 64
+
+    def __init__(self, shape: tuple[int, ...], seed: int = 20):
+        import numpy as np
+
+        noise = np.random.default_rng(seed).normal(0, NOISE_SIGMA, (shape[0] + self.ROWS, *shape[1:]))
+        self.add = np.clip(noise, 0, 255).round().astype(np.uint8)
+        self.sub = np.clip(-noise, 0, 255).round().astype(np.uint8)
+        self.rng = np.random.default_rng(seed + 1)
+        self.count = 0
+
+    def __call__(self, frame):
+        import cv2
+
+        row, h = int(self.rng.integers(self.ROWS)), frame.shape[0]
+        out = cv2.subtract(cv2.add(frame, self.add[row:row + h]), self.sub[row:row + h])
+        self.count += 1
+        if CAMERA["moving"]:     # a patch in the top left corner, off the boards, changing every frame
+            out[:48, :48] = self.count * 97 % 256
+        return out
 
 
 def _unpluggable(source):
@@ -86,10 +120,26 @@ def _unpluggable(source):
             if CAMERA["gone"]:
                 return None
             frame = base.read(self)
-            return frame.copy() if CAMERA["fresh"] and frame is not None else frame
+            if not CAMERA["fresh"] or frame is None:
+                return frame
+            if getattr(self, "noise", None) is None or self.noise.add.shape[1:] != frame.shape[1:]:
+                self.noise = SensorNoise(frame.shape)
+            return self.noise(frame)
 
     source.__class__ = Unpluggable
     return source
+
+
+def _every_board(state: dict) -> dict[str, dict]:
+    from vision.layout import sample_layouts
+    return {layout.target: {} for layout in sample_layouts().values()}
+
+
+#: The tiny game, watching every board of the camera's sample layouts (all empty): a game that
+#: needs the camera at its full rate, for bench/bench_table.py.
+WATCHED_TINY = dataclasses.replace(
+    tiny_game.GAME, id="tiny-watched", name="Tiny Test Game, boards watched", watch=_every_board,
+    setup=lambda players, options, seed: {**tiny_game.setup(players, options, seed), "game": "tiny-watched"})
 
 
 #: The running table's context, once the readers' plugin started (for the report command).
@@ -128,8 +178,9 @@ def _steer(chips: dict, emulator) -> None:
         command = json.loads(line)
         (action, reader), = ((k, v) for k, v in command.items() if k != "uid")
         if action == "camera":
-            if reader == "fresh":
+            if reader in ("fresh", "moving"):
                 CAMERA["fresh"] = True
+                CAMERA["moving"] = reader == "moving"
             else:
                 CAMERA["gone"] = reader == "gone"
             continue
@@ -154,18 +205,20 @@ if __name__ == "__main__":
     from hardware.config import FILE_NAME, load
     from server import games
     from server.cli import main
-    from tests.support import tiny_game
     from hardware import station
     from tests.support.mfrc522_emulator import Emulator
-    from vision import sources
 
-    real_make_source = sources.make_source
-    sources.make_source = lambda *args: _unpluggable(real_make_source(*args))
     real_start_readers = station.start
     station.start = lambda ctx: TABLE.append(ctx) or real_start_readers(ctx)     # the plugin, as loaded
     games.register(tiny_game.GAME)
+    games.register(WATCHED_TINY)
     argv = sys.argv[1:]
     config = load(Path(argv[argv.index("--data") + 1]) / FILE_NAME)
+    if config.camera.get("source", "off") != "off":    # a table without a camera imports no OpenCV
+        from vision import sources
+
+        real_make_source = sources.make_source
+        sources.make_source = lambda *args: _unpluggable(real_make_source(*args))
     with Emulator(device_dir=device_dir(Path(argv[argv.index("--data") + 1]))) as emulator:
         chips = {rc.name: emulator.add_reader(rc.bus, rc.device, rc.reset_pin)
                  for rc in config.readers if rc.driver == "mfrc522"}
