@@ -62,6 +62,8 @@
     .tgtv-guess.best .tgtv-note { color: var(--good-bright); } .tgtv-guess.worst .tgtv-note { color: var(--bad-bright); }
     .tgtv-tie-title { font-size: 1.3rem; font-weight: bold; }
     .tgtv-tie-done { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
+    .tgtv-end { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
+    .tgtv-end .tgtv-summary-rows { grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
     .tgtv .tg-winner { font-size: 1.6rem; }
     .tgtv .final h2 { font-size: 1.8rem; }
     .tgtv-summary { display: flex; flex-direction: column; gap: 0.8rem; background: var(--soft); border-radius: 0.6rem;
@@ -280,8 +282,9 @@
     const box = h("div", { class: "tg tgtv" });
     el.append(box);
     if (view.tie_break && (view.over || view.phase === "tie_break")) return tvTieBreak(view, box, ctx);
-    if (view.over) {
-      box.append(TofuTV.finalRanking(view, ctx.unit, !!ctx.prev), view.last_turn ? tvSummary(view) : null);
+    if (view.over) {   // the ranking beside the last turn's summary (one above the other did not fit 6 players)
+      const ranking = TofuTV.finalRanking(view, ctx.unit, !!ctx.prev);
+      box.append(view.last_turn ? h("div", { class: "tgtv-end" }, ranking, tvSummary(view)) : ranking);
       return;
     }
     if (showsSummary(view)) {
