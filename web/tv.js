@@ -43,8 +43,9 @@ const TofuTV = (() => {
   }
   // Say line `id` (muted like the chimes); without a voice the caption alone, and the reason once.
   async function speak(id) {
-    if (!narrator) {
-      const r = await TofuTable.api("/api/narrator");
+    if (!narrator) {   // (with the table's sound setting: a TV muted before it loaded speaks no first line)
+      const [r, sound] = await Promise.all([TofuTable.api("/api/narrator"), TofuTable.api("/api/sound")]);
+      if (sound.ok) setSound(sound.body);
       narrator = r.ok ? r.body : { voice: false, note: "The narrator is not answering.", lines: {} };
       const box = document.getElementById("notices");
       if (narrator.note && box) TofuTable.notice(box, narrator.note, "info");
