@@ -9,14 +9,22 @@ board, and moves tokens and action markers on its boards: grocery shopping (into
 straight into the freezer), farmers market stands (wild foods included), Pizza To Go and its extra
 action at the round's end (or the marker taken back), the Chinese Buffet, snacks, cooking (thawing
 too), working out, passing, and the clean-up.  The table only gets what the camera would send (a
-``board`` reading of each board that changed, every slot of it, empty ones as null) and the reader
-taps.  Phone or host inputs are counted per action type: the answers to the table's questions.
+``board`` reading of each board that changed, every slot of it, empty ones as null; the diet board's
+unused markers and its own action spaces included) and the reader taps.  The boards a move changed
+are read one at a time in a shuffled (seeded) order, the diet board as often before the main board
+as after it: a camera reads each board when it lies still and promises no order.  Phone or host
+inputs are counted per action type: the answers to the table's questions.
 
-The group also makes the table's hard cases happen: two buffet rows with the same tokens (the
-table must ask which row), tokens that could go onto more than one card, a snack moving two tokens,
-a second snack in one round and a purchase over $6 (the table must list what to put back, then
-apply the corrected move).  Every game is then replayed in the guided mode from the same decisions
-sent as phone actions, and the final scores must be the same.
+The group also makes the table's hard cases happen, each kind once a game at its first chance: two
+buffet rows with the same tokens (the table must ask which row), a kitchen token that fits two of the
+player's recipes (it must ask which recipe); and wrong moves it must refuse, applying nothing and
+listing what to put back until the group puts it right and makes its real move: a snack moving two
+tokens, a second snack in one round, a purchase over $6, a marker on a main board space already taken,
+a third farmers market visit in a round, a stand's food put where the stand does not send it, a body
+token on an activity that does not take it and a kitchen token on a recipe that does not take it.
+After each turn the record must be the one the group's move makes (kitchen order aside), and every
+game is replayed in the guided mode from the same decisions sent as phone actions: the final scores
+must be the same.
 """
 from __future__ import annotations
 
@@ -39,7 +47,7 @@ from tests.support.food_for_thought import every_slot  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 #: Slots per main board action space the camera watches.
-SPACE_SLOTS = 8
+SPACE_SLOTS = 10
 
 
 class Group:
@@ -54,6 +62,9 @@ class Group:
         self.phone = Counter()           # phone or host inputs of the physical table, by action type
         self.actions = Counter()         # actions taken, by type
         self.cases = Counter()           # ambiguity and illegal moves made and resolved
+        self.orders = Counter()          # the orders the boards of a move were read in
+        self.flashes = 0                 # legal moves listed to put back until their last board was read
+        self.wrong = 0                   # moves recorded otherwise than the group made them
         self.bag = [f for f in sorted(self.table.state["foods"]) for _ in range(10)]
         self.rng.shuffle(self.bag)
 
@@ -130,10 +141,13 @@ class Group:
         fits = self._cook_places(p, kitchen)
         if fits:
             out += [{"action": "cook", "place": fits}] * 3
+        twin = None if self.cases["ambiguous Cook"] else self._twin_cook(seat, p, kitchen)
+        if twin:                          # a token that fits two of their recipes: the table must ask
+            out += [twin] * 8
         if p["freezer"] and len(p["thaw"]) < 2:
             out.append({"action": "cook", "thaw": [rng.choice(p["freezer"])]})
         if len(p["recipes"]) < 2 and physical.takeable(s, "recipes"):
-            out.append({"action": "cook", "tap": physical.card_id("recipes", rng.choice(physical.takeable(s, "recipes")))})
+            out.append({"action": "cook", "tap": physical.card_id("recipes", self._pick_recipe(p))})
         if len(p["activities"]) < 2 and physical.takeable(s, "activities"):
             out.append({"action": "workout",
                         "tap": physical.card_id("activities", rng.choice(physical.takeable(s, "activities")))})
@@ -175,6 +189,30 @@ class Group:
                         break
         return {"action": "workout", "place": place} if place else None
 
+    def _open_needs(self, p: dict, rid: str) -> list[str]:
+        needs = self.state["cards"]["recipes"][rid]["needs"]
+        return [n for n, got in zip(needs, p["recipe_tokens"][rid]) if got is None]
+
+    def _pick_recipe(self, p: dict) -> str:
+        """The recipe card the player takes; until a token has fitted two of someone's recipes, one that
+        needs a food their other recipe needs too."""
+        pool = physical.takeable(self.state, "recipes")
+        held = {n for rid in p["recipes"] for n in self._open_needs(p, rid)}
+        shared = [r for r in pool if set(self.state["cards"]["recipes"][r]["needs"]) & (held | {"wild"})]
+        return self.rng.choice(shared if held and shared and not self.cases["ambiguous Cook"] else pool)
+
+    def _twin_cook(self, seat: int, p: dict, kitchen: list) -> dict | None:
+        """A cook of one kitchen token that two of the player's recipes could take (completing neither)."""
+        for f, c in kitchen:
+            fits = [rid for rid in p["recipes"] if len(self._open_needs(p, rid)) >= 2
+                    and any(n == "wild" or f in n.split("|") for n in self._open_needs(p, rid))]
+            if len(fits) < 2:
+                continue
+            body = {"action": "cook", "place": [{"recipe": fits[0], "food": f, "column": c}]}
+            if self._legal(seat, body):
+                return body
+        return None
+
     def _cook_places(self, p: dict, kitchen: list) -> list[dict]:
         trial = copy.deepcopy(p)
         places = []
@@ -198,7 +236,8 @@ class Group:
             self.skip_extra(seat)
             return
         last = self.state["seats"][str(seat)]["actions_left"] == 1     # nothing to set aside: an empty cook
-        tired = not extra and not last and self.rng.random() < 0.03       # now and then someone passes
+        never = not self.actions["pass"] and self.state["round"] == inference.rules.ROUNDS
+        tired = not extra and not last and (self.rng.random() < 0.03 or never)   # now and then someone passes
         body = self.rng.choice(options) if options and not tired else {"action": "cook" if last else "pass"}
         kind = "pizza extra" if extra else body["action"]
         left = self.state["seats"][str(seat)]["actions_left"]
@@ -208,17 +247,22 @@ class Group:
         if body["action"] == "shop":
             body = self._shopping(seat)
         self.actions[kind] += 1
+        expected = copy.deepcopy(self.state)
+        inference.play(expected, seat, body)
         if not extra:
             self._illegal_first(seat, body)
-        self._move_tokens(seat, body, marker_last=extra)
+        self._move_tokens(seat, body)
         if self.state.get("question"):
             options = self.state["question"]["options"]
-            self.cases["ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
+            self.cases["confirmed: an extra action that moved nothing" if len(options) == 1 else
+                       "ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
             choice = next(i for i, b in enumerate(self.state["question"]["bodies"], 1) if _same(b, body))
             self.phone_input(kind, {"seat": {"seat": seat, "action": "answer", "choice": choice}})
-        assert not self.state["put_back"] and (self.state["turn"] != seat or self.state["phase"] not in
-                                               ("actions", "pizza_extra") or
-                                               self.state["seats"][str(seat)]["actions_left"] < left), \
+        self.wrong += _record(self.state) != _record(expected)
+        tidying = self.state["phase"] == "round_end"        # its list is the clean-up still to do
+        assert (tidying or not self.state["put_back"]) and (self.state["turn"] != seat or self.state["phase"] not in
+                                                            ("actions", "pizza_extra") or
+                                                            self.state["seats"][str(seat)]["actions_left"] < left), \
             f"{body} was not applied: {self.state['put_back']}"
         self.guided += self._guided_inputs(seat, body)
 
@@ -246,51 +290,205 @@ class Group:
         inference.play(trial, seat, body)
         return {b: implied(trial, b) for b in ("main", "shop", f"diet-{seat}")}
 
-    def _move_tokens(self, seat: int, body: dict, marker_last: bool = False) -> None:
-        """Tokens and the marker moved, each board read once its hands are off.  A marker taken from
-        the diet board is read there last; the Pizza To Go marker moved on the main board is read last."""
-        after = self._boards_after(seat, body)
-        order = ("shop", f"diet-{seat}", "main") if marker_last else ("main", "shop", f"diet-{seat}")
-        for board in order:
-            if after[board] != implied(self.state, board) or board.startswith("diet"):
-                self.read(board, after[board])
+    def _move_tokens(self, seat: int, body: dict) -> None:
+        """Tokens and the marker moved; each board whose look changed is read once its hands are off."""
+        self._show(self._boards_after(seat, body))
+
+    def _show(self, boards: dict, legal: bool = True) -> None:
+        """The camera's readings of the boards that look different now, in a shuffled order: each
+        board is read when it lies still, and nothing says which one people finish first."""
+        changed = [b for b in sorted(boards) if self._looks_different(b, boards[b])]
+        self.rng.shuffle(changed)
+        self.orders[" ".join(b.split("-")[0] for b in changed)] += 1
+        clean = legal and not self.state["put_back"]    # (after a wrong move the list stays until put right)
+        for n, board in enumerate(changed, 1):
+            self.read(board, boards[board])
+            if clean and n < len(changed) and self.state["put_back"] and self.state["phase"] != "round_end":
+                self.flashes += 1           # listed to put back while the move's other boards were still unread
+                clean = False
+
+    def _looks_different(self, board: str, slots: dict) -> bool:
+        info = self.state["boards"].get(board)
+        return info is None or info["seen"] != {s: t for s, t in slots.items() if t is not None}
 
     def _illegal_first(self, seat: int, body: dict) -> None:
-        """Now and then the group first does the move wrong; the table must apply nothing."""
-        p = self.state["seats"][str(seat)]
-        before = copy.deepcopy(self.state["seats"][str(seat)])
-        kitchen = [f for col in p["kitchen"] for f in col]
-        if body["action"] == "snack" and not self.cases["illegal snack of two tokens"] and len(kitchen) >= 2:
-            after = self._boards_after(seat, body)["diet-" + str(seat)]
-            wrong = dict(after)
-            wrong.pop(next(s for s in after if s.startswith("kitchen.")))     # a second token taken
-            self._refused(seat, {f"diet-{seat}": wrong}, before, "illegal snack of two tokens")
-        elif (p["snacks"] and kitchen and body["action"] != "snack"
-              and not self.cases["illegal second snack"]):
-            trial = copy.deepcopy(self.state)
-            trial["seats"][str(seat)]["snacks"] = 0
-            col = next(c for c, column in enumerate(p["kitchen"], 1) if column)
-            try:                                  # the snack the rules would allow if it were the first
-                inference.play(trial, seat, {"action": "snack", "food": p["kitchen"][col - 1][0], "column": col})
-            except RuleError:
+        """Now and then the group first does the move wrong: each kind of wrong move once a game, at
+        its first chance, at most one a turn.  The table must apply nothing and list what to put back;
+        the group then puts things right and makes its real move (read by ``turn``)."""
+        for make in (self._two_token_snack, self._second_snack, self._over_budget, self._taken_space,
+                     self._third_market_visit, self._market_misplaced, self._workout_misfit, self._cook_misfit):
+            wrong = make(seat, body)
+            if wrong:
+                self._refused(seat, *wrong)
                 return
-            self._refused(seat, {f"diet-{seat}": implied(trial, f"diet-{seat}")}, before, "illegal second snack")
-        if body["action"] == "shop" and not self.cases["illegal purchase over $6"]:
-            open_ = [sp for sp in sorted(self.state["shopping"]) if sp not in self.state["covered"]
-                     and int(sp[0]) not in body["dice"] and int(sp[2]) not in body["dice"]
-                     and {"space": sp} not in body["items"]]
-            if len(open_) >= 3:
-                over = {**body, "items": body["items"] + [{"space": sp} for sp in open_[:3]], "freeze": []}
-                trial = copy.deepcopy(self.state)
-                inference.actions._check_turn(trial, seat, "shop")
-                self._refused(seat, self._shop_boards(trial, seat, over), before, "illegal purchase over $6")
 
-    def _refused(self, seat: int, boards: dict, before: dict, case: str) -> None:
-        for board in ("main", "shop", f"diet-{seat}"):
-            if board in boards:
-                self.read(board, boards[board])
+    def _diet(self, seat: int) -> str:
+        return f"diet-{seat}"
+
+    def _two_token_snack(self, seat: int, body: dict):
+        p = self.state["seats"][str(seat)]
+        case = "illegal snack of two tokens"
+        if body["action"] != "snack" or self.cases[case] or sum(map(len, p["kitchen"])) < 2:
+            return None
+        after = self._boards_after(seat, body)[self._diet(seat)]
+        wrong = dict(after)
+        wrong.pop(next(s for s in after if s.startswith("kitchen.")))     # a second token taken
+        return case, {self._diet(seat): wrong}
+
+    def _second_snack(self, seat: int, body: dict):
+        p = self.state["seats"][str(seat)]
+        case = "illegal second snack"
+        if not p["snacks"] or not any(p["kitchen"]) or body["action"] == "snack" or self.cases[case]:
+            return None
+        trial = copy.deepcopy(self.state)
+        trial["seats"][str(seat)]["snacks"] = 0
+        col = next(c for c, column in enumerate(p["kitchen"], 1) if column)
+        try:                                  # the snack the rules would allow if it were the first
+            inference.play(trial, seat, {"action": "snack", "food": p["kitchen"][col - 1][0], "column": col})
+        except RuleError:
+            return None
+        return case, {self._diet(seat): implied(trial, self._diet(seat))}
+
+    def _over_budget(self, seat: int, body: dict):
+        case = "illegal purchase over $6"
+        if body["action"] != "shop" or self.cases[case]:
+            return None
+        open_ = [sp for sp in sorted(self.state["shopping"]) if sp not in self.state["covered"]
+                 and int(sp[0]) not in body["dice"] and int(sp[2]) not in body["dice"]
+                 and {"space": sp} not in body["items"]]
+        if len(open_) < 3:
+            return None
+        over = {**body, "items": body["items"] + [{"space": sp} for sp in open_[:3]], "freeze": []}
+        trial = copy.deepcopy(self.state)
+        inference.actions._check_turn(trial, seat, "shop")
+        return case, self._shop_boards(trial, seat, over)
+
+    def _with_marker(self, seat: int, space: str) -> dict:
+        """The main board as recorded, with one more of ``seat``'s markers on ``space``."""
+        main = implied(self.state, "main")
+        n = sum(1 for slot in main if slot.startswith(f"action.{space}."))
+        return {**main, f"action.{space}.{n + 1}": physical.marker(seat)}
+
+    def _marker_down(self, seat: int, diet: dict, space: str | None = None) -> dict:
+        """``diet`` with one unused marker gone from the board (onto ``space`` of the board, if given)."""
+        p = self.state["seats"][str(seat)]
+        out = {s: t for s, t in diet.items() if s != f"markers.{p['actions_left']}"}
+        if space:
+            out[f"action.{space}.{p['diet_markers'][space] + 1}"] = "marker"
+        return out
+
+    def _taken_space(self, seat: int, body: dict):
+        """A marker put on a main board space that is already taken (rulebook: an available, empty space)."""
+        case = "illegal marker on a taken space"
+        if self.cases[case]:
+            return None
+        s, n = self.state, self.players
+        full = [sp for sp, taken in (("shop", len(s["spaces"]["shop"]) >= inference.rules.shop_spaces(n)),
+                                     ("pizza", n > 1 and s["spaces"]["pizza"] is not None),
+                                     ("buffet", n > 1 and None not in s["spaces"]["buffet"])) if taken]
+        if not full:
+            return None
+        space = full[0]
+        diet = self._marker_down(seat, implied(s, self._diet(seat)))
+        return case, {"main": self._with_marker(seat, space), self._diet(seat): diet}, \
+            lambda listed: any(d["board"] == "main" and d["slot"] == f"action.{space}" for d in listed)
+
+    def _third_market_visit(self, seat: int, body: dict):
+        """A third farmers market visit in one round (rulebook: twice per round at most)."""
+        p = self.state["seats"][str(seat)]
+        case = "illegal third market visit"
+        if self.cases[case] or p["market_visits"] < inference.rules.MARKET_VISITS or not self.state["market_up"]:
+            return None
+        trial = copy.deepcopy(self.state)
+        trial["seats"][str(seat)]["market_visits"] = 0
+        try:
+            inference.play(trial, seat, self._market(p, self.state["market_up"][0]))
+        except RuleError:
+            return None
+        return case, {"main": self._with_marker(seat, "market"), self._diet(seat): implied(trial, self._diet(seat))}
+
+    def _market_misplaced(self, seat: int, body: dict):
+        """A stand's food put into the body when the stand sends it to the kitchen, or the other way round."""
+        case = "illegal market food put where its stand does not send it"
+        if body["action"] != "market" or self.cases[case]:
+            return None
+        cards = self.state["cards"]["market"]
+        stand = cards[body["card"]]
+        foods = [f for f in stand["foods"] if f != "wild"] + body["wild"]
+        other = "body" if stand["to"] == "kitchen" else "kitchen"
+        if any(_explains(cards[c]["foods"], foods) for c in self.state["market_up"] if cards[c]["to"] == other):
+            return None                       # another open stand sends these foods there: a legal move
+        trial = copy.deepcopy(self.state)
+        tp = trial["seats"][str(seat)]
+        tp["market_visits"] += 1
+        tp["actions_left"] -= 1
+        for f in foods:
+            (inference.actions.tokens.to_body if other == "body" else inference.actions.tokens.to_kitchen)(trial, tp, f)
+        return case, {"main": self._with_marker(seat, "market"), self._diet(seat): implied(trial, self._diet(seat))}
+
+    def _nothing_drawn(self, seat: int) -> bool:
+        drawn = self.state["drawn"]
+        return drawn["seat"] != seat or not (drawn["recipes"] or drawn["activities"])
+
+    def _misfit(self, seat: int, kind: str, tokens: list, legal) -> dict | None:
+        """The diet board after one of ``tokens`` (slot, food) was put on the player's ``kind`` cards
+        (recipes, activities) though none of them takes it (``legal(slot, food, card)``), the marker on
+        that action's space; None when every token fits some card."""
+        p = self.state["seats"][str(seat)]
+        cards = p[kind]
+        if not cards or not self._nothing_drawn(seat):
+            return None
+        for slot, food in tokens:
+            if not any(legal(slot, food, card) for card in cards):
+                diet = implied(self.state, self._diet(seat))
+                on = "onrecipe" if kind == "recipes" else "onactivity"
+                lying = sum(1 for s in diet if s.startswith(on + "."))
+                rest = {s: t for s, t in diet.items() if s != slot}
+                if slot.startswith("kitchen."):         # a kitchen column's tokens have no order
+                    column = slot.rsplit(".", 1)[0]
+                    left = [t for s, t in diet.items() if s.startswith(column + ".") and s != slot]
+                    rest = {s: t for s, t in rest.items() if not s.startswith(column + ".")}
+                    rest.update({f"{column}.{r}": t for r, t in enumerate(left, 1)})
+                rest[f"{on}.{lying + 1}"] = food
+                return self._marker_down(seat, rest, "cook" if kind == "recipes" else "workout")
+        return None
+
+    def _workout_misfit(self, seat: int, body: dict):
+        """A body token put on an activity that does not take it (rulebook Work Out: matching spaces)."""
+        case = "illegal work out: a token no activity of theirs takes"
+        if self.cases[case]:
+            return None
+        p = self.state["seats"][str(seat)]
+        body_tokens = [(f"body.{g}.{n}", f) for g, foods in p["body"].items() for n, f in enumerate(foods, 1) if f]
+
+        def legal(slot, food, aid):
+            _, group, n = slot.split(".")
+            return self._legal(seat, {"action": "workout", "place": [
+                {"activity": aid, "food": food, "group": group, "position": int(n)}]})
+        diet = self._misfit(seat, "activities", body_tokens, legal)
+        return (case, {self._diet(seat): diet}) if diet else None
+
+    def _cook_misfit(self, seat: int, body: dict):
+        """A kitchen token put on a recipe that does not take it (rulebook Recipes & Cook: matching spaces)."""
+        case = "illegal cook: a token no recipe of theirs takes"
+        if self.cases[case]:
+            return None
+        p = self.state["seats"][str(seat)]
+        kitchen = [(f"kitchen.{c}.{r}", f) for c, col in enumerate(p["kitchen"], 1) for r, f in enumerate(col, 1)]
+
+        def legal(slot, food, rid):
+            return self._legal(seat, {"action": "cook", "place": [{"recipe": rid, "food": food,
+                                                                   "column": int(slot.split(".")[1])}]})
+        diet = self._misfit(seat, "recipes", kitchen, legal)
+        return (case, {self._diet(seat): diet}) if diet else None
+
+    def _refused(self, seat: int, case: str, boards: dict, listed=None) -> None:
+        before = copy.deepcopy(self.state["seats"][str(seat)])
+        self._show(boards, legal=False)
         assert self.state["pending"] is None and self.state["seats"][str(seat)] == before, f"{case} applied"
         assert self.state["put_back"], f"{case}: nothing listed to put back"
+        assert listed is None or listed(self.state["put_back"]), f"{case}: {self.state['put_back']}"
+        assert not self.state.get("question"), f"{case}: asked {self.state['question']}"
         self.cases[case] += 1
 
     def _shop_boards(self, trial: dict, seat: int, over: dict) -> dict:
@@ -358,8 +556,23 @@ class Group:
         return {p["name"]: p["score"] for p in table.state["players"]}
 
 
+def _explains(stand: list[str], foods: list[str]) -> bool:
+    """Whether a stand showing ``stand`` (wild spaces included) gives exactly ``foods``."""
+    fixed = Counter(f for f in stand if f != "wild")
+    return len(stand) == len(foods) and not fixed - Counter(foods)
+
+
 def actions_space_open(state: dict, seat: int) -> bool:
     return inference.actions.space_open(state, seat, "shop") is None
+
+
+def _record(state: dict) -> dict:
+    """What the table records, leaving out its log, what the camera saw and what it asks or lists, and
+    the order of the tokens in the areas where it means nothing (a kitchen column, trash, freezer, thaw)."""
+    out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "seats")}
+    out["seats"] = {s: {**p, "kitchen": [sorted(c) for c in p["kitchen"]],
+                        **{a: sorted(p[a]) for a in ("trash", "freezer", "thaw")}} for s, p in state["seats"].items()}
+    return out
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -375,7 +588,8 @@ def play_game(players: int, seed: int) -> dict:
     group.play()
     physical_scores = {p["name"]: p["score"] for p in group.state["players"]}
     return {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
-            "cases": group.cases, "physical": physical_scores, "guided": group.guided_scores()}
+            "cases": group.cases, "physical": physical_scores, "guided": group.guided_scores(),
+            "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong}
 
 
 def main() -> None:
@@ -383,13 +597,17 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3, help="games per player count")
     ap.add_argument("--players", default="1,2,3,4")
     args = ap.parse_args()
-    phone, actions, cases, wrong, per_game = Counter(), Counter(), Counter(), 0, []
+    phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
+    flashes = misrecorded = 0
     for n in (int(x) for x in args.players.split(",")):
         for seed in range(1, args.games + 1):
             g = play_game(n, seed)
             phone.update(g["phone"])
             actions.update(g["actions"])
             cases.update(g["cases"])
+            orders.update(g["orders"])
+            flashes += g["flashes"]
+            misrecorded += g["wrong"]
             wrong += g["physical"] != g["guided"]
             per_game.append(sum(g["phone"].values()) / max(1, sum(g["actions"].values())))
             print(f"{n}p seed {seed}: {sum(g['actions'].values())} actions, {sum(g['phone'].values())} phone/host "
@@ -403,6 +621,15 @@ def main() -> None:
     for kind in sorted(by_type):
         print(f"  {kind:<12} {phone[kind]:>4} inputs / {actions[kind]:>4} = {by_type[kind]:.3f}")
     print("cases made and resolved: " + ", ".join(f"{k} x{v}" for k, v in sorted(cases.items())))
+    kinds = Counter({k: v for k, v in cases.items() if not k.startswith("confirmed")})
+    print(f"  {len(kinds)} kinds, {sum(kinds.values())} cases; each turn ended with its move applied and nothing "
+          "left to put back")
+    several = {o: c for o, c in orders.items() if " " in o}
+    diet_first = sum(c for o, c in several.items() if "main" in o and "diet" in o and o.index("diet") < o.index("main"))
+    print(f"moves read on more than one board: {sum(several.values())}, in {len(several)} different orders; "
+          f"diet board before main board: {diet_first}")
+    print(f"moves recorded otherwise than the group made them: {misrecorded}")
+    print(f"legal moves listed to put back until their last board was read: {flashes}")
     print(f"games whose final scores differ from the guided replay: {wrong} of {len(per_game)}")
 
 
