@@ -104,7 +104,8 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
             raise RuleError("bad_argument", f"A shopping list slot holds {COVERED!r} or null, not {token!r}.")
         return
     p = _seat_of(state, board)
-    if token is not None and token not in state["foods"] and not (parts[0] in ("markers", "action") and token == MARKER):
+    is_marker = parts[0] in ("markers", "action") and token == MARKER
+    if token is not None and token not in state["foods"] and not is_marker:
         raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
     ok = False
     if parts[0] == "body" and len(parts) == 3 and parts[2].isdigit():
