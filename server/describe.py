@@ -6,6 +6,8 @@ reveals secrets), or None.
 """
 from __future__ import annotations
 
+import json
+
 from . import games
 
 
@@ -78,7 +80,8 @@ def _describe(inp: dict, state: dict | None) -> dict:
 
 def describe_journal(recent: dict, state: dict | None) -> dict:
     """``Journal.recent()`` with each input in words (``described``), its players named as
-    in the game it belonged to (the running game's names for rows older than the window)."""
+    in the game it belonged to (the running game's names for rows older than the window), and
+    each refused input too (named as in the running game; kept as text, it may be cut or no JSON)."""
     seated = state
     for row in reversed(recent["inputs"]):   # oldest first, so each new_game seats those after it
         inp = row["input"]
@@ -86,4 +89,10 @@ def describe_journal(recent: dict, state: dict | None) -> dict:
             names = inp["new_game"].get("players") or []
             seated = {"players": [{"name": n, "seat": i + 1} for i, n in enumerate(names)]}
         row["described"] = describe(inp, seated)
+    for row in recent["refusals"]:
+        try:
+            inp = json.loads(row["input"])
+        except (ValueError, RecursionError):
+            inp = None
+        row["described"] = describe(inp, state)
     return recent

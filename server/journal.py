@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS refusals (
     source  TEXT    NOT NULL,
     input   TEXT    NOT NULL,
     code    TEXT    NOT NULL,
-    message TEXT    NOT NULL
+    message TEXT    NOT NULL,
+    detail  TEXT
 );
 CREATE TABLE IF NOT EXISTS input_keys (
     key      TEXT    PRIMARY KEY,
@@ -50,7 +51,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 #: The layout of the journal this code writes, kept in ``meta`` as ``schema_version``.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _add_missing_tables(db: sqlite3.Connection) -> None:
@@ -58,10 +59,16 @@ def _add_missing_tables(db: sqlite3.Connection) -> None:
     db.executescript(_SCHEMA)
 
 
+def _add_refusal_detail(db: sqlite3.Connection) -> None:
+    """A refusal's private detail gets its own column (it was part of the message)."""
+    if "detail" not in {row[1] for row in db.execute("PRAGMA table_info(refusals)")}:
+        db.execute("ALTER TABLE refusals ADD COLUMN detail TEXT")
+
+
 #: For each older version, the step that brings a journal to the next one: version 1 (from
 #: before the version was written) lacks the idempotency keys and refusal counts, version 2
-#: the blobs.
-MIGRATIONS = {1: _add_missing_tables, 2: _add_missing_tables}
+#: the blobs, version 3 the refusals' detail.
+MIGRATIONS = {1: _add_missing_tables, 2: _add_missing_tables, 3: _add_refusal_detail}
 
 #: How many refusals the list keeps (older ones live on only in the counts per reason and source).
 REFUSALS_KEPT = 1000
@@ -213,8 +220,8 @@ class Journal:
                 (start,)).fetchall()
         return [(i, json.loads(s)) for i, s in rows]
 
-    def refuse(self, inp, code: str, message: str, source: str = "") -> None:
-        """Record a refused input (what and why) for the host page."""
+    def refuse(self, inp, code: str, message: str, source: str = "", detail: str | None = None) -> None:
+        """Record a refused input (what and why, with the reason's private ``detail``) for the host page."""
         try:
             text = json.dumps(inp, separators=(",", ":"))[:REFUSED_INPUT_CHARS]
         except (TypeError, ValueError, RecursionError):
@@ -224,8 +231,9 @@ class Journal:
         def record(db):   # the list is capped; the counts per reason and source keep the rest
             with db:
                 db.execute("BEGIN IMMEDIATE")
-                row = db.execute("INSERT INTO refusals (at, source, input, code, message) "
-                                 "VALUES (?, ?, ?, ?, ?)", (now, source, text, code, message[:1000])).lastrowid
+                row = db.execute("INSERT INTO refusals (at, source, input, code, message, detail) "
+                                 "VALUES (?, ?, ?, ?, ?, ?)",
+                                 (now, source, text, code, message[:1000], detail and detail[:1000])).lastrowid
                 db.execute("DELETE FROM refusals WHERE id <= ?", (row - REFUSALS_KEPT,))
                 db.execute("INSERT INTO refusal_counts (code, source, count, last_at) VALUES (?, ?, 1, ?) "
                            "ON CONFLICT (code, source) DO UPDATE SET count = count + 1, last_at = ?",
@@ -238,9 +246,12 @@ class Journal:
             inputs = self._db.execute(
                 "SELECT id, at, source, input, undone FROM inputs ORDER BY id DESC LIMIT ?",
                 (limit,)).fetchall()
-            refusals = self._db.execute(
-                "SELECT id, at, source, input, code, message FROM refusals ORDER BY id DESC LIMIT ?",
-                (limit,)).fetchall()
+            try:
+                refusals = self._db.execute("SELECT id, at, source, input, code, message, detail FROM refusals "
+                                            "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+            except sqlite3.OperationalError:   # a read-only journal from before the detail had a column
+                refusals = self._db.execute("SELECT id, at, source, input, code, message, NULL FROM refusals "
+                                            "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
             try:
                 counts = self._db.execute("SELECT code, source, count, last_at FROM refusal_counts "
                                           "ORDER BY count DESC LIMIT 100").fetchall()
@@ -249,8 +260,8 @@ class Journal:
         return {
             "inputs": [{"id": i, "at": at, "source": src, "input": json.loads(s), "undone": u is not None}
                        for i, at, src, s, u in inputs],
-            "refusals": [{"id": i, "at": at, "source": src, "input": s, "code": c, "message": m}
-                         for i, at, src, s, c, m in refusals],
+            "refusals": [{"id": i, "at": at, "source": src, "input": s, "code": c, "message": m, "detail": d}
+                         for i, at, src, s, c, m, d in refusals],
             "refusal_counts": [{"code": c, "source": src, "count": n, "last_at": at}
                                for c, src, n, at in counts],
         }

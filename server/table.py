@@ -270,8 +270,7 @@ class Table:
         except Refusal as exc:
             self._restore(before)
             outcome = Outcome(False, error=exc)
-            detail = getattr(exc, "detail", None)
-            self._list_refusal(inp, exc.code, f"{exc.message} ({detail})" if detail else exc.message, source)
+            self._list_refusal(inp, exc.code, exc.message, source, getattr(exc, "detail", None))
         except JournalError as exc:
             self._restore(before)
             outcome = Outcome(False, error=RuleError(
@@ -297,7 +296,7 @@ class Table:
         error = RuleError("internal_error", "The table could not apply this input (a fault in its "
                           "rules program); nothing changed. Play on, or undo; the host page lists it.",
                           detail=fault)
-        self._list_refusal(inp, error.code, f"{error.message} ({fault})", source)
+        self._list_refusal(inp, error.code, error.message, source, fault)
         return error
 
     def _fold_fields(self) -> tuple:
@@ -307,10 +306,10 @@ class Table:
     def _restore(self, kept: tuple) -> None:
         self.state, self.game_seq, self.ended_note, self.last_game, self.halted = kept
 
-    def _list_refusal(self, inp, code: str, message: str, source: str) -> None:
+    def _list_refusal(self, inp, code: str, message: str, source: str, detail: str | None = None) -> None:
         """Add a refusal to the host's list; a journal that cannot take it only logs why."""
         try:
-            self.journal.refuse(inp, code, message, source)
+            self.journal.refuse(inp, code, message, source, detail)
         except JournalError as jerr:
             log.error("%s", jerr)
 

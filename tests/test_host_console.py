@@ -1,6 +1,7 @@
 """The host page as a live console, on the real server and in a real headless Chromium: Undo says
-what it will take back, a running game is not ended without asking, secrets stay folded away,
-one toast per refusal, the TV's sound, and the page fits a 390 px phone."""
+what it will take back, a running game is not ended without asking, secrets stay folded away
+(refusals too: in words, what was sent under Advanced), one toast per refusal, the TV's sound, and
+the page fits a 390 px phone."""
 import pytest
 import requests
 
@@ -79,8 +80,18 @@ def test_the_host_console_in_a_browser(tmp_path):
         seq = srv.post({"tap": {"reader": "seat-1", "card": "test/red"}}).json()["seq"]
         host.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
         assert notices.count() == 0
+        # a refusal in words, naming no card; the card and what was sent only when the host asks
+        assert srv.post({"tap": {"reader": "center", "card": "test/blue"}}).status_code == 409
+        refusal = "The centre reader's card. Refused: Tap your colour on your own seat reader."
+        host.wait_for_function(f"document.getElementById('refusals').innerText.includes({refusal!r})")
+        assert "blue" not in host.locator("#refusals").inner_text()
+        assert not host.locator("#refusals-raw").is_visible()
+        host.click("#secrets summary")
+        host.wait_for_function("document.getElementById('refusals').innerText.includes(\"The centre reader's card: blue.\")")
+        host.click("#secrets summary")
         host.click("#advanced summary")
         host.wait_for_function("document.getElementById('journal').innerText.includes(\"Anna's card\")")
+        assert '"card":"test/blue"' in host.locator("#refusals-raw").inner_text()
         assert host.evaluate("document.documentElement.scrollWidth") <= 390
         screenshot(host, "host-console-phone")
         wide = b.new_context(bypass_csp=True, viewport={"width": 1920, "height": 1080}).new_page()

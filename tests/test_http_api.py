@@ -203,6 +203,7 @@ def test_the_journal_shows_inputs_newest_first_and_refusals_with_why(srv):
     refusal = journal["refusals"][0]
     assert refusal["code"] == "waiting" and refusal["message"] == "Not everyone has chosen a colour yet."
     assert refusal["source"] == "http" and "advance" in refusal["input"]
+    assert refusal["described"] == {"text": "the advance button", "secret": None}   # in words for the host page
     everything = get(srv, "/api/journal", params={"token": srv.host_token, "limit": 1000}).json()
     first = everything["inputs"][-1]["input"]["new_game"]      # sent without a seed: the server chose one
     assert first == {**GAME["new_game"], "seed": first["seed"]} and isinstance(first["seed"], int)
@@ -215,6 +216,7 @@ def test_malformed_and_unauthorised_inputs_are_listed_for_the_host_with_why(srv)
     assert [r["code"] for r in refusals[:2]] == ["host_token_needed", "unknown_reader"]
     assert "end_game" in refusals[0]["input"] and "seat-9" in refusals[1]["input"]
     assert "There is no reader 'seat-9'" in refusals[1]["message"]
+    assert refusals[1]["described"] == {"text": "seat 9's card", "secret": "red"}   # the card kept apart
     assert srv.state()["game"] == "tiny", "nothing was applied"
 
 

@@ -157,6 +157,8 @@ def test_a_journal_from_before_the_schema_version_is_migrated_and_keeps_its_inpu
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"input_keys", "refusal_counts"} <= tables
+    old.refuse({"button": {"name": "advance"}}, "waiting", "Not everyone has chosen.", "http", detail="Ann has not.")
+    assert old.recent()["refusals"][0]["detail"] == "Ann has not."   # the column added to the old table
     old.close()
 
 

@@ -108,10 +108,18 @@ async function refreshJournal() {
     ...j.inputs.map((row) => h("tr", { class: row.undone ? "muted" : "" }, h("td", {}, row.id), h("td", {}, when(row.at)),
       h("td", {}, (row.undone ? "(undone) " : "") + (raw ? JSON.stringify(row.input) :
         sentence(row.described) + " (from " + (row.source || "?").split(":")[0] + ")")))));
+  // refusals in words, naming no card (the reason's private detail too only when secrets are shown);
+  // what was sent, by code, only under Advanced
+  const detail = (row) => (row.detail ? " (" + row.detail + ")" : "");
+  const recent = j.refusals.slice(0, 15);
+  const said = (row) => h("tr", {}, h("td", {}, when(row.at)),
+    h("td", {}, sentence(row.described), " Refused: ", row.message, $("secrets").open ? detail(row) : ""));
+  $("refusals").replaceChildren(...(recent.length ? recent.map(said)
+    : [h("tr", {}, h("td", { class: "muted" }, "Nothing refused yet."))]));
   const counts = (j.refusal_counts || []).map((c) => `${c.code} (${c.source}) ×${c.count}`).join(", ");
-  $("refusals").replaceChildren(...(counts ? [h("tr", {}, h("td", { colspan: 3, class: "muted" }, "All refusals: " + counts))] : []),
-    ...j.refusals.slice(0, 15).map((row) => h("tr", {}, h("td", {}, when(row.at)),
-    h("td", {}, h("b", {}, row.code), " ", row.message), h("td", { class: "muted raw" }, row.input))));
+  $("refusals-raw").replaceChildren(...(counts ? [h("tr", {}, h("td", { colspan: 3, class: "muted" }, "All refusals: " + counts))] : []),
+    ...recent.map((row) => h("tr", {}, h("td", {}, when(row.at)),
+    h("td", {}, h("b", {}, row.code), " ", row.message, detail(row)), h("td", { class: "muted raw" }, row.input))));
 }
 async function refreshHealth() {
   try {
