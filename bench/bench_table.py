@@ -157,6 +157,12 @@ def frames_taken(session: requests.Session, srv: Server) -> tuple[float, int]:
     return time.perf_counter(), session.get(srv.url + "/api/camera/status", timeout=10).json()["frames"]
 
 
+def polls_per_second(before: dict, after: dict) -> dict[str, float]:
+    """Polls each reader answered a second between two reports."""
+    seconds = after["at"] - before["at"]
+    return {r: (after["polls"][r] - before["polls"].get(r, 0)) / seconds for r in after["polls"]}
+
+
 def taken_per_second(before: tuple[float, int], after: tuple[float, int]) -> float:
     return round((after[1] - before[1]) / (after[0] - before[0]), 1)
 
@@ -230,9 +236,10 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                          "with the boards watched")
 
             # ----- idle: a game waiting, every screen connected ------------------------------
-            taken0 = frames_taken(session, srv)
+            taken0, idle_polls0 = frames_taken(session, srv), report(srv, Path(tmp), "idle-before")
             idle = idle_cpu(pid, idle_seconds, rss, began)
             idle_taken = taken_per_second(taken0, frames_taken(session, srv))
+            idle_polls = polls_per_second(idle_polls0, report(srv, Path(tmp), "idle-after"))
             idle_fps, idle_rss = camera_fps(srv), rss[-1][1]
             # the same with a game that watches every board: the camera at its full rate
             watched = new_tiny_game(SEATS, "tiny-watched")
@@ -346,8 +353,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
     def ms(values: list[float], p: float) -> float | None:
         return round(percentile(values, p) * 1000, 1) if values else None
 
-    seconds = polls1["at"] - polls0["at"]
-    polls = {r: (polls1["polls"][r] - polls0["polls"].get(r, 0)) / seconds for r in polls1["polls"]}
+    polls = polls_per_second(polls0, polls1)
     figures = {
         "quota_cores": quota.cores if quota else None, "play_seconds": round(play_wall, 1),
         "clients": len(watchers), "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
@@ -357,6 +363,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         "idle_watched_cpu_pct": idle_watched["total"], "idle_watched_cpu": idle_watched,
         "idle_watched_camera_fps": idle_watched_fps, "idle_watched_frames_taken_per_s": idle_watched_taken,
         "play_frames_taken_per_s": play_taken,
+        "idle_reader_polls_min": round(min(idle_polls.values()), 1) if idle_polls else None,
         "idle_rss_mib": round(idle_rss / 1024, 1),
         "startup_rss_mib": round(rss[0][1] / 1024, 1), "rss_max_mib": round(max(k for _, k in rss) / 1024, 1),
         "rss_end_mib": round(rss[-1][1] / 1024, 1), "rss_slope_kib_per_min": round(slope_kib_per_min(rss), 1),
@@ -440,7 +447,8 @@ def describe(f: dict) -> str:
                      f"      {f[f'{path}_tv_p99_ms']} / {f[f'{path}_all_p99_ms']}")
     lines += [f"    both, all screens    p50 {f['all_p50_ms']}  p99 {f['all_p99_ms']}",
               f"  idle, no board watched: camera {f['idle_camera_fps']} fps, pipeline took "
-              f"{f['idle_frames_taken_per_s']}/s; boards watched, a still table: camera "
+              f"{f['idle_frames_taken_per_s']}/s, readers {f['idle_reader_polls_min']} polls/s (slowest); "
+              f"boards watched, a still table: camera "
               f"{f['idle_watched_camera_fps']} fps, pipeline took {f['idle_watched_frames_taken_per_s']}/s",
               f"  camera {f['camera_fps']} fps while playing (asked {f['camera_fps_asked']:g}), pipeline took "
               f"{f['play_frames_taken_per_s']}/s; reader polls/s: slowest "

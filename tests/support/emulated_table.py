@@ -28,6 +28,7 @@ time to the part of the table that spent it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import subprocess
@@ -130,9 +131,14 @@ def _unpluggable(source):
     return source
 
 
-def _every_board(state: dict) -> dict[str, dict]:
+@functools.cache
+def _sample_boards() -> tuple[str, ...]:
     from vision.layout import sample_layouts
-    return {layout.target: {} for layout in sample_layouts().values()}
+    return tuple(layout.target for layout in sample_layouts().values())
+
+
+def _every_board(state: dict) -> dict[str, dict]:
+    return {board: {} for board in _sample_boards()}
 
 
 #: The tiny game, watching every board of the camera's sample layouts (all empty): a game that
