@@ -56,6 +56,26 @@ def test_a_refusal_is_one_notice_until_the_table_moves_on(tmp_path):
         assert notices.count() == 0
 
 
+def test_a_game_without_a_phone_part_is_played_from_its_declared_seat_moves(tmp_path):
+    """issue 12 (the pages build their controls from /api/games): the tiny test game ships no page
+    code; Ben's phone offers the seat move the game declares for the phase ("Choose your colour"
+    with its choices) and sends it as Ben."""
+    with run_server(tmp_path / "data") as srv, browser() as b:
+        assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"]}}).ok
+        phone = b.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        _open(srv, phone, 2)
+        move = phone.locator("#game-area select[name=move]")
+        move.wait_for()
+        assert move.locator("option").all_inner_texts() == ["Choose your colour"]
+        colour = phone.locator("#game-area select[name=arg-colour]")
+        assert colour.locator("option").all_inner_texts() == ["red", "blue"]
+        colour.select_option(label="blue")
+        phone.get_by_role("button", name="Send").click()
+        phone.wait_for_function("document.getElementById('events').innerText.includes('Ben has chosen')")
+        assert srv.state("host", token=srv.host_token)["secrets"] == {"2": "blue"}
+        screenshot(phone, "phone-declared-moves")
+
+
 def _open(srv, phone, seat: int):
     phone.goto(f"{srv.url}/seat/{seat}?token={srv.seat_token(seat)}")
     phone.wait_for_function(f"Number(document.body.dataset.seq || -1) >= {srv.state()['seq']}")

@@ -188,13 +188,14 @@ const TofuTable = (() => {
   }
 
   // Fill `container` with the game's own part for this page kind ("tv", "seat" or "host"); what a
-  // person was typing into a named field stays (see keepDrafts).
+  // person was typing into a named field stays (see keepDrafts). Whether the game has such a part.
   async function renderGame(kind, view, container) {
     const renderers = await loadGame(view.game);
     keepDrafts(container, () => {
       container.replaceChildren();
       if (renderers[kind]) renderers[kind](view, container, send);
     });
+    return Boolean(renderers[kind]);
   }
 
   // The page's one notice, as on the TV: a new one replaces the last; it goes when the table moves

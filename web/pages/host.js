@@ -61,7 +61,7 @@ function readOptions(game) {
 async function loadGames() {
   const list = await (await fetch("/api/games")).json();
   gamesById = Object.fromEntries(list.map((g) => [g.id, g]));
-  if (current) TofuCorrections.show(current, gamesById[current.game], $("correction"));
+  if (current) TofuMoveForm.show(current, gamesById[current.game], $("correction"));
   $("ng-game").replaceChildren(...list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}-${g.max_players} players)`)));
   showOptions();
 }
@@ -175,7 +175,7 @@ function render(view) {
   const shown = () => { document.body.dataset.seq = view.seq; };   // which state the page shows (the browser tests wait on it)
   if (view.game) TofuTable.renderGame("host", view, $("game-area")).then(shown);
   else { $("game-area").replaceChildren("No game running."); shown(); }
-  TofuCorrections.show(view, gamesById[view.game], $("correction"));
+  TofuMoveForm.show(view, gamesById[view.game], $("correction"));
   refreshJournal();
 }
 

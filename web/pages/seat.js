@@ -17,7 +17,18 @@ function render(view) {
   $("events").replaceChildren(...(view.last_events || []).slice(-3).map((t) => h("li", {}, t)));
   if (!me) return waiting(view);
   $("prompt").textContent = view.prompt;
-  TofuTable.renderGame("seat", view, $("game-area"));
+  drawGame(view);
+}
+
+// The game's own phone part; a game that has none is played from its declared seat moves.
+let described = null;   // GET /api/games, once
+async function drawGame(view) {
+  if (await TofuTable.renderGame("seat", view, $("game-area"))) return;
+  described = described || TofuTable.api("/api/games");
+  const r = await described;
+  if (!r.ok) described = null;   // asked again with the next state
+  const game = r.ok ? r.body.find((g) => g.id === view.game) : null;
+  TofuMoveForm.show(view, game, $("game-area"), seat);
 }
 
 // Between games, or when this phone's player is not playing: say so, and offer to change who it is.

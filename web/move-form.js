@@ -1,12 +1,15 @@
-// The host's "any correction" form, built from the running game's declared moves (GET /api/games,
-// docs/adding-a-game.md): the host moves legal in the view's phase, one field per argument by its
-// kind, so a new game's corrections need no page code. Half-typed fields survive state updates.
-const TofuCorrections = (() => {
+// A form built from the running game's declared moves (GET /api/games, docs/adding-a-game.md):
+// the moves of one sender legal in the view's phase, one field per argument by its kind. The host
+// page's "Any correction" is its host moves; a phone whose game draws no controls of its own gets
+// the seat moves, so a new game needs no page code to be played. Half-typed fields survive state
+// updates.
+const TofuMoveForm = (() => {
   const { h, act, nameOf, keepDrafts } = TofuTable;
 
-  // Whether the host may make `move` in `view`'s phase (phases null: every phase but the end).
-  function legalNow(move, view) {
-    if (move.input !== "host") return false;
+  // Whether `input` ("host" or "seat") may make `move` in `view`'s phase (phases null: every
+  // phase but the end).
+  function legalNow(move, view, input = "host") {
+    if (move.input !== input) return false;
     if (view.phase === "over") return move.after_the_end;
     return move.phases === null || move.phases.includes(view.phase);
   }
@@ -49,11 +52,13 @@ const TofuCorrections = (() => {
     return raw;
   }
 
-  let chosenName = null;   // the move the host picked, kept across state updates
+  let chosenName = null;   // the move the person picked, kept across state updates
 
-  // Fill `container` with the form for `view` of `game` (its /api/games description).
-  function show(view, game, container) {
-    const moves = game ? game.moves.filter((m) => legalNow(m, view)) : [];
+  // Fill `container` with the form for `view` of `game` (its /api/games description): the host's
+  // moves, or with `seat` that seat's moves, sent as that seat.
+  function show(view, game, container, seat = null) {
+    const input = seat === null ? "host" : "seat";
+    const moves = game ? game.moves.filter((m) => legalNow(m, view, input)) : [];
     keepDrafts(container, () => {
       container.replaceChildren();
       if (!moves.length) return;
@@ -63,7 +68,7 @@ const TofuCorrections = (() => {
       const fill = () => {
         chosenName = chosen.value;
         const move = moves.find((m) => m.name === chosen.value);
-        fields.replaceChildren(...move.args.map((a) => h("label", {}, a.name + " ", field(a, view))));
+        fields.replaceChildren(...move.args.map((a) => h("label", {}, a.help + " ", field(a, view))));
       };
       chosen.addEventListener("change", fill);
       const send = async () => {
@@ -77,11 +82,13 @@ const TofuCorrections = (() => {
         } catch (e) {
           return TofuTable.notice(document.getElementById("notices"), "That is not valid JSON: " + e.message);
         }
-        await act({ host: body });
+        await act(seat === null ? { host: body } : { seat: { seat, ...body } });
       };
-      container.append(h("h3", {}, "Any correction"),
-        h("p", { class: "muted" }, "What the game takes from the host now, as it declares it."),
-        h("div", { class: "correction" }, chosen, fields, h("button", { type: "button", class: "secondary", onclick: send }, "Send")));
+      container.append(h("h3", {}, seat === null ? "Any correction" : "Your move"),
+        h("p", { class: "muted" }, seat === null ? "What the game takes from the host now, as it declares it."
+          : "What the game takes from your phone now."),
+        h("div", { class: "correction" }, chosen, fields,
+          h("button", { type: "button", class: seat === null ? "secondary" : "", onclick: send }, "Send")));
       fill();
     });
   }
