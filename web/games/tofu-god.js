@@ -254,8 +254,8 @@
     const tie = view.tie_break;
     const intro = h("div", { class: "tgtv-tie-title" }, "Tie between " + tie.tied.map((s) => nameOf(view, s)).join(" and ") +
       ": draw until one finds the " + label(view, tie.card));
-    if (tie.mode === "manual" || !tie.rounds.length) {
-      el.append(intro, view.ranking ? TofuTV.finalRanking(view, ctx.unit) : null);
+    if (tie.mode === "manual" || !tie.rounds.length) {   // (append() would write a missing ranking as "null")
+      el.append(intro, ...(view.ranking ? [TofuTV.finalRanking(view, ctx.unit)] : []));
       return;
     }
     const draws = tie.rounds.reduce((n, r) => n + r.draws.length, 0);
