@@ -63,6 +63,21 @@
   if (small.size) problems.push(`text under ${minPx}px: ` + [...small].slice(0, 6).join("; "));
   if (opts.tv && outside.size) problems.push("text off the screen: " + [...outside].slice(0, 6).join("; "));
 
+  // the TV's prompt: at most two lines (counted as the distinct lines its text is laid out on)
+  const prompt = document.getElementById("prompt");
+  if (opts.tv && prompt && shown(prompt)) {
+    const range = document.createRange();
+    range.selectNodeContents(prompt);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top))).size;
+    if (lines > 2) problems.push(`the prompt takes ${lines} lines: ${describe(prompt)}`);
+  }
+
+  // as many seat codes shown as there are players to join (none between games and at the end)
+  if (opts.seatCodes !== undefined) {
+    const codes = [...document.querySelectorAll(".seat-code")].filter(shown).length;
+    if (codes !== opts.seatCodes) problems.push(`${codes} seat codes shown for ${opts.seatCodes} seats`);
+  }
+
   // every seat code the page shows is whole, on screen, uncovered and big enough to scan
   for (const img of document.querySelectorAll(opts.codes || ".seat-code")) {
     const r = img.getBoundingClientRect();

@@ -2,8 +2,9 @@
 
 One headless Chromium holds the TV page at 1280x720, 1920x1080 and 3840x2160 and a seat page
 on a 390x844 phone. After each input that brings a screen not seen yet, every page is checked
-(tests/support/screen_checks.js: no scrolling, nothing cut, no TV text under 24 px at 1080p, seat
-codes whole and uncovered, notices clear of the board and of each other, no console errors) and
+(tests/support/screen_checks.js: no scrolling, nothing cut, no TV text under 24 px at 1080p, a
+prompt of at most two lines, a seat code for every seat, whole and uncovered, notices and the
+narrator's caption clear of the board and of each other, no console errors) and
 photographed into tests/artifacts/screens/, where ``index.html`` shows them all.
 """
 from __future__ import annotations
@@ -60,15 +61,15 @@ class Screens:
         for page in [*self.tvs.values(), *([self.phone] if self.phone_path else [])]:
             page.wait_for_function(f"Number(document.body.dataset.seq || -1) >= {seq}", timeout=15000)
 
-    def check(self, game: str, screen: str, phone: bool = True, tv: bool = True) -> list[str]:
-        """Check and photograph the screen every page shows now; the TV's problems found (the
-        phone's are kept in ``phone_problems``)."""
+    def check(self, game: str, screen: str, seat_codes: int, phone: bool = True, tv: bool = True) -> list[str]:
+        """Check and photograph the screen every page shows now, where the TV shows ``seat_codes``
+        seat codes; the TV's problems found (the phone's are kept in ``phone_problems``)."""
         problems = []
         for name, page in (self.tvs.items() if tv else ()):
             page.wait_for_function("[...document.images].every((i) => i.complete)")   # codes still loading
             scale = min(TV_SIZES[name][0] / 1920, TV_SIZES[name][1] / 1080)
             found = page.evaluate(CHECKS, {"tv": True, "minTextPx": TV_TEXT_PX * scale, "codes": ".seat-code, .join-code",
-                                           "minCodePx": TV_CODE_PX * scale})
+                                           "minCodePx": TV_CODE_PX * scale, "seatCodes": seat_codes})
             problems += [f"{game} / {screen} / TV {name}: {p}" for p in found]
             self.captions_checked += page.locator("#caption").is_visible()
             self._shoot(page, game, screen, name)
