@@ -189,3 +189,32 @@ def test_physical_first_question_on_the_phone_and_the_tv(tmp_path):
         assert state["turn"] != turn
     finally:
         srv.stop()
+
+
+def test_the_put_back_list_names_whose_marker_it_is(tmp_path):
+    """issue 14 (an illegal change is shown on the TV as what to put back): Ben's marker on Pizza To
+    Go, already Ann's, is listed on the TV by the players' names, not as the camera's token ids
+    ("marker2"). The TV's own renderer draws the server's view with such a list."""
+    srv = Server(tmp_path / "data").start()
+    try:
+        assert srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben", "Cat"],
+                                      "options": {"data": "sample", "mode": "physical"}}}).ok
+        view = srv.state("table")
+        view["put_back"] = [{"board": "main", "slot": "action.pizza", "recorded": ["marker1"],
+                             "seen": ["marker1", "marker2"]}]
+        with browser() as b:
+            page = b.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(srv.url + "/")
+            page.wait_for_selector(".ft-sample")
+            text = page.evaluate("""(view) => {
+                const el = document.createElement("div");
+                TofuGames["food-for-thought"].tv(view, el);
+                const area = document.getElementById("game-area");
+                area.replaceChildren(el);
+                return el.querySelector(".fttv-put-back").innerText; }""", view)
+            page.set_viewport_size({"width": 1280, "height": 720})
+            screenshot(page, "food-for-thought-tv-put-back-720")
+        assert "Main board, action pizza: should hold Ann's marker, holds Ann's marker, Ben's marker" in text, text
+        assert "marker1" not in text and "marker2" not in text
+    finally:
+        srv.stop()

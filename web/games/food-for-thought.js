@@ -67,7 +67,10 @@
   `;
   document.head.append(style);
 
-  const food = (view, id) => (view.foods && view.foods[id]) || id;
+  // A token in words: a food by its name, a player's action marker ("marker2") by whose it is.
+  const BOARD_TOKENS = { marker: "an action marker", covered: "an out-of-stock card" };
+  const food = (view, id) => (view.foods && view.foods[id]) || BOARD_TOKENS[id]
+    || (/^marker\d$/.test(id) ? nameOf(view, Number(id.slice(6))) + "'s marker" : id);
   const short = (view, id) => food(view, id).split(/[ (]/)[0];   // "Fats & Oils" -> "Fats" on crowded screens
   const tok = (view, f) => h("span", { class: "ft-tok" + (f ? "" : " empty"), title: f ? food(view, f) : "empty" },
     f ? short(view, f) : "·");
@@ -157,6 +160,25 @@
       h("div", { class: "line total" }, h("span", {}, "TOTAL"), h("span", {}, r.total)))));
   }
 
+  // One slot the table wants put right, in words: "Main board, action pizza: should hold Ann's
+  // marker, holds Ann's marker, Ben's marker".
+  function putBackLine(view, d) {
+    const diet = /^diet-(\d)$/.exec(d.board);
+    const board = diet ? nameOf(view, Number(diet[1])) + "'s board" : d.board === "shop" ? "Shopping list"
+      : d.board === "main" ? "Main board" : d.board;
+    return `${board}, ${d.slot.replace(/[._]/g, " ")}: should hold ${tokens(view, d.recorded)}, holds ${tokens(view, d.seen)}`;
+  }
+
+  // What the table wants put back before it records anything, on the TV for everyone to see.
+  function tvPutBack(view) {
+    if (!view.put_back || !view.put_back.length) return [];
+    const more = view.put_back.length - 3;
+    return [h("div", { class: "ft-box ft-warn fttv-put-back" },
+      h("h4", {}, view.phase === "round_end" ? "Still to tidy before the next round" : "Put back: the table shows no legal action"),
+      ...view.put_back.slice(0, 3).map((d) => h("div", {}, putBackLine(view, d))),
+      more > 0 ? h("div", {}, `and ${more} more (the host page lists them)`) : null)];
+  }
+
   function tableNotes(view) {
     const parts = [];
     if (view.cleanup.length) {
@@ -166,7 +188,7 @@
     if (view.put_back && view.put_back.length) {
       parts.push(h("div", { class: "ft-box ft-warn" }, h("h4", {}, view.phase === "round_end" ? "Still to tidy before the next round"
         : "Put back: the table shows no legal action"),
-        ...view.put_back.slice(0, 8).map((d) => h("div", {}, `${d.board} ${d.slot}: should hold ${tokens(view, d.recorded)}, holds ${tokens(view, d.seen)}`))));
+        ...view.put_back.slice(0, 8).map((d) => h("div", {}, putBackLine(view, d)))));
     }
     if (view.question) {
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, `${nameOf(view, view.question.seat)}: which action was it? (answer on the phone)`),
@@ -243,7 +265,7 @@
     if (view.over) { box.append(tvEnd(view, ctx)); return; }
     const cleanup = view.phase === "cleanup" && view.cleanup.length;
     box.append(h("div", { class: "fttv-players", style: "--n:" + view.seats.length }, ...view.seats.map((p) => tvPlayer(view, p, !cleanup))),
-      ...tvProblems(view),
+      ...tvProblems(view), ...tvPutBack(view),
       cleanup ? h("ol", { class: "fttv-steps" }, ...view.cleanup.map((step) => h("li", {}, step))) : tvStrip(view));
   }
 
