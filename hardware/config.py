@@ -75,7 +75,7 @@ class Config:
     lift_after_ms: float = 400.0
     lift_misses: int = 3
     min_round_ms: float = 10.0
-    idle_round_ms: float = 20.0
+    idle_round_ms: float = 18.0
     retry_first_s: float = 0.5
     retry_max_s: float = 10.0
     camera: dict = field(default_factory=dict)
@@ -133,7 +133,7 @@ def parse(raw: dict, path: Path) -> Config:
     cfg.lift_after_ms = check.number("[hub] lift_after_ms", hub.get("lift_after_ms", 400), 0, 10_000, False) or 0
     cfg.lift_misses = check.number("[hub] lift_misses", hub.get("lift_misses", 3), 1, 50) or 3
     cfg.min_round_ms = check.number("[hub] min_round_ms", hub.get("min_round_ms", 10), 0, 1000, False) or 0
-    cfg.idle_round_ms = check.number("[hub] idle_round_ms", hub.get("idle_round_ms", 20), 0, 1000, False) or 0
+    cfg.idle_round_ms = check.number("[hub] idle_round_ms", hub.get("idle_round_ms", 18), 0, 1000, False) or 0
     cfg.retry_first_s = check.number("[hub] retry_first_s", hub.get("retry_first_s", 0.5), 0.01, 60, False) or 0.5
     cfg.retry_max_s = check.number("[hub] retry_max_s", hub.get("retry_max_s", 10), 0.01, 600, False) or 10
 

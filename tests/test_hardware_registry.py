@@ -229,12 +229,12 @@ def test_receiver_gain_lift_misses_and_hold_to_undo_are_checked(tmp_path):
 
 
 def test_the_idle_round_of_the_readers_is_set_in_the_hub_section(tmp_path):
-    """Issue 20: [hub] idle_round_ms sets how often an empty bus is polled (20 ms unless set)."""
+    """Issue 20: [hub] idle_round_ms sets how often an empty bus is polled (18 ms unless set)."""
     from hardware.station import Station
 
     path = tmp_path / "config.toml"
     path.write_text('[[readers]]\nname = "seat-1"\n')
-    assert Station(hwconfig.load(path), lambda inp, source: None).hub.idle_round == 0.02
+    assert Station(hwconfig.load(path), lambda inp, source: None).hub.idle_round == 0.018
     path.write_text('[hub]\nidle_round_ms = 50\n[[readers]]\nname = "seat-1"\n')
     assert Station(hwconfig.load(path), lambda inp, source: None).hub.idle_round == 0.05
     path.write_text('[hub]\nidle_round_ms = -5\n')
