@@ -125,7 +125,7 @@ function lobby(view) {
       TofuTV.finalRanking(last, UNITS[last.game])), codes)];
   }
   return [h("div", { class: "welcome" }, "Tofu Table"),
-          h("div", { class: "welcome-sub" }, "Start a game from the host page."), codes];
+          h("div", { class: "welcome-sub" }, "Join with your phone while the host picks a game."), codes];
 }
 
 async function loadJoin() {
