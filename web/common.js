@@ -121,6 +121,14 @@ const TofuTable = (() => {
     return el;
   }
 
+  // A player's badge: `text` on their `colour` (#rrggbb), in white or dark ink, whichever contrasts more.
+  function avatar(colour, text) {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    const light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.2;   // (where white and the ink contrast alike)
+    return h("span", { class: "avatar", style: `background:${colour};color:${light ? "#201a10" : "#fff"}` }, text);
+  }
+
   const loading = {};
   // Load web/games/<id>.js once; resolves to its renderers (or {} when the game has none).
   function loadGame(id) {
@@ -207,5 +215,5 @@ const TofuTable = (() => {
     noticeTimer = setTimeout(() => box.replaceChildren(), ms);
   }
 
-  return { token, stored, remember, connect, send, act, nameOf, api, h, loadGame, renderGame, keepDrafts, notice };
+  return { token, stored, remember, connect, send, act, nameOf, api, h, avatar, loadGame, renderGame, keepDrafts, notice };
 })();

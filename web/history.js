@@ -30,8 +30,7 @@ const minutes = (s) => s < 3600 ? Math.max(1, Math.round(s / 60)) + " min"
 function roster(players) { return Object.fromEntries(players.map((p) => [p.id, p])); }
 const colourOf = (person, i) => person ? person.colour : FALLBACK[i % FALLBACK.length];
 function avatar(p, person, i) {
-  return h("span", { class: "avatar", style: "background:" + colourOf(person, i) },
-           person ? person.avatar : p.name.slice(0, 1).toUpperCase());
+  return TofuTable.avatar(colourOf(person, i), person ? person.avatar : p.name.slice(0, 1).toUpperCase());
 }
 function playerLink(p, person) {
   return person ? h("a", { href: withToken("/history/player/" + person.id) }, p.name) : h("span", {}, p.name);
@@ -154,7 +153,7 @@ async function playerPage(id) {
   const data = await load("/api/history/players/" + id);
   const p = data.player;
   const people = roster(data.roster);
-  $("title").replaceChildren(h("span", { class: "avatar", style: "background:" + p.colour }, p.avatar), " " + p.name);
+  $("title").replaceChildren(TofuTable.avatar(p.colour, p.avatar), " " + p.name);
   $("main").replaceChildren(
     h("section", { class: "panel" }, h("h2", {}, "Per game"),
       p.names.length > 1 ? h("p", { class: "muted" }, "Also played as " + p.names.filter((n) => n !== p.name).join(", ")) : "",

@@ -79,7 +79,7 @@ async function loadRoster() {
     if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) $("ng-players").value = [...names, name].join("\n");
   };
   $("ng-roster").replaceChildren(...(await r.json()).players.map((p) => h("button", { type: "button", class: "secondary",
-    onclick: () => add(p.name) }, h("span", { class: "avatar", style: "background:" + p.colour }, p.avatar), " " + p.name)));
+    onclick: () => add(p.name) }, TofuTable.avatar(p.colour, p.avatar), " " + p.name)));
 }
 $("new-game").onsubmit = (e) => {
   e.preventDefault();
