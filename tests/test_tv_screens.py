@@ -8,6 +8,7 @@ on any console error. Screenshots and tests/artifacts/screens/index.html show th
 from __future__ import annotations
 
 import pytest
+import requests
 
 from tests.support.browser import browser
 from tests.support.screens import CHECKS, Screens
@@ -186,6 +187,31 @@ def test_contrast_check_measures_rendered_text(night):
     phone.evaluate("document.getElementById('faint').style.fontSize = '24px'")
     found = phone.evaluate(CHECKS, {"tv": False, "minTextPx": 14, "codes": "none", "width": 390, "height": 844})
     assert not [p for p in found if p.startswith("contrast")], found
+
+
+#: the pages around the games on a phone, each with what it shows once it has loaded
+AROUND = {"host": "document.querySelectorAll('#journal tr').length > 0",
+          "join": "document.getElementById('prompt').textContent !== 'Joining\u2026'",
+          "pair": "/^\\d{3} \\d{3}$/.test(document.getElementById('code').textContent)",
+          "sim": "document.body.dataset.seq !== undefined"}
+
+
+def test_contrast_of_the_host_join_pair_and_sim_pages(night):
+    """WCAG AA contrast (the screens' check) on the pages around the games, on a phone: the host
+    console with its folds open, joining with the TV's code, pairing a TV and the simulator."""
+    srv, screens = night
+    code = requests.get(srv.url + "/api/join", headers={"Authorization": f"Bearer {srv.host_token}"}, timeout=10).json()["code"]
+    paths = {"host": f"/host?token={srv.host_token}", "join": f"/join?code={code}", "pair": "/pair", "sim": "/sim"}
+    page, problems = screens.phone, []
+    for name, path in paths.items():
+        page.goto(srv.url + path)
+        if name == "host":
+            page.click("#secrets summary")
+            page.click("#advanced summary")
+        page.wait_for_function(AROUND[name])
+        found = page.evaluate(CHECKS, {"tv": False, "codes": "none", "width": 390, "height": 844})
+        problems += [f"{name}: {p}" for p in found if p.startswith("contrast")]
+    assert not problems, "\n".join(problems)
 
 
 def test_the_overlap_check_counts_the_caption_as_a_notice(night):
