@@ -140,9 +140,11 @@ def test_prince_phone_notes_and_flip_required_questions_and_the_final_table(tmp_
         tv.wait_for_selector(".tk-final")
         rows = [r.split("\t") for r in tv.locator(".tk-final tr").all_inner_texts()]
         assert rows[0] == ["#", "Player", "R1", "R2", "R3", "Soybeans"]
-        assert rows[1:] == [["1", "Ann \u2605", "+1", "\u00b7", "\u00b7", "1"],
-                            ["1", "Ben \u2605", "+1", "\u00b7", "\u00b7", "1"],
-                            ["3", "Cat", "\u00b7", "\u00b7", "\u00b7", "0"]]
+        assert rows[1] == ["", "Flipped", "\u2665", "\u25d1", "\u25d1", ""], "Princess Tofu's heart, then the Maid's mask twice"
+        assert rows[2:] == [["1", "Ann \u2605", "+1 \u2654", "\u00b7", "\u00b7", "1"],      # \u2654: that round's Prince
+                            ["1", "Ben \u2605", "+1", "\u00b7 \u2654", "\u00b7", "1"],
+                            ["3", "Cat", "\u00b7", "\u00b7", "\u00b7 \u2654", "0"]]
+        assert "\u2654 the round's Prince" in tv.locator(".tk-legend").inner_text()
         screenshot(tv, "tofu-kingdom-tv-final-table-1920")
 
 

@@ -41,10 +41,10 @@
     .tktv .tk-budget { font-size: 1.1rem; }
     .tktv .tk-questions { columns: 2; column-gap: 2rem; padding-left: 0; margin: 0; font-size: 1.1rem; list-style: none; }
     .tktv .tk-history { font-size: 1rem; }
-    .tktv-end { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
-    .tktv-end .final .ranking { font-size: 1.2rem; gap: 0.25rem; }
-    .tktv-rounds { font-size: 1rem; display: grid; gap: 0.2rem; }
-    .tktv-rounds li { background: var(--soft); border-radius: 0.4rem; padding: 0.15rem 0.5rem; }
+    .tktv-end { display: flex; flex-direction: column; gap: 0.4rem; }
+    .tktv-end h2 { margin: 0; }
+    .tk-final tr.tk-flipped td { font-size: 1.4rem; border-bottom-width: 0.2rem; }
+    .tk-legend { font-size: 1rem; }
     .tk-coaster.up { border: 0.2em solid var(--accent); color: var(--accent); background: var(--soft); }
     .tk-ask-first { font-size: 1.4rem; font-weight: bold; color: var(--card-ink); background: var(--accent); border-radius: 0.5rem;
                     padding: 0.3rem 0.8rem; align-self: flex-start; }
@@ -134,22 +134,34 @@
     const order = [...view.players].sort((a, b) => b.score - a.score);
     const winners = new Set(view.winners || []);
     const place = (p) => 1 + view.players.filter((q) => q.score > p.score).length;
+    const cell = (r, p) => {
+      const text = (r.scorers.includes(p.seat) ? "+1" : "\u00b7") + (r.prince === p.name ? " \u2654" : "");
+      return h("td", { class: r.scorers.includes(p.seat) ? "bean" : "muted" }, text);
+    };
     return h("table", { class: "tk-final" },
-      h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), ...view.history.map((r) => h("th", { title: `Prince ${r.prince}` }, "R" + r.round)),
+      h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), ...view.history.map((r) => h("th", {}, "R" + r.round)),
         h("th", {}, "Soybeans")),
+      h("tr", { class: "tk-flipped" }, h("td", {}, ""), h("td", {}, "Flipped"),
+        ...view.history.map((r) => h("td", { title: `${r.prince} flipped ${r.where}: ${r.role_name}` },
+          h("span", { class: "tk-mark " + r.symbol }, r.mark))), h("td", {}, "")),
       ...order.map((p) => h("tr", { class: winners.has(p.name) ? "win" : "" }, h("td", {}, String(place(p))),
         h("td", {}, p.name + (winners.has(p.name) ? " \u2605" : "")),
-        ...view.history.map((r) => r.scorers.includes(p.seat) ? h("td", { class: "bean" }, "+1") : h("td", { class: "muted" }, "\u00b7")),
+        ...view.history.map((r) => cell(r, p)),
         h("td", { class: "total" }, String(p.score)))));
   }
 
-  // The end: who won, the table of every round's soybeans, and what was flipped in each round.
+  // What the marks of the final table mean, from the symbols the game's flips turned up.
+  function legend(view) {
+    const seen = new Map(view.history.map((r) => [r.symbol, r.mark]));
+    return h("div", { class: "tk-legend muted" }, [...seen].map(([symbol, mark]) => `${mark} ${symbol}`)
+      .concat("\u2654 the round's Prince").join(" \u00b7 "));
+  }
+
+  // The end: who won, and the table of every round: what was flipped, who was Prince, who scored.
   function tvEnd(view) {
     const winners = view.winners || [];
     const title = winners.length > 1 ? winners.join(" and ") + " share the win!" : winners[0] + " wins!";
-    return h("div", { class: "tktv-end" }, h("div", { class: "final" }, h("h2", {}, "\u2605 " + title), finalTable(view)),
-      h("ol", { class: "tktv-rounds" }, ...view.history.map((r) => h("li", {},
-        `Round ${r.round}: ${r.prince} flipped ${r.where}, ${r.role_name} ${r.mark} \u2192 ` + (r.scorer_names.join(", ") || "nobody")))));
+    return h("div", { class: "tktv-end" }, h("h2", {}, "\u2605 " + title), finalTable(view), legend(view));
   }
 
   // The night, spoken: "Prince, close your eyes ... look at your coasters", after look_seconds "lay
