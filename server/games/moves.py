@@ -135,7 +135,7 @@ class Arg:
             if self.kind == "list" and self.items:
                 text += f" of {kinds.get(self.items, self.items)} values"
         if self.nullable:
-            text += ", or null"
+            text += ", or empty (null)"
         return f"{text} ({self.help})"
 
     def describe(self) -> dict:

@@ -686,7 +686,7 @@ TURN = ("set_aside", "guessing", "guesses_revealed", "best_revealed", "answered"
 _SEAT = Arg("seat", "seat", "the player's seat number")
 _CARD_ARG = Arg("card", "str", "a silhouette id, such as the one printed on the card", max_length=24)
 _SLOT = "an answer: " + ", ".join(SLOT_IDS) + " (question, then best or worst)"
-_NUMBER = Arg("number", "int", "the number printed on the conundrum card, or null to clear it",
+_NUMBER = Arg("number", "int", "the number printed on the conundrum card; empty clears it",
               optional=True, nullable=True, minimum=1, maximum=999)
 
 
@@ -783,7 +783,7 @@ MOVES = (
          phases=("guessing",),
          early=lambda s: _host_closed(s) if s["phase"] == "tie_break" else
          "Guesses can only be corrected while a question is open.",
-         args=(_SEAT, Arg("card", "str", "the silhouette guessed, or null to clear the guess",
+         args=(_SEAT, Arg("card", "str", "the silhouette guessed; empty clears the guess",
                           optional=True, nullable=True, max_length=24))),
     Move("host", "score", host_score, "Set a player's score", who="host", phases=TURN,
          early=_host_closed, args=(_SEAT, Arg("score", "int", "the new score"))),

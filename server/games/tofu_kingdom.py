@@ -670,7 +670,7 @@ MOVES = (
     Move("seat", "note", note, "Note what a player answered (only the Prince's phone shows it)",
          who="the Prince", phases=("questions",), may=_is_prince, early=_not_asking,
          args=(Arg("about", "seat", "whose answer: a seat number, or \"center\"", choices=(CENTER,)),
-               Arg("text", "str", "the note (up to 80 characters), or null to clear it",
+               Arg("text", "str", "the note (up to 80 characters); empty clears it",
                    nullable=True, max_length=80))),
     Move("host", "ask", ask, "Record a question the Prince asked", who="host",
          phases=("questions",), args=_ASK_ARGS, early=_not_asking),
