@@ -61,6 +61,7 @@
     .tgtv-note { font-weight: bold; }
     .tgtv-guess.best .tgtv-note { color: var(--good-bright); } .tgtv-guess.worst .tgtv-note { color: var(--bad-bright); }
     .tgtv-tie-title { font-size: 1.3rem; font-weight: bold; }
+    .tgtv-tie-how { font-size: 1.2rem; margin: 0.6rem 0 1rem; }
     .tgtv-tie-done { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
     .tgtv-end { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 1.2rem; align-items: start; }
     .tgtv-end .tgtv-summary-rows { grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
@@ -142,7 +143,7 @@
   const MARK = { best: "\u2605 best", worst: "\u2716 worst" };   // shape and word as well as colour
 
   // Whose turn: the active player (the seat cards on the TV mark it).
-  function activeSeat(view) { return view.turn ? view.turn.active : null; }
+  function activeSeat(view) { return view.turn && view.phase !== "tie_break" ? view.turn.active : null; }
 
   function tvHead(view) {
     const t = view.turn;
@@ -255,7 +256,11 @@
     const intro = h("div", { class: "tgtv-tie-title" }, "Tie between " + tie.tied.map((s) => nameOf(view, s)).join(" and ") +
       ": draw until one finds the " + label(view, tie.card));
     if (tie.mode === "manual" || !tie.rounds.length) {   // (append() would write a missing ranking as "null")
-      el.append(intro, ...(view.ranking ? [TofuTV.finalRanking(view, ctx.unit)] : []));
+      const how = tie.mode === "manual" && !view.over ? h("div", { class: "tgtv-tie-how" },
+        "Shuffle your silhouettes face down and turn them over one at a time, together; the first to turn up the "
+        + label(view, tie.card) + " wins. The host enters the winner.") : null;
+      el.append(...[intro, how, view.ranking ? TofuTV.finalRanking(view, ctx.unit) : null,
+        !view.over && view.last_turn ? tvSummary(view) : null].filter(Boolean));
       return;
     }
     const draws = tie.rounds.reduce((n, r) => n + r.draws.length, 0);
