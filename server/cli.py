@@ -12,6 +12,8 @@ import logging
 import socket
 import sqlite3
 import sys
+import threading
+import time
 from pathlib import Path
 
 from . import plugins
@@ -29,6 +31,15 @@ def _lan_address() -> str | None:
         if not address.startswith("127."):
             return address
     return None
+
+
+def _note_listening(ctx: TableContext) -> None:
+    """Set ``ctx.listening`` once this process listens on its port."""
+    from .systemd_notify import listening
+
+    while not listening():
+        time.sleep(0.05)
+    ctx.listening.set()
 
 
 def serve(args) -> int:
@@ -57,6 +68,8 @@ def serve(args) -> int:
               "or choose another with --data.", file=sys.stderr)
         return 2
     app, socketio = create_app(ctx)
+    ctx.listening.clear()
+    threading.Thread(target=_note_listening, args=(ctx,), name="note-listening", daemon=True).start()
     stops = [start(ctx) for _name, start in plugins.load(plugins.DEVICES)]
     ctx.table.start()
     token = ctx.access.host_token

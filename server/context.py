@@ -7,6 +7,7 @@ files in the data dir and keep what they run in ``plugins``.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,12 @@ def default_data_dir() -> Path:
     return Path(base) / "tofu-table"
 
 
+def _already_set() -> threading.Event:
+    event = threading.Event()
+    event.set()
+    return event
+
+
 @dataclass
 class TableContext:
     """The table, who may use it, its players, device health, and where its files live."""
@@ -42,6 +49,9 @@ class TableContext:
     local_display: bool = False   # the browser on this machine is a paired display (the Pi's kiosk TV)
     #: What the plugins run for this table, each under its own name (the camera's service under "camera")
     plugins: dict[str, Any] = field(default_factory=dict)
+    #: Set once the web server listens (``serve`` clears it until then; without a server there is
+    #: nothing to wait for): a plugin with a slow start waits for it, so the table answers first
+    listening: threading.Event = field(default_factory=_already_set)
 
     @classmethod
     def open(cls, data_dir: Path, simulate: bool, public_url: str | None = None,

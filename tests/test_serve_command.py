@@ -60,3 +60,30 @@ def test_a_table_with_the_camera_off_never_imports_opencv(tmp_path):
     assert {"server.app", "flask", "vision.camera"} <= imported       # the log is complete
     assert not {m for m in imported if m.split(".")[0] in ("cv2", "numpy")
                 or m in ("vision.pipeline", "vision.service", "vision.sources")}
+
+
+def test_a_table_with_a_camera_answers_before_the_camera_is_ready_and_the_camera_then_starts(tmp_path):
+    """Issue 20: start-up to the first answer within 1.5 s. The camera (OpenCV, the synthetic
+    camera's calibration) starts in its own thread once the server listens: the first answer
+    says it is starting, and it is running soon after."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.toml").write_text('[camera]\nsource = "synthetic"\nfps = 10\n')
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--data", str(data), "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def camera():
+            try:
+                records = requests.get(url + "/api/health", timeout=1).json()["camera"]
+            except requests.RequestException:
+                return None
+            return next(r for r in records if r["name"] == "camera")
+        first = wait_for(camera, timeout=60, step=0.01, what="the first answer")
+        assert first["status"] == "starting", first
+        running = wait_for(lambda: (camera() or {}).get("fps"), timeout=60, step=0.1, what="the camera's frames")
+        assert running and camera()["status"] == "simulated"
+    finally:
+        proc.terminate()
+        proc.wait(10)

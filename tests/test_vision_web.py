@@ -16,8 +16,10 @@ def table(tmp_path):
     ctx.table.start()
     client = app.test_client()
     auth = {"Authorization": f"Bearer {ctx.access.host_token}"}
-    service = camera.service_for(ctx)
     deadline = time.monotonic() + 20
+    while camera.service_for(ctx) is None and time.monotonic() < deadline:
+        time.sleep(0.05)         # built in its own thread
+    service = camera.service_for(ctx)
     while service.pipeline.frame_no < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
     yield ctx, client, auth, service

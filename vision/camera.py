@@ -1,18 +1,20 @@
 """The camera of a running table: built from the [camera] configuration at ``tofu-table serve``.
 
-The ``camera`` device plugin (:mod:`server.plugins`): :func:`start` opens the layouts and colour
-references from the data dir, makes the frame source and the pipeline, starts
-the camera thread, and reports its health under ``camera`` in /api/health.  In
-simulation the synthetic camera shows the table as the running game has it
-(Food for Thought's boards) and is calibrated in memory at start; its
-snapshots agree with the game by construction, so they are not put on the
-table unless ``commit = true``.  The camera rests while the running game watches no board
-(vision/service.py).  A camera switched off (``source = "off"``, the default outside
-simulation) starts nothing: OpenCV, numpy and the pipeline are not even imported.
+The ``camera`` device plugin (:mod:`server.plugins`): :func:`start` reads the configuration and,
+in a thread of its own once the server listens (so the table answers first, the camera
+``starting`` in /api/health meanwhile), opens the layouts and colour references from the data
+dir, makes the frame source and the pipeline, and starts the camera thread; its health is under
+``camera`` in /api/health.  In simulation the synthetic camera shows the table as the running
+game has it (Food for Thought's boards) and is calibrated in memory at start; its snapshots
+agree with the game by construction, so they are not put on the table unless ``commit = true``.
+The camera rests while the running game watches no board (vision/service.py).  A camera
+switched off (``source = "off"``, the default outside simulation) starts nothing: OpenCV, numpy
+and the pipeline are not even imported.
 """
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Callable
 
 from server import games
@@ -33,6 +35,9 @@ SIMULATED_FPS = 10
 #: picture in bytes (1920x1080: 6 MiB) is reused from the heap frame after frame; one in floats
 #: (4 to 8 times as big, the synthetic camera's renders) is not kept once freed.
 LARGE_BLOCK = 8 << 20
+
+#: Longest the camera waits for the server to listen before it starts anyway, seconds.
+START_WAIT_S = 10.0
 
 #: Where a running table keeps its camera service (in ``ctx.plugins``).
 PLUGIN = "camera"
@@ -82,7 +87,7 @@ def build(ctx, raw: dict | None = None) -> CameraService:
         def prepare() -> None:           # in the camera thread
             calibrate(pipeline, source.scene)
             give_back_free_memory()      # the dozen tables it rendered in floats
-    commit = cfg.commit if cfg.commit is not None else not synthetic
+    commit = feeds_table(cfg)
     put: Callable[[dict], None] = (lambda inp: put_if_in_play(ctx.table, inp)) if commit else (lambda inp: None)
     if commit and source is not None:         # a camera that is off feeds nothing
         ctx.table.equipment.add("camera")     # its games start physical-first (Option.with_camera)
@@ -127,27 +132,79 @@ def follow_game(source: SyntheticSource, wanted: dict[str, dict]) -> None:
 
 
 def start(ctx, raw: dict | None = None) -> Callable[[], None]:
-    """Start the camera of ``ctx``'s table (``raw``: a [camera] table instead of config.toml's); returns ``stop``."""
+    """Start the camera of ``ctx``'s table (``raw``: a [camera] table instead of config.toml's); returns ``stop``.
+
+    Only the configuration is read here.  Building the service (OpenCV, numpy, the pipeline, the
+    synthetic camera's calibration) happens in a thread of its own once the server listens
+    (``ctx.listening``), so the table answers first; health says ``starting`` meanwhile.
+    """
     try:
         raw = _raw_config(ctx) if raw is None else raw
-        if CameraConfig.from_dict(raw, ctx.simulate).source == "off":
-            ctx.health.register("camera", lambda: [{"name": "camera", "status": "off", "detail": OFF,
-                                                    "last_seen": None}])
-            return lambda: None
-        service = build(ctx, raw)
-    except ValueError as exc:         # CameraConfigError, LayoutError, the config file's ConfigError
-        problems = getattr(exc, "problems", None) or [str(exc)]
-        log.error("camera not started: %s", "; ".join(problems))
-        ctx.health.register("camera", lambda: [{"name": "camera", "status": "down", "last_seen": None,
-                                                "detail": "camera not started: " + "; ".join(problems)}])
+        cfg = CameraConfig.from_dict(raw, ctx.simulate)
+    except ValueError as exc:         # CameraConfigError, the config file's ConfigError
+        ctx.health.register("camera", _not_started(exc))
         return lambda: None
-    ctx.health.register("camera", service.health)
-    ctx.plugins[PLUGIN] = service
-    if service.source is not None:
-        map_blocks_over(LARGE_BLOCK)
-    service.start()
+    if cfg.source == "off":
+        ctx.health.register("camera", lambda: [{"name": "camera", "status": "off", "detail": OFF,
+                                                "last_seen": None}])
+        return lambda: None
+    if feeds_table(cfg):                      # at once: a game started meanwhile is physical-first
+        ctx.table.equipment.add("camera")
+    starting = _Starting(ctx, raw)
+    ctx.health.register("camera", starting.health)
+    starting.thread.start()
+    return starting.stop
 
-    def stop() -> None:
-        service.stop()
-        ctx.plugins.pop(PLUGIN, None)
-    return stop
+
+def feeds_table(cfg: CameraConfig) -> bool:
+    """Whether the camera's snapshots go on the table (by default all but the synthetic camera's)."""
+    return cfg.commit if cfg.commit is not None else cfg.source != "synthetic"
+
+
+def _not_started(exc: Exception) -> Callable[[], list[dict]]:
+    """The health provider of a camera that could not be started because of ``exc``."""
+    problems = getattr(exc, "problems", None) or [str(exc)]
+    log.error("camera not started: %s", "; ".join(problems))
+    return lambda: [{"name": "camera", "status": "down", "last_seen": None,
+                     "detail": "camera not started: " + "; ".join(problems)}]
+
+
+class _Starting:
+    """The thread that builds and starts the camera service once the server listens."""
+
+    def __init__(self, ctx, raw: dict):
+        self.ctx, self.raw = ctx, raw
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.service: CameraService | None = None
+        self.failed: Callable[[], list[dict]] | None = None
+        self.thread = threading.Thread(target=self._run, name="camera-start", daemon=True)
+
+    def health(self) -> list[dict]:
+        if self.service is not None:
+            return self.service.health()
+        if self.failed is not None:
+            return self.failed()
+        return [{"name": "camera", "status": "starting", "detail": "starting the camera", "last_seen": None}]
+
+    def _run(self) -> None:
+        self.ctx.listening.wait(START_WAIT_S)
+        try:
+            service = build(self.ctx, self.raw)
+        except Exception as exc:     # a bad layout, or OpenCV missing: reported, never left "starting"
+            self.failed = _not_started(exc)
+            return
+        map_blocks_over(LARGE_BLOCK)
+        with self.lock:
+            if self.stopped:
+                return
+            self.ctx.plugins[PLUGIN] = service
+            service.start()
+            self.service = service
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            if self.service is not None:
+                self.service.stop()
+            self.ctx.plugins.pop(PLUGIN, None)

@@ -213,6 +213,9 @@ class CameraService:
 
     def health(self) -> list[dict]:
         """Health records for /api/health: the camera, then one per board."""
+        if self.prepare is not None:     # the camera thread prepares, holding the lock
+            return [{"name": "camera", "status": "starting", "detail": "preparing the camera",
+                     "last_seen": None, "fps": None, "ms_per_frame": None, "commits": self.commits}]
         with self.lock:
             status = self.pipeline.status()
             ms = self.pipeline.ms_per_frame()
