@@ -24,6 +24,11 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     # each part of the table is charged its own CPU (the server names its threads in the OS)
     assert r["play_cpu"]["readers"] > 0 and r["play_cpu"]["camera"] > 0, r["play_cpu"]
     assert len(r["rss_samples"]) >= 3 and r["idle_rss_mib"] > 0
+    # the chip emulation's own CPU is told apart, and the Pi's time for the same transfers put back
+    for phase in ("idle", "idle_watched"):
+        e = r[f"{phase}_emulation"]
+        assert e["emulation"] > 0 and e["pi_spi"] > 0 and e["transfers_per_s"] > 0, e
+        assert abs(e["table"] - (r[f"{phase}_cpu_pct"] - e["emulation"] + e["pi_spi"])) <= 0.15, (r, e)
 
 
 def test_pi4_yardstick_is_the_n_body_work_it_claims():

@@ -99,6 +99,22 @@ def test_an_empty_poll_sleeps_until_the_chips_timer_instead_of_reading_2000_time
     assert bus.transfers - before <= 40 and 0.005 <= bus.now - started < 0.0065
 
 
+def test_the_emulator_counts_the_cpu_it_spends_emulating_transfers(emu):
+    """For bench_table.py's idle CPU without the chip emulation: per bus, the CPU spent emulating
+    the transfers, a part of the polling thread's."""
+    emu.add_reader(0, 0, reset_pin=25)
+    bus = emu.buses[0]
+    reader = opened(emu)
+    transfers, emulation = bus.transfers, bus.emulation_s
+    cpu = time.thread_time()
+    for _ in range(50):
+        assert reader.poll().status == NO_TAG
+    cpu = time.thread_time() - cpu
+    transfers = bus.transfers - transfers
+    assert transfers >= 50
+    assert 0 < bus.emulation_s - emulation <= cpu
+
+
 def test_two_tags_on_one_reader_are_a_collision_not_one_of_them(emu):
     chip = emu.add_reader(0, 0)
     reader = opened(emu, reset_pin=None)

@@ -19,7 +19,9 @@ through the process's stdin, one JSON command per line:
                                                     the boards (the camera can then skip no frame:
                                                     the pipeline takes every one, boards still)
     {"report": "/some/file.json"}                   write the readers' poll counts and the emulated
-                                                    buses' clocks there (for bench/bench_table.py)
+                                                    buses' clocks, transfers, per-transfer overhead
+                                                    and the CPU spent emulating them there (for
+                                                    bench/bench_table.py)
 
 Every thread of the server process carries its Python name in the OS too (``/proc/<pid>/task/
 <tid>/comm``: ``readers-spi0``, ``camera``, ``table-apply``...), so a benchmark can charge CPU
@@ -153,12 +155,14 @@ TABLE: list = []
 
 
 def _report(path: str, emulator) -> None:
-    """Write each reader's answered polls and each emulated bus's clock and transfers to ``path``."""
+    """Write each reader's answered polls and each emulated bus's clock, transfers, overhead a
+    transfer and emulation CPU (tests/support/mfrc522_emulator.py's SpiBus) to ``path``."""
     from hardware.station import station_for
 
     running = station_for(TABLE[0]) if TABLE else None
     polls = running.hub.polls() if running else {}
-    buses = {str(n): {"clock_s": bus.now, "transfers": bus.transfers} for n, bus in emulator.buses.items()}
+    buses = {str(n): {"clock_s": bus.now, "transfers": bus.transfers, "overhead_s": bus.overhead_s,
+                      "emulation_s": bus.emulation_s} for n, bus in emulator.buses.items()}
     Path(path + ".part").write_text(json.dumps({"polls": polls, "buses": buses}))
     os.replace(path + ".part", path)
 

@@ -189,12 +189,17 @@ class EmulatedTag:
 
 
 class SpiBus:
-    """One SPI controller: its chips share a virtual clock, advanced by each transfer."""
+    """One SPI controller: its chips share a virtual clock, advanced by each transfer.
+
+    ``emulation_s`` is the CPU time (``time.thread_time``) this machine spent emulating the
+    transfers: on a Pi each is a ``spidev`` system call instead.
+    """
 
     def __init__(self, overhead_s: float):
         self.now = 0.0
         self.overhead_s = overhead_s
         self.transfers = 0
+        self.emulation_s = 0.0
         self.lock = threading.Lock()
         self.stall_s = 0.0
 
@@ -582,11 +587,18 @@ class SpiDev:
         _thread_bus.bus = self.spi
         with self.spi.lock:
             self.spi._take_stall()
-            if self.chip is None:
-                self.spi.now += self.spi.overhead_s + len(data) * 8 / self.max_speed_hz
-                self.spi.transfers += 1
-                return [_world().floating] * len(data)
-            return self.chip.transfer(list(data), self.max_speed_hz)
+            began = time.thread_time()
+            try:
+                return self._transfer(data)
+            finally:
+                self.spi.emulation_s += time.thread_time() - began
+
+    def _transfer(self, data: list[int]) -> list[int]:
+        if self.chip is None:
+            self.spi.now += self.spi.overhead_s + len(data) * 8 / self.max_speed_hz
+            self.spi.transfers += 1
+            return [_world().floating] * len(data)
+        return self.chip.transfer(list(data), self.max_speed_hz)
 
     xfer = xfer2
 
