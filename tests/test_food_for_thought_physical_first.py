@@ -185,13 +185,7 @@ def test_a_purchase_into_the_freezer_and_a_thaw_are_worked_out():
 def test_the_pizza_to_go_extra_action_is_seen_from_the_marker_moved_and_the_tokens():
     """rulebook Pizza To Go: at the end of the round its player may move that marker to another open
     space and take that action.  Ann moves it to the buffet and eats row 1: applied with no phone input."""
-    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
-    pick_assistants(table)
-    turn = table.state["turn"]
-    seat(table, turn, "pizza")
-    while table.state["phase"] == "actions":
-        seat(table, table.state["turn"], "cook")
-    assert table.state["phase"] == "pizza_extra" and table.state["turn"] == turn
+    table, turn = _extra_action_table()
     _with_markers(table, turn)
     row = list(table.state["buffet"][0])
     eaten = [f for g in player(table, turn)["body"].values() for f in g if f]
