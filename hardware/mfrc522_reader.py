@@ -152,9 +152,12 @@ def chip_class(base: type) -> type:
                 self.Write_MFRC522(self.BitFramingReg, self.framing | 0x80)   # StartSend
             sent = time.monotonic()
             deadline = sent + 4 * self.timeout_s + 0.02
-            # a card answers within a few hundred microseconds; without one the next look is
-            # when the chip's timer is due, not every step of the way
-            waits = iter((WAIT_STEP_S, self.timeout_s))
+            # A wake-up (7 bits) is answered within a few hundred microseconds or not at all: after
+            # one look the next is when the chip's timer is due, so an empty reader costs two reads.
+            # Longer exchanges, with a card there, are looked at every step (a reader sharing the
+            # bus must not wait on them).
+            waits = iter((WAIT_STEP_S, self.timeout_s) if command == COMMAND_TRANSCEIVE and
+                         self.framing == 0x07 else ())
             while True:
                 time.sleep(next(waits, WAIT_STEP_S))
                 irq = self.Read_MFRC522(self.CommIrqReg)
