@@ -46,6 +46,7 @@ CATALOGUE: dict[str, str] = {
     "bad_answer": "An enrolment answer that is not {\"move\": true|false}.",
     "no_simulated_reader": "The simulator has no reader of that name.",
     "camera_off": "The camera is not running.",
+    "camera_starting": "The camera is still starting (it comes up a few seconds after the table).",
     "bad_seconds": "A camera stream length that is not a number above 0 within the limit.",
     "unknown_board": "A camera page names a board the camera does not watch.",
     "board_not_found": "The board's markers are not in the camera's view.",

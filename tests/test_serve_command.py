@@ -82,6 +82,9 @@ def test_a_table_with_a_camera_answers_before_the_camera_is_ready_and_the_camera
             return next(r for r in records if r["name"] == "camera")
         first = wait_for(camera, timeout=60, step=0.01, what="the first answer")
         assert first["status"] == "starting", first
+        token = (data / "host-token").read_text().strip()
+        status = requests.get(url + "/api/camera/status", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert status.ok or status.json()["error"]["code"] == "camera_starting", status.text   # never "off"
         running = wait_for(lambda: (camera() or {}).get("fps"), timeout=60, step=0.1, what="the camera's frames")
         assert running and camera()["status"] == "simulated"
     finally:

@@ -14,7 +14,8 @@ simulation the two live pictures are open to the simulator page)::
     POST /api/camera/calibrate/<board>/empty    capture the empty board
     POST /api/camera/calibrate/<board>/tokens   capture the token colours (tokens laid as the plan says)
 
-With the camera switched off the API answers ``camera_off`` and the pictures are a placeholder.
+With the camera switched off the API answers ``camera_off`` (``camera_starting`` in the seconds
+after the table starts, while the camera builds its pipeline) and the pictures are a placeholder.
 OpenCV, numpy and the vision modules are imported by the routes that need them, not with the
 server: a table without a camera never loads them.
 """
@@ -71,6 +72,9 @@ def register(app, socketio, ctx) -> None:
         service = service_for(ctx)
         if service is None and request.path in ("/api/camera/frame.jpg", "/api/camera/stream.mjpg"):
             return Response(placeholder(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+        if service is None and any(r.get("status") == "starting" for r in ctx.health.snapshot()["camera"]):
+            return json_error(503, "camera_starting", "The camera is still starting (it comes up a few "
+                              "seconds after the table): try again in a moment.")
         if service is None:
             return json_error(503, "camera_off", "The camera is not running: see the camera line in the host "
                           "page's health table, and [camera] in config.toml.")
