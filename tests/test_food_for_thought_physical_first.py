@@ -202,12 +202,7 @@ def test_the_pizza_to_go_extra_action_is_seen_from_the_marker_moved_and_the_toke
 def test_taking_the_pizza_to_go_marker_back_skips_the_extra_action():
     """rulebook Pizza To Go: the extra action is optional; the player who takes the marker back to their
     board gives it up, and the round ends with nothing else applied."""
-    table = new_table(["Ann", "Ben", "Cat"], mode="physical")
-    pick_assistants(table)
-    turn = table.state["turn"]
-    seat(table, turn, "pizza")
-    while table.state["phase"] == "actions":
-        seat(table, table.state["turn"], "cook")
+    table, turn = _extra_action_table()
     _with_markers(table, turn)
     before = copy.deepcopy(player(table, turn))
     _read(table, f"diet-{turn}", {**implied(table.state, f"diet-{turn}"), "markers.1": "marker"})
