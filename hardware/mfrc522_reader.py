@@ -138,7 +138,7 @@ def chip_class(base: type) -> type:
             self.cut_short = False
             irq_enable, wait_irq = _IRQS.get(command, (0x00, 0x10))
             # Registers are written whole where the datasheet allows, not read first and
-            # masked as the library does: an empty poll is 11 SPI transfers instead of 17.
+            # masked as the library does (with the wait below, an empty poll is 9 SPI transfers, not 17).
             if irq_enable != self._irq_enable:
                 self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)
                 self._irq_enable = irq_enable

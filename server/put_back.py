@@ -53,11 +53,6 @@ class PutBackTimers:
         for timer in stopped:
             timer.cancel()
 
-    def pending(self) -> list[tuple[str, str]]:
-        """The (reader, card) pairs with a running timer."""
-        with self._lock:
-            return sorted(self._timers)
-
     def _fire(self, reader: str, card: str, seconds: float) -> None:
         with self._lock:
             if self._timers.get((reader, card)) is None:
