@@ -135,8 +135,8 @@
     const winners = new Set(view.winners || []);
     const place = (p) => 1 + view.players.filter((q) => q.score > p.score).length;
     const cell = (r, p) => {
-      const text = (r.scorers.includes(p.seat) ? "+1" : "\u00b7") + (r.prince === p.name ? " \u2654" : "");
-      return h("td", { class: r.scorers.includes(p.seat) ? "bean" : "muted" }, text);
+      const scored = r.scorers.includes(p.seat);
+      return h("td", { class: scored ? "bean" : "muted" }, (scored ? "+1" : "\u00b7") + (r.prince === p.name ? " \u2654" : ""));
     };
     return h("table", { class: "tk-final" },
       h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), ...view.history.map((r) => h("th", {}, "R" + r.round)),
