@@ -194,6 +194,17 @@ class SyntheticSource(FrameSource):
                     if place.tokens != before:
                         self._version += 1
 
+    def set_hand(self, board: str, over: bool) -> None:
+        """Hold a hand over the middle of the named board, reaching in from the picture's bottom
+        edge (``over``), or take it away."""
+        with self._lock:
+            place = next(p for p in self.scene.boards if p.layout.board == board)
+            tip = (place.x + place.layout.size_mm[0] / 2, place.y + place.layout.size_mm[1] / 2)
+            self.scene.hands = [hand for hand in self.scene.hands if hand.tip != tip]
+            if over:
+                self.scene.hands.append(self._synthetic.Hand(tip, (tip[0], tip[1] + 1000)))
+            self._version += 1
+
     def read(self) -> np.ndarray | None:
         with self._lock:
             if self._frame is not None and self._frame[0] == self._version:
