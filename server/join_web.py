@@ -3,12 +3,17 @@
 A page plugin (:mod:`server.plugins`).  Codes that let someone act at the table
 (the join code, the seat codes, the host code) go only to the host and to
 displays: TVs the host paired, and with ``serve --local-display`` the browser on
-the table's own machine (the Pi's kiosk TV).
+the table's own machine (the Pi's kiosk TV).  The host code on the lobby TV opens
+the host page once: whoever scans it first is the host, and the TV stops showing
+it (kept across restarts) until the host asks for a new one.  TVs hear ``join``
+when the codes they show change.
 
     GET  /api/join                  host or display: the join code and where its QR codes are
     POST /api/join/renew            host: a new join code (the old one stops working)
     GET  /qr/join.svg               host or display: the join code as a QR code (-> /join?code=...)
-    GET  /qr/host.svg               host or display: the host page's address with the host token
+    GET  /qr/host.svg               host or display: the host code, while it is unused (-> /host/code#<code>)
+    POST /api/host/code/use         {"code": ...}: the host token, once per host code (the code is then used up)
+    POST /api/host/code/renew       host: a new host code for the TV (to open the host page on another phone)
     GET  /qr/seat/<n>.svg           host or display: seat n's code (-> /join?token=<seat token>)
     POST /api/devices/join          {"code": ..., "device": its stored token or absent}, or a seat
                                     token as Bearer: remember this phone (as that seat's player);
@@ -27,6 +32,7 @@ import io
 import secrets
 import threading
 import time
+from pathlib import Path
 
 import segno
 from flask import Blueprint, Response, jsonify, request, send_from_directory
@@ -91,6 +97,34 @@ class Pairing:
             return True, entry["token"]
 
 
+class HostCode:
+    """The one-use code on the lobby TV that opens the host page; used up once scanned.
+
+    Whether it was used is kept in ``<data dir>/host-code-used`` so a restart (a power cut)
+    does not put a code that gives host rights back on the TV of a room full of players."""
+
+    def __init__(self, data_dir):
+        self._used_file = Path(data_dir) / "host-code-used"
+        self._lock = threading.Lock()
+        self.code = None if self._used_file.exists() else secrets.token_urlsafe(16)
+
+    def use(self, code) -> bool:
+        """Whether ``code`` is the unused host code (it is used from now on)."""
+        with self._lock:
+            if not (isinstance(code, str) and code.isascii() and self.code
+                    and secrets.compare_digest(code.encode(), self.code.encode())):
+                return False
+            self.code = None
+            self._used_file.write_text("used\n")
+            return True
+
+    def renew(self) -> None:
+        """A new unused code (the TV shows it again)."""
+        with self._lock:
+            self.code = secrets.token_urlsafe(16)
+            self._used_file.unlink(missing_ok=True)
+
+
 def _svg(text: str) -> Response:
     out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", scale=6, border=2)
@@ -113,6 +147,7 @@ def register(app, socketio, ctx) -> None:
     """Add the joining and pairing routes to ``app``."""
     bp = Blueprint("joining", __name__)
     pairing = Pairing()
+    host_code = HostCode(ctx.data_dir)
     app.extensions["tofu_pairing"] = pairing
 
     def base() -> str:
@@ -135,6 +170,10 @@ def register(app, socketio, ctx) -> None:
     def devices_changed() -> None:
         socketio.emit("devices", {"devices": [d.as_dict() for d in ctx.devices.all()]}, to="host")
 
+    def codes_changed() -> None:
+        """Tell the TVs to fetch their codes again (the message itself holds none)."""
+        socketio.emit("join", {}, to="table")
+
     # ----- codes for the host and the displays ------------------------------------
     @bp.get("/api/join")
     def join_info():
@@ -142,7 +181,8 @@ def register(app, socketio, ctx) -> None:
         if refusal:
             return refusal
         return jsonify({"code": pairing.join_code, "url": f"{base()}/join?code={pairing.join_code}",
-                        "host_url": f"{base()}/host", "qr": "/qr/join.svg", "host_qr": "/qr/host.svg",
+                        "host_url": f"{base()}/host", "qr": "/qr/join.svg",
+                        "host_qr": "/qr/host.svg" if host_code.code else None,
                         "seat_qr": {str(s): f"/qr/seat/{s}.svg" for s in ctx.table.seats()}})
 
     @bp.post("/api/join/renew")
@@ -150,7 +190,9 @@ def register(app, socketio, ctx) -> None:
         refusal = refuse_unless_host(ctx, "A new join code")
         if refusal:
             return refusal
-        return jsonify({"code": pairing.renew()})
+        code = pairing.renew()
+        codes_changed()
+        return jsonify({"code": code})
 
     @bp.get("/qr/join.svg")
     def join_qr():
@@ -158,8 +200,33 @@ def register(app, socketio, ctx) -> None:
 
     @bp.get("/qr/host.svg")
     def host_qr():
-        return (refuse_unless_display("The host code")
-                or _svg(f"{base()}/host?token={ctx.access.host_token}"))
+        refusal = refuse_unless_display("The host code")
+        if refusal:
+            return refusal
+        code = host_code.code
+        if code is None:
+            return json_error(404, "host_code_used", "The host code was used: the host page can show a "
+                              "new one (Phones and TVs: Show a host code on the TV).")
+        return _svg(f"{base()}/host/code#{code}")
+
+    @bp.post("/api/host/code/use")
+    def host_code_use():
+        body = request.get_json(silent=True)
+        if not host_code.use(body.get("code") if isinstance(body, dict) else None):
+            return json_error(403, "bad_host_code", "This host code was already used or is not the "
+                              "table's: ask the host to show a new one on the TV (host page, Phones and "
+                              "TVs), or open the address printed when the table started.")
+        codes_changed()
+        return jsonify({"token": ctx.access.host_token})
+
+    @bp.post("/api/host/code/renew")
+    def host_code_renew():
+        refusal = refuse_unless_host(ctx, "A new host code")
+        if refusal:
+            return refusal
+        host_code.renew()
+        codes_changed()
+        return jsonify({"ok": True})
 
     @bp.get("/qr/seat/<int:seat>.svg")
     def seat_qr(seat: int):
@@ -283,5 +350,6 @@ def register(app, socketio, ctx) -> None:
     bp.add_url_rule("/join", "join", lambda: send_from_directory(WEB_DIR, "join.html"))
     bp.add_url_rule("/pair", "pair", lambda: send_from_directory(WEB_DIR, "pair.html"))
     bp.add_url_rule("/seat", "my_seat", lambda: send_from_directory(WEB_DIR, "seat.html"))
+    bp.add_url_rule("/host/code", "host_code", lambda: send_from_directory(WEB_DIR, "host-code.html"))
 
     app.register_blueprint(bp)

@@ -82,7 +82,39 @@ def test_the_join_code_and_host_code_scan_to_their_pages(srv):
     info = call(srv, "GET", "/api/join", srv.host_token).json()
     assert scan(call(srv, "GET", "/qr/join.svg", srv.host_token).text) == info["url"]
     assert info["url"] == f"{srv.url}/join?code={info['code']}" and len(info["code"]) == 6
-    assert scan(call(srv, "GET", "/qr/host.svg", srv.host_token).text) == f"{srv.url}/host?token={srv.host_token}"
+    assert scan(call(srv, "GET", "/qr/host.svg", srv.host_token).text).startswith(f"{srv.url}/host/code#")
+
+
+def test_the_host_code_opens_the_host_page_once_even_across_a_restart(tmp_path):
+    """A host code left on the lobby TV gave host rights to anyone in the room who scanned it: it
+    now works once, and stays used through a power cut until the host shows a new one."""
+    with run_server(tmp_path / "data") as srv:
+        info = call(srv, "GET", "/api/join", srv.host_token).json()
+        url = scan(call(srv, "GET", info["host_qr"], srv.host_token).text)
+        code = url.split("#", 1)[1]
+        assert url == f"{srv.url}/host/code#{code}" and srv.host_token not in url
+        assert call(srv, "GET", "/host/code").status_code == 200
+        first = call(srv, "POST", "/api/host/code/use", json={"code": code})
+        assert first.status_code == 200 and first.json() == {"token": srv.host_token}
+        second = call(srv, "POST", "/api/host/code/use", json={"code": code})
+        assert second.status_code == 403 and second.json()["error"]["code"] == "bad_host_code"
+        assert srv.host_token not in second.text and "ask the host" in second.json()["error"]["message"]
+        assert call(srv, "GET", "/api/join", srv.host_token).json()["host_qr"] is None
+        assert call(srv, "GET", "/qr/host.svg", srv.host_token).json()["error"]["code"] == "host_code_used"
+
+        srv.kill()
+        srv.start()
+        assert call(srv, "GET", "/api/join", srv.host_token).json()["host_qr"] is None
+        assert call(srv, "POST", "/api/host/code/use", json={"code": code}).status_code == 403
+        renew = call(srv, "POST", "/api/host/code/renew", pair_display(srv))
+        assert renew.status_code == 403 and renew.json()["error"]["code"] == "host_token_needed"
+
+        assert call(srv, "POST", "/api/host/code/renew", srv.host_token).json() == {"ok": True}
+        fresh = scan(call(srv, "GET", "/qr/host.svg", srv.host_token).text).split("#", 1)[1]
+        assert fresh != code
+        for bad in (None, 7, "", "é", code):
+            assert call(srv, "POST", "/api/host/code/use", json={"code": bad}).status_code == 403
+        assert call(srv, "POST", "/api/host/code/use", json={"code": fresh}).json() == {"token": srv.host_token}
 
 
 def test_a_forgotten_display_loses_the_codes_at_once(srv):

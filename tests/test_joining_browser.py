@@ -1,11 +1,13 @@
 """Joining in a real headless Chromium: a phone joins with the TV's code and stays joined when a
-new game starts; a seat's code makes a phone that seat's player; a TV pairs with the host.
+new game starts; a seat's code makes a phone that seat's player; a TV pairs with the host; the
+lobby's host code opens the host page once.
 Screenshots land in tests/artifacts/."""
 import pytest
 import requests
 
 from tests.support.browser import browser, screenshot
 from tests.support.server import run_server
+from tests.test_http_api import scan
 
 pytestmark = pytest.mark.browser
 
@@ -93,3 +95,31 @@ def test_a_tv_pairs_with_the_host_and_then_shows_the_seat_codes(tmp_path):
         host.wait_for_function("document.getElementById('devices').innerText.includes('TV')")
         tv.wait_for_function("[...document.querySelectorAll('img[src*=\"/qr/seat/\"]')]"
                              ".filter((i) => i.complete && i.naturalWidth > 0).length === 2")
+
+
+def test_the_lobby_host_code_opens_the_host_page_on_one_phone_and_leaves_the_tv(tmp_path):
+    with run_server(tmp_path / "data") as srv, browser() as b:
+        tv = b.new_context(bypass_csp=True, viewport={"width": 1920, "height": 1080}).new_page()
+        tv.goto(f"{srv.url}/?token={srv.host_token}")
+        tv.wait_for_function("[...document.querySelectorAll('img.host-code')]"
+                             ".some((i) => i.complete && i.naturalWidth > 0)")
+        svg = requests.get(srv.url + tv.locator("img.host-code").get_attribute("src"), timeout=10).text
+        url = scan(svg)
+        phone = b.new_context(bypass_csp=True, viewport=PHONE).new_page()
+        errors = []
+        phone.on("pageerror", lambda e: errors.append(str(e)))
+        phone.goto(url)
+        phone.wait_for_url(f"{srv.url}/host?token=*")
+        phone.wait_for_function("document.getElementById('devices').innerText.length > 0")
+        assert phone.locator("#need-token").is_hidden()
+        tv.wait_for_function("document.querySelectorAll('img.host-code').length === 0")
+        assert tv.locator("img.join-code").count() == 1          # the join code stays
+        other = b.new_context(bypass_csp=True, viewport=PHONE).new_page()
+        other.goto(url)
+        other.wait_for_function("document.getElementById('status').textContent.includes('already used')")
+        screenshot(other, "joining-host-code-used")
+        assert other.url.startswith(f"{srv.url}/host/code")
+        phone.get_by_role("button", name="Show a host code on the TV").click()
+        tv.wait_for_function("[...document.querySelectorAll('img.host-code')]"
+                             ".some((i) => i.complete && i.naturalWidth > 0)")
+        assert errors == []

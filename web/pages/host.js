@@ -159,6 +159,12 @@ $("pair-form").onsubmit = async (e) => {
   TofuTable.notice($("notices"), "Paired: that screen now shows the TV page.", "info");
 };
 
+$("host-code").onclick = async () => {
+  const r = await TofuTable.api("/api/host/code/renew", { method: "POST", body: {} });
+  TofuTable.notice($("notices"), r.ok ? "The lobby TV shows a host code now: it opens this page once." : r.body.error.message,
+                   r.ok ? "info" : undefined);
+};
+
 function render(view) {
   current = view;
   showUndo(view.undo);

@@ -115,8 +115,9 @@ function lobby(view) {
     h("figure", {}, h("img", { class: "join-code", src: withToken(join.qr), alt: "Code to join with a phone" }),
       h("figcaption", {}, "Phones: scan, or open ", h("b", {}, join.url.replace(/\?.*$/, "")), " and type ",
         h("b", { class: "join-letters" }, join.code))),
-    h("figure", {}, h("img", { class: "join-code host-code", src: withToken(join.host_qr), alt: "Code for the host page" }),
-      h("figcaption", {}, "The host page"))) : h("div", { class: "welcome-sub" }, "Pair this screen at /pair to show the join code here.");
+    // the host code opens the host page once; the TV stops showing it when it has been used
+    join.host_qr && h("figure", {}, h("img", { class: "join-code host-code", src: withToken(join.host_qr), alt: "Code for the host page" }),
+      h("figcaption", {}, "The host page (once)"))) : h("div", { class: "welcome-sub" }, "Pair this screen at /pair to show the join code here.");
   const last = view.last_game;
   if (last) {
     // the last game's final ranking stays until the next game starts, beside the way to join it
@@ -222,4 +223,5 @@ const socket = TofuTable.connect({
   },
 });
 socket.on("sound", (s) => TofuTV.setSound(s));
+socket.on("join", loadJoin);     // a code it shows changed (renewed, or the host code used)
 TofuTV.setSound({});
