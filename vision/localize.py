@@ -3,9 +3,11 @@
 Each frame, a :class:`BoardLocator` looks only where its markers were: a
 marker whose patch of the picture has not changed is taken as still there; a
 changed one is searched for in a window around its last place.  The
-homography is fitted by RANSAC over the corners of every marker seen, and only
-refitted when a seen marker has moved, so a hand over one marker moves
-nothing.  A board whose markers are lost or too few is reported as such; the
+homography is fitted by RANSAC over the corners of every marker seen (any three
+or more of a board's markers place it), and only refitted when a seen marker
+has moved, so a hand over one marker moves nothing.  With a calibrated lens
+(:mod:`vision.lens`) the homography is fitted to the straightened corners and
+:meth:`BoardLocator.to_image` bends board points back into the camera's picture.  A board whose markers are lost or too few is reported as such; the
 pipeline then searches the whole frame now and then (see :mod:`vision.pipeline`).
 """
 from __future__ import annotations
@@ -16,6 +18,7 @@ import cv2
 import numpy as np
 
 from .layout import Layout
+from .lens import Lens
 from .markers import detect
 
 #: Mean grey-level change under which a marker's patch counts as unchanged.
@@ -46,10 +49,11 @@ class Fix:
 class BoardLocator:
     """Keeps one board's homography up to date from the markers it can see."""
 
-    def __init__(self, layout: Layout, min_markers: int = 3):
+    def __init__(self, layout: Layout, min_markers: int = 3, lens: Lens | None = None):
         self.layout = layout
         self.min_markers = max(2, min_markers)
-        self.homography: np.ndarray | None = None
+        self.lens = lens
+        self.homography: np.ndarray | None = None       # board mm -> straightened picture px
         self.corners: dict[int, np.ndarray] = {}        # marker id -> image corners (4, 2)
         self.templates: dict[int, tuple[int, int, np.ndarray]] = {}
         self._frame = 0
@@ -71,12 +75,16 @@ class BoardLocator:
         cur = grey[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]]
         return cur.shape == crop.shape and float(cv2.absdiff(cur, crop).mean()) < SAME_PATCH
 
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Board points (N, 2) mm -> camera picture pixels (N, 2), through the lens if one is calibrated."""
+        pts = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(1, -1, 2), self.homography)[0]
+        return (self.lens.distort(pts) if self.lens is not None else pts).astype(np.float32)
+
     def expected(self) -> dict[int, np.ndarray]:
         """Every marker's corners in the picture as the current homography puts them."""
         if self.homography is None:
             return {}
-        return {mid: cv2.perspectiveTransform(self.layout.marker_corners(mid)[None], self.homography)[0]
-                for mid in self.layout.markers}
+        return {mid: self.to_image(self.layout.marker_corners(mid)) for mid in self.layout.markers}
 
     def update(self, grey: np.ndarray, detector, found: dict[int, np.ndarray] | None = None) -> Fix:
         """Locate the board in ``grey``; ``found`` are markers from a whole-frame search, if one ran."""
@@ -113,6 +121,8 @@ class BoardLocator:
         if moved or self.homography is None:
             src = np.concatenate([self.layout.marker_corners(m) for m in seen])
             dst = np.concatenate([seen[m] for m in seen]).astype(np.float32)
+            if self.lens is not None:
+                dst = self.lens.undistort(dst)
             h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
             if h is not None and int(inliers.sum()) >= 4 * self.min_markers - 2:
                 changed = self.homography is None or self._shift(h) > STILL_PX

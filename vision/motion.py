@@ -57,9 +57,10 @@ class MotionDetector:
         self.seeded = False
         self.last = {"motion_mm2": 0.0, "foreground_mm2": 0.0, "edge_mm2": 0.0}
 
-    def set_homography(self, homography: np.ndarray, scale: float) -> None:
-        """Use a new homography; ``scale`` maps full-frame pixels to the grey image given to update."""
-        pts = cv2.perspectiveTransform(self._grid, homography)[0] * scale
+    def set_view(self, to_image, scale: float) -> None:
+        """Use the board's new place: ``to_image`` maps board mm (N, 2) to full-frame pixels (see
+        :meth:`vision.localize.BoardLocator.to_image`), ``scale`` full-frame pixels to the grey image given to update."""
+        pts = to_image(self._grid[0]) * scale
         w, h = self.size
         self.maps = (pts[:, 0].reshape(h, w).astype(np.float32), pts[:, 1].reshape(h, w).astype(np.float32))
         self.previous = self.background = None

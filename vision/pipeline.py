@@ -17,6 +17,7 @@ import numpy as np
 from .classify import Reading, Reference, Window, classify, paper_points, patch_gain
 from .config import Settings
 from .layout import Layout
+from .lens import Lens
 from .localize import BoardLocator, Fix
 from .markers import detect, make_detector
 from .motion import MotionDetector
@@ -67,8 +68,10 @@ class Pipeline:
     """Frames in, committed ``board`` inputs out; status and timings on the side."""
 
     def __init__(self, layouts: dict[str, Layout], references: dict[str, Reference] | None = None,
-                 settings: Settings | None = None):
+                 settings: Settings | None = None, lens: Lens | None = None):
         self.settings = settings or Settings()
+        self.lens = lens               # the calibrated lens (vision/lens.py), used while the frame size fits
+        self.lens_status = "in use" if lens is not None else "not calibrated"
         self.detector = make_detector()
         self.boards: dict[str, BoardWatch] = {}
         for layout in layouts.values():
@@ -84,7 +87,7 @@ class Pipeline:
     def set_layout(self, layout: Layout) -> None:
         """Watch a board with this layout (a new board, or new geometry for a known one)."""
         self.boards[layout.board] = BoardWatch(
-            layout, BoardLocator(layout, self.settings.min_markers),
+            layout, BoardLocator(layout, self.settings.min_markers, self.lens),
             MotionDetector(layout, self.settings.absorb_frames),
             SnapshotTracker(layout.target, [s.id for s in layout.slots], self.settings.still_frames,
                             self.settings.max_changes))
@@ -113,6 +116,12 @@ class Pipeline:
             self.frame_status = "no_frame"
         else:
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            if self.lens is not None and not self.lens.fits(frame.shape[1], frame.shape[0]):
+                self.lens_status = (f"calibrated for {self.lens.size[0]}x{self.lens.size[1]} pictures, the camera "
+                                    f"gives {frame.shape[1]}x{frame.shape[0]}: calibrate the lens again")
+                self.lens = None
+                for watch in self.boards.values():
+                    watch.locator.lens, watch.maps = None, None
             lo, hi = np.percentile(grey[::8, ::8], (2, 98))
             self.frame_status = "dead_frame" if hi - lo < DEAD_SPREAD else "ok"
         if self.frame_status != "ok":
@@ -149,8 +158,8 @@ class Pipeline:
             watch.tracker.update(None, True)
             return None
         if fix.moved or watch.maps is None:
-            self._build_maps(watch, fix.homography)
-            watch.motion.set_homography(fix.homography, 0.5)
+            self._build_maps(watch)
+            watch.motion.set_view(watch.locator.to_image, 0.5)
             watch.tracker.reset()
             if watch.reference is not None and watch.reference.view is not None:
                 watch.motion.seed(watch.reference.view)     # the empty board: a hand in the first frame shows
@@ -176,24 +185,25 @@ class Pipeline:
             watch.stale = True
         return watch.tracker.update(watch.reading.labels, busy)
 
-    def _build_maps(self, watch: BoardWatch, homography: np.ndarray) -> None:
+    def _build_maps(self, watch: BoardWatch) -> None:
         layout = watch.layout
         watch.window, watch.stale = Window.for_token(layout.token_mm), True
         offsets = watch.window.offsets
-        pts = (layout.slot_centres()[:, None, :] + offsets[None]).reshape(1, -1, 2).astype(np.float32)
-        img = cv2.perspectiveTransform(pts, homography)[0].reshape(len(layout.slots), len(offsets), 2)
+        to_image = watch.locator.to_image
+        pts = (layout.slot_centres()[:, None, :] + offsets[None]).reshape(-1, 2)
+        img = to_image(pts).reshape(len(layout.slots), len(offsets), 2)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
         paper = paper_points(layout)
         watch.paper_maps = None
         if len(paper):
-            p = cv2.perspectiveTransform(paper.reshape(1, -1, 2), homography)[0]
+            p = to_image(paper)
             watch.paper_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
         watch.patch_maps = None
         if layout.patch:
             x, y, w, h = layout.patch
             # the grey (left) half of the patch; the white half is for people and may clip
             gx, gy = np.meshgrid(np.linspace(x + w * 0.1, x + w * 0.4, 4), np.linspace(y + h * 0.2, y + h * 0.8, 5))
-            p = cv2.perspectiveTransform(np.stack([gx, gy], -1).reshape(1, -1, 2).astype(np.float32), homography)[0]
+            p = to_image(np.stack([gx, gy], -1).reshape(-1, 2))
             watch.patch_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
 
     def at_rest(self) -> bool:
@@ -225,7 +235,7 @@ class Pipeline:
                 "light_change": round(light_change(w.gain), 2),
                 "recalibrate": light_change(w.gain) > LIGHT_WARN,
             }
-        return {"frame": self.frame_status, "frames": self.frame_no, "boards": boards}
+        return {"frame": self.frame_status, "frames": self.frame_no, "lens": self.lens_status, "boards": boards}
 
     def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
         """The window (N, K, 3) of every slot of ``board``, its patch colour, its coarse grey view

@@ -1,0 +1,151 @@
+"""Lens calibration with the printed ChArUco sheet: OpenCV's own detector and calibrateCamera
+recover the barrel distortion the harder renderer (vision/scenes.py) puts in, and the pipeline's
+slot points then land where the camera sees the slots (issue 13: "lens calibration with a
+ChArUco board ... and undistortion")."""
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import lens as L
+from vision import scenes
+from vision.layout import sample_layouts
+from vision.localize import BoardLocator
+from vision.markers import detect, make_detector
+
+K1 = -0.22                 # a strong barrel lens, as the renderer's hard level draws (-0.12 to -0.25)
+
+
+def _distorted_from_ideal(lens: L.Lens) -> np.ndarray:
+    """For each camera pixel, where it lies in the perfect-lens picture (as vision/scenes.py does)."""
+    w, h = lens.size
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return lens.undistort(np.stack([xs, ys], -1).reshape(-1, 2)).reshape(h, w, 2)
+
+
+def _sheet_view(lens: L.Lens, ideal: np.ndarray, tilt: tuple[float, float, float], at: tuple[float, float],
+                distance_mm: float, rng) -> np.ndarray:
+    """The printed sheet held ``distance_mm`` from the camera, turned by ``tilt`` (radians), its centre
+    seen at ``at`` (share of the picture's width, height): a greyscale camera picture."""
+    ppm = 6.0
+    sheet = np.full((int(L.SQUARES[1] * L.SQUARE_MM * ppm) + 60, int(L.SQUARES[0] * L.SQUARE_MM * ppm) + 60),
+                    255, np.uint8)
+    art = L.board_image(ppm)
+    sheet[30:30 + art.shape[0], 30:30 + art.shape[1]] = art          # the paper's white margin
+    k = lens.matrix
+    rot, _ = cv2.Rodrigues(np.array(tilt, np.float64))
+    centre = np.array([(at[0] * lens.size[0] - k[0, 2]) / k[0, 0] * distance_mm,
+                       (at[1] * lens.size[1] - k[1, 2]) / k[1, 1] * distance_mm, distance_mm])
+    t = centre - rot @ np.array([L.SQUARES[0] * L.SQUARE_MM / 2, L.SQUARES[1] * L.SQUARE_MM / 2, 0])
+    to_ideal = k @ np.column_stack([rot[:, 0], rot[:, 1], t])                    # sheet mm -> ideal px
+    to_sheet = np.array([[ppm, 0, 30 - 0.5], [0, ppm, 30 - 0.5], [0, 0, 1]]) @ np.linalg.inv(to_ideal)
+    h, w = ideal.shape[:2]
+    src = cv2.perspectiveTransform(ideal.reshape(1, -1, 2).astype(np.float64), to_sheet)[0].reshape(h, w, 2)
+    out = cv2.remap(sheet, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                    borderValue=95).astype(np.float32)
+    out = cv2.GaussianBlur(out, (0, 0), 0.7) + rng.normal(0, 2.0, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+#: Where the owner holds the sheet: all over the picture (docs/camera.md says so), about 0.3-0.4 m away.
+PLACES = [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.15, 0.5, 0.85)]
+
+
+def _sheet_views(lens: L.Lens, count: int = len(PLACES), seed: int = 1) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    ideal = _distorted_from_ideal(lens)
+    return [_sheet_view(lens, ideal, (rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7), rng.uniform(-0.3, 0.3)),
+                        PLACES[i], rng.uniform(300, 420), rng) for i in range(count)]
+
+
+@pytest.fixture(scope="module")
+def table():
+    """A hard-level shot of the whole table through a strong barrel lens (no hands or glare: this
+    checks geometry), its picture and truth, and its true lens."""
+    layouts = sample_layouts()
+    shot = scenes.shot(layouts, "hard", 3)
+    shot = scenes.replace(shot, k1=K1, hands=[], light=scenes.replace(shot.light, glare=[], shadows=[]))
+    img, truth = scenes.render(shot)
+    matrix, dist = shot.lens()
+    return layouts, shot, img, truth, L.Lens(matrix, dist, (shot.camera.width, shot.camera.height))
+
+
+@pytest.fixture(scope="module")
+def calibrated(table):
+    """The lens as calibrated from renders of the ChArUco sheet through the table camera's true lens."""
+    return L.calibrate(_sheet_views(table[4]))
+
+
+def test_the_sheet_calibrates_the_lens_and_recovers_its_barrel_distortion(table, calibrated):
+    true = table[4]
+    assert calibrated.views == len(PLACES) and calibrated.rms < 0.5
+    assert calibrated.dist[0] == pytest.approx(K1, abs=0.02)
+    assert calibrated.matrix[0, 0] == pytest.approx(true.matrix[0, 0], rel=0.02)
+    # the picture is bent right to within a pixel, but for its outer eighth (where the sheet was not held)
+    w, h = true.size
+    grid = np.stack(np.meshgrid(np.linspace(w / 8, w * 7 / 8, 7), np.linspace(h / 8, h * 7 / 8, 5)), -1).reshape(-1, 2)
+    assert np.abs(calibrated.distort(true.undistort(grid)) - grid).max() < 1.0
+
+
+def test_slots_land_where_the_camera_sees_them_only_through_the_calibrated_lens(table, calibrated):
+    """Each board's slot centres as the pipeline samples them, against where the renderer drew them:
+    within a pixel with the lens; without it a plane's homography cannot follow the bent picture."""
+    layouts, shot, img, truth, true = table
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    found = detect(make_detector(), grey)
+    errors = {None: [], "lens": []}
+    for name, seen in truth["boards"].items():
+        layout = layouts[name]
+        drawn = cv2.perspectiveTransform(layout.slot_centres()[None].astype(np.float64),
+                                         np.array(seen["homography"]))[0]
+        want = true.distort(drawn)
+        if sum(m in found for m in layout.markers) < 4:
+            continue
+        for key, lens in ((None, None), ("lens", calibrated)):
+            locator = BoardLocator(layout, 3, lens)
+            assert locator.update(grey, make_detector(), found).usable, name
+            errors[key].append(float(np.linalg.norm(locator.to_image(layout.slot_centres()) - want, axis=1).max()))
+    assert len(errors["lens"]) >= 4
+    assert max(errors["lens"]) < 1.0, errors
+    assert max(errors[None]) > 2.0, errors
+
+
+def test_distort_undoes_undistort(calibrated):
+    pts = np.array([[3.0, 4.0], [640, 360], [1270, 710], [100, 650]], np.float32)
+    assert np.abs(calibrated.distort(calibrated.undistort(pts)) - pts).max() < 0.05
+
+
+def test_the_lens_file_round_trips_and_a_bad_one_is_refused(tmp_path, calibrated):
+    path = calibrated.save(tmp_path)
+    again = L.Lens.load(tmp_path)
+    assert path == tmp_path / "vision" / "lens.json"
+    assert np.allclose(again.matrix, calibrated.matrix) and np.allclose(again.dist, calibrated.dist)
+    assert again.size == calibrated.size and again.fits(*calibrated.size) and not again.fits(1920, 1080)
+    assert L.Lens.load(tmp_path / "nowhere") is None
+    path.write_text('{"size": [1280, 720], "matrix": [[1, 0], [0, 1]], "dist": [0, 0, 0, 0, 0]}')
+    with pytest.raises(L.LensError, match="malformed"):
+        L.Lens.load(tmp_path)
+
+
+def test_too_few_views_are_refused_with_what_to_do(table):
+    views = _sheet_views(table[4], count=4)
+    blank = np.full_like(views[0], 128)
+    with pytest.raises(L.LensError, match=r"only 4 picture\(s\).*\(2 did not\); 6 are needed"):
+        L.calibrate(views + [blank, blank])
+
+
+def test_views_bunched_in_the_middle_are_refused(table):
+    lens = table[4]
+    rng = np.random.default_rng(5)
+    ideal = _distorted_from_ideal(lens)
+    views = [_sheet_view(lens, ideal, (rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), 0), (0.5, 0.5), 900, rng)
+             for _ in range(6)]
+    with pytest.raises(L.LensError, match="near the edges and corners"):
+        L.calibrate(views)
+
+
+def test_pictures_of_different_sizes_are_refused(table):
+    view = _sheet_views(table[4], count=1)[0]
+    with pytest.raises(L.LensError, match="differ in size"):
+        L.calibrate([view, cv2.resize(view, (640, 360))])
