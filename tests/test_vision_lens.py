@@ -149,3 +149,33 @@ def test_pictures_of_different_sizes_are_refused(table):
     view = _sheet_views(table[4], count=1)[0]
     with pytest.raises(L.LensError, match="differ in size"):
         L.calibrate([view, cv2.resize(view, (640, 360))])
+
+
+def test_the_lens_command_prints_the_sheet_and_calibrates_from_photos(tmp_path, capsys, table):
+    from server.cli import main
+    assert main(["vision", "lens", "--sheet", str(tmp_path / "lens.png"), "--dpi", "100"]) == 0
+    page = cv2.imread(str(tmp_path / "lens.png"), cv2.IMREAD_GRAYSCALE)
+    assert page.shape == (round(210 / 25.4 * 100), round(297 / 25.4 * 100))       # A4 turned sideways
+    corners = L.find_corners(L.make_detector(), page)
+    assert corners is not None and len(corners[1]) == (L.SQUARES[0] - 1) * (L.SQUARES[1] - 1)
+    for i, view in enumerate(_sheet_views(table[4])):
+        cv2.imwrite(str(tmp_path / f"v{i}.png"), view)
+    photos = sorted(str(p) for p in tmp_path.glob("v*.png"))
+    data = tmp_path / "data"
+    assert main(["vision", "lens", *photos, "--data", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(PLACES)} views" in out and "1280x720" in out
+    assert L.Lens.load(data).dist[0] == pytest.approx(K1, abs=0.02)
+
+
+def test_the_lens_command_refuses_what_it_cannot_use(tmp_path, capsys, table):
+    from server.cli import main
+    assert main(["vision", "lens", "--data", str(tmp_path)]) == 2
+    assert "either photos of the sheet or --camera" in capsys.readouterr().err
+    for i, view in enumerate(_sheet_views(table[4], count=3)):
+        cv2.imwrite(str(tmp_path / f"v{i}.png"), view)
+    assert main(["vision", "lens", *map(str, sorted(tmp_path.glob("v*.png"))), "--data", str(tmp_path)]) == 2
+    assert "only 3 picture(s)" in capsys.readouterr().err
+    assert not (tmp_path / "vision" / "lens.json").exists()
+    assert main(["vision", "lens", "--camera", "--data", str(tmp_path)]) == 2       # no config.toml: camera off
+    assert "the camera is off" in capsys.readouterr().err

@@ -61,6 +61,7 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     from .calibration import reference_dir
     from .classify import Reference
     from .layout import load_layouts
+    from .lens import Lens
     from .pipeline import Pipeline
     from .service import CameraService
 
@@ -79,7 +80,8 @@ def build(ctx, raw: dict | None = None) -> CameraService:
         layouts = {p.layout.board: p.layout for p in source.scene.boards}
     folder = reference_dir(ctx.data_dir)
     references = {b: Reference.load(folder, b) for b in layouts}
-    pipeline = Pipeline(layouts, {b: r for b, r in references.items() if r}, cfg.settings)
+    pipeline = Pipeline(layouts, {b: r for b, r in references.items() if r}, cfg.settings,
+                        None if synthetic else Lens.load(ctx.data_dir))
     prepare = None
     if synthetic and not any(references.values()):
         from .synthetic import calibrate

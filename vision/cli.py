@@ -4,6 +4,7 @@
     tofu-table vision calibrate --layout FILE --empty IMAGE... --tokens IMAGE... --reference DIR
     tofu-table vision classify --layout FILE --reference DIR IMAGE... [--json]
     tofu-table vision check --layout FILE --reference DIR --truth FILE PHOTO_FOLDER [--json]
+    tofu-table vision lens --sheet lens.pdf | PHOTO... | --camera [--views N] [--data DIR]
 
 Only the parsers are here: every ``tofu-table`` command (``serve`` too) builds them, and the
 commands themselves (vision/commands.py) need OpenCV, imported when one of them runs.
@@ -51,6 +52,16 @@ def add_parser(subparsers) -> None:
     ch.add_argument("photos", help="the folder holding the photos")
     ch.add_argument("--json", action="store_true", help="print JSON")
     ch.set_defaults(func=_later("check"))
+    ln = vsub.add_parser("lens", help="calibrate the camera's lens with the printed ChArUco sheet")
+    ln.add_argument("--sheet", metavar="FILE", help="write the sheet to print (.pdf or .png) and stop")
+    ln.add_argument("--dpi", type=int, default=300)
+    ln.add_argument("--paper", choices=sorted(PAPER_MM), default="a4")
+    ln.add_argument("photos", nargs="*", help="photos of the sheet held at several angles and places")
+    ln.add_argument("--camera", action="store_true", help="take the pictures with the configured camera")
+    ln.add_argument("--views", type=int, default=12, help="--camera: how many different views to take")
+    ln.add_argument("--timeout", type=float, default=180.0, help="--camera: give up after this many seconds")
+    ln.add_argument("--data", help="the table's data folder (default: the one tofu-table serve uses)")
+    ln.set_defaults(func=_later("lens"))
     pl = vsub.add_parser("plan", help="print where to lay each token type for `vision calibrate`")
     pl.add_argument("--layout", required=True)
     pl.set_defaults(func=_later("plan"))

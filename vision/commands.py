@@ -3,18 +3,24 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
 from .check import Tally
 from .classify import Reference
+from . import lens as lens_mod
 from .cli import PAPER_MM
+from .config import CameraConfigError
 from .layout import Layout, LayoutError, load_layouts
+from .lens import LensError
 from .markers import smallest_marker_mm
 from .pipeline import LIGHT_WARN, Pipeline, light_change
-from .sheet import pages, write_pdf, write_png
+from .sheet import lens_page, pages, write_pdf, write_png
+from .sources import SourceError
 from .tokens import UNKNOWN
 
 
@@ -34,16 +40,8 @@ def markers(args) -> int:
     if unknown:
         return _fail(f"there is no layout {unknown[0]!r}; layouts: {', '.join(sorted(layouts))}")
     images = pages([layouts[b] for b in names], args.dpi, PAPER_MM[args.paper])
-    out = Path(args.output)
-    if out.suffix.lower() == ".pdf":
-        write_pdf(images, out, args.dpi)
-        written = [out]
-    elif out.suffix.lower() == ".png":
-        written = [out if len(images) == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
-                   for i in range(1, len(images) + 1)]
-        for img, path in zip(images, written):
-            write_png(img, path, args.dpi)
-    else:
+    written = _write_pages(images, args.output, args.dpi)
+    if written is None:
         return _fail("the output must end in .pdf or .png")
     print(f"Wrote {', '.join(map(str, written))}: {len(images)} page(s) at {args.dpi} dpi. Print at 100 % "
           "and check the 100 mm bar with a ruler.")
@@ -58,6 +56,88 @@ def markers(args) -> int:
               f"need a side of at least {need:.0f} mm: "
               + (f"too small on {', '.join(small)}; make them larger or use width = 1920 under [camera]."
                  if small else "these are big enough."))
+    return 0
+
+
+def _write_pages(images, output: str, dpi: int) -> list[Path] | None:
+    """Write sheet pages as one PDF or PNGs (one per page); None when ``output`` is neither."""
+    out = Path(output)
+    if out.suffix.lower() == ".pdf":
+        write_pdf(images, out, dpi)
+        return [out]
+    if out.suffix.lower() != ".png":
+        return None
+    written = [out if len(images) == 1 else out.with_name(f"{out.stem}-{i}{out.suffix}")
+               for i in range(1, len(images) + 1)]
+    for img, path in zip(images, written):
+        write_png(img, path, dpi)
+    return written
+
+
+def _camera_views(data_dir: Path, wanted: int, timeout: float):
+    """Pictures of the sheet from the configured camera: one each time it shows enough corners
+    somewhere new in the picture (told on the terminal as they are taken)."""
+    from hardware.config import FILE_NAME, ConfigError, load
+    from .config import CameraConfig
+    from .sources import make_source
+
+    try:
+        cfg = CameraConfig.from_dict(load(data_dir / FILE_NAME).camera)
+    except ConfigError as exc:
+        raise LensError(str(exc)) from None
+    source = make_source(cfg)
+    if source is None or cfg.source == "synthetic":
+        raise LensError(f"the camera is {cfg.source} in {data_dir / FILE_NAME}; set [camera] source, or "
+                        "give photos of the sheet instead")
+    detector, kept, centres = lens_mod.make_detector(), [], []
+    source.open()
+    try:
+        print(f"Hold the sheet flat in view, about a third of the picture wide; move it to a new place "
+              f"and angle after each beep, corners of the picture included ({wanted} views).")
+        end = time.monotonic() + timeout
+        while len(kept) < wanted and time.monotonic() < end:
+            frame = source.read()
+            if frame is None:
+                continue
+            found = lens_mod.find_corners(detector, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            if found is None or len(found[1]) < lens_mod.MIN_CORNERS:
+                continue
+            centre = found[0].reshape(-1, 2).mean(0) / frame.shape[1]
+            if all(np.linalg.norm(centre - c) > 0.08 for c in centres):
+                kept.append(frame)
+                centres.append(centre)
+                print(f"\aview {len(kept)} of {wanted} taken ({len(found[1])} corners)")
+    finally:
+        source.close()
+    return kept
+
+
+def lens(args) -> int:
+    """Write the ChArUco sheet, or calibrate the lens from photos of it or from the camera."""
+    if args.sheet:
+        written = _write_pages([lens_page(args.dpi, PAPER_MM[args.paper])], args.sheet, args.dpi)
+        if written is None:
+            return _fail("the sheet must end in .pdf or .png")
+        print(f"Wrote {written[0]}. Print it, keep it flat, then run `tofu-table vision lens --camera` "
+              "or give photos of it.")
+        return 0
+    if bool(args.photos) == bool(args.camera):
+        return _fail("give either photos of the sheet or --camera (or --sheet FILE to print the sheet)")
+    if args.views < lens_mod.MIN_VIEWS:
+        return _fail(f"--views must be at least {lens_mod.MIN_VIEWS}")
+    from server.context import default_data_dir
+    data_dir = Path(args.data) if args.data else default_data_dir()
+    try:
+        pictures = _camera_views(data_dir, args.views, args.timeout) if args.camera else list(_images(args.photos))
+        fitted = lens_mod.calibrate(pictures)
+    except (LensError, FileNotFoundError, SourceError, CameraConfigError) as exc:
+        return _fail(str(exc))
+    path = fitted.save(data_dir)
+    print(f"Wrote {path}: {fitted.views} views, reprojection error {fitted.rms:.2f} px, k1 {fitted.dist[0]:+.3f}, "
+          f"for {fitted.size[0]}x{fitted.size[1]} pictures. The camera uses it from its next start.")
+    if fitted.rms > lens_mod.GOOD_RMS_PX:
+        print(f"warning: an error above {lens_mod.GOOD_RMS_PX:g} px means blurred pictures or a sheet that was not "
+              "flat: take them again")
     return 0
 
 

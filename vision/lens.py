@@ -22,10 +22,11 @@ from typing import Iterable
 import cv2
 import numpy as np
 
-#: The sheet's chessboard: squares across and down, square and marker side (mm, as printed on A4).
+#: The sheet's chessboard: squares across and down, square and marker side (mm, as printed on A4;
+#: the print's scale does not matter to the lens, only that the sheet is flat).
 SQUARES = (7, 5)
-SQUARE_MM = 36.0
-MARKER_MM = 27.0
+SQUARE_MM = 34.0
+MARKER_MM = 25.0
 DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_50)
 #: A view is used when it shows at least this many chessboard corners (of 24).
 MIN_CORNERS = 12

@@ -7,8 +7,9 @@ homography is fitted by RANSAC over the corners of every marker seen (any three
 or more of a board's markers place it), and only refitted when a seen marker
 has moved, so a hand over one marker moves nothing.  With a calibrated lens
 (:mod:`vision.lens`) the homography is fitted to the straightened corners and
-:meth:`BoardLocator.to_image` bends board points back into the camera's picture.  A board whose markers are lost or too few is reported as such; the
-pipeline then searches the whole frame now and then (see :mod:`vision.pipeline`).
+:meth:`BoardLocator.to_image` bends board points back into the camera's picture.
+A board whose markers are lost or too few is reported as such; the pipeline
+then searches the whole frame now and then (see :mod:`vision.pipeline`).
 """
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from . import lens
 from .layout import Layout
 from .markers import DICTIONARY_NAME, marker_image
 
@@ -85,6 +86,19 @@ def pages(layouts: list[Layout], dpi: int = 300, paper_mm: tuple[float, float] =
             _text(page, f"patch {pw:g} x {ph:g} mm", x, top + py + _mm(5, dpi), dpi, 0.8)
         y = top + row_h + _mm(6, dpi)
     return out
+
+
+def lens_page(dpi: int = 300, paper_mm: tuple[float, float] = (210, 297), margin_mm: float = 12) -> np.ndarray:
+    """The ChArUco sheet for ``tofu-table vision lens``, on the paper turned sideways (greyscale at ``dpi``)."""
+    w, h = _mm(max(paper_mm), dpi), _mm(min(paper_mm), dpi)
+    m = _mm(margin_mm, dpi)
+    page = np.full((h, w), 255, np.uint8)
+    art = lens.board_image(dpi / 25.4)
+    _text(page, "Tofu Table lens sheet (ChArUco). Keep it flat (tape it to card); any print scale works.",
+          m, m - _mm(3, dpi), dpi, 0.8)
+    y, x = (h - art.shape[0]) // 2, (w - art.shape[1]) // 2
+    page[y:y + art.shape[0], x:x + art.shape[1]] = art
+    return page
 
 
 def write_png(img: np.ndarray, path: str | Path, dpi: int) -> None:
