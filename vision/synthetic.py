@@ -27,7 +27,13 @@ from .tokens import synthetic_colour
 #: Printed board colours (BGR): background, region fills by name prefix, slot spots.
 BOARD_COLOUR = (176, 200, 214)
 REGION_COLOURS = {"kitchen": (165, 215, 230), "trash": (150, 155, 160), "body": (170, 215, 180),
-                  "shop": (200, 220, 235)}
+                  "shop": (200, 220, 235), "die": (225, 225, 225), "pizza": (150, 190, 235),
+                  "buffet": (160, 170, 215), "action": (205, 205, 190)}
+#: The main board's wooden pieces (BGR): a solid disc per player colour (``marker<seat>``, Food for
+#: Thought's action markers) and the dice; their hues keep clear of the food tokens' (sample colours).
+PIECE_COLOURS = {"marker1": (25, 25, 25), "marker2": (235, 225, 70), "marker3": (70, 240, 160),
+                 "marker4": (215, 40, 215), "die": (240, 240, 240)}
+DIE = "die"
 SPOT_COLOUR = (214, 226, 232)
 PATCH_GREY = 150
 TABLE_COLOUR = (70, 100, 135)
@@ -166,7 +172,30 @@ def _tex(layout: Layout, scale: float) -> np.ndarray:
 _ICONS = ("circle", "square", "triangle", "diamond", "cross", "bar", "ring", "dots", "star", "vbar", "chevron")
 
 
+def _draw_piece(img, cx, cy, radius, kind, colour, angle, S=16):
+    """A wooden player marker (a solid disc with a darker rim) or a die (a rounded white square
+    with pips, its face up: the space it lies on says its value)."""
+    c = (int(cx * S), int(cy * S))
+    if kind != DIE:
+        cv2.circle(img, c, int(radius * 0.85 * S), tuple(int(v * 0.6) for v in colour), -1, cv2.LINE_AA, shift=4)
+        cv2.circle(img, c, int(radius * 0.72 * S), colour, -1, cv2.LINE_AA, shift=4)
+        return
+    side = radius * 0.8
+    ca, sa = math.cos(angle), math.sin(angle)
+    corner = lambda px, py: [(cx + (px * ca - py * sa) * side) * S, (cy + (px * sa + py * ca) * side) * S]  # noqa: E731
+    cv2.fillPoly(img, [np.array([corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)], np.int32)],
+                 (90, 90, 90), cv2.LINE_AA, shift=4)
+    face = [corner(-0.9, -0.9), corner(0.9, -0.9), corner(0.9, 0.9), corner(-0.9, 0.9)]
+    cv2.fillPoly(img, [np.array(face, np.int32)], colour, cv2.LINE_AA, shift=4)
+    for px, py in ((-0.5, -0.5), (0, 0), (0.5, 0.5)):
+        q = corner(px, py)
+        cv2.circle(img, (int(q[0]), int(q[1])), int(0.14 * side * S), (30, 30, 30), -1, cv2.LINE_AA, shift=4)
+
+
 def _draw_token(img, cx, cy, radius, kind, colour, angle, S=16):
+    if kind in PIECE_COLOURS:
+        _draw_piece(img, cx, cy, radius, kind, colour, angle, S)
+        return
     c = (int(cx * S), int(cy * S))
     cv2.circle(img, c, int(radius * S), tuple(int(v * 0.65) for v in colour), -1, cv2.LINE_AA, shift=4)
     cv2.circle(img, c, int(radius * 0.88 * S), colour, -1, cv2.LINE_AA, shift=4)
@@ -217,7 +246,7 @@ def _board_texture(place: Placement, scale: float) -> np.ndarray:
         rng = np.random.default_rng(zlib.crc32(f"{place.seed}:{slot.id}:{kind}".encode()))
         dx, dy = rng.uniform(-place.jitter_mm, place.jitter_mm, 2) * scale
         shade = rng.uniform(0.94, 1.06, 3)
-        colour = tuple(int(min(255, v * f)) for v, f in zip(synthetic_colour(kind), shade))
+        colour = tuple(int(min(255, v * f)) for v, f in zip(PIECE_COLOURS.get(kind) or synthetic_colour(kind), shade))
         _draw_token(img, slot.x * scale + dx - 0.5, slot.y * scale + dy - 0.5, radius, kind, colour,
                     rng.uniform(0, 2 * math.pi))
     return img
@@ -379,16 +408,28 @@ def board_scene(layout: Layout, seed: int, width: int = 480, height: int = 360,
 
 def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height: int = 720,
                 tokens: dict[str, dict] | None = None, light: Light | None = None, hard: bool = True) -> Scene:
-    """The whole table: the main board at the top, up to four diet boards in a row below it."""
+    """The whole table: the main board at the top (the shopping list and, left of it, the dice,
+    dining-out and action spaces), up to four diet boards in a row below it, each with its freezer
+    board below it."""
     rng = np.random.default_rng(seed)
     places = []
-    main = layouts.get("shop")
-    if main:
-        places.append(Placement(main, 590 + rng.uniform(-20, 20), 40 + rng.uniform(-10, 10), rng.uniform(-3, 3)))
+    shop = layouts.get("shop")
+    if shop:
+        places.append(Placement(shop, 590 + rng.uniform(-20, 20), 40 + rng.uniform(-10, 10), rng.uniform(-3, 3)))
     diets = [layouts[k] for k in sorted(layouts) if k.startswith("diet-")][:4]
     for i, layout in enumerate(diets):
         places.append(Placement(layout, 80 + i * 370 + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10),
                                 rng.uniform(-4, 4)))
+    extra = np.random.default_rng([seed, 1])       # the boards added later leave the others where they were
+    main = layouts.get("main")
+    if main:
+        places.append(Placement(main, 150 + extra.uniform(-10, 10), 40 + extra.uniform(-10, 10), extra.uniform(-3, 3)))
+    for i, layout in enumerate(diets):
+        freezer = layouts.get("freezer-" + layout.board.split("-")[-1])
+        if freezer:
+            below = layout.size_mm[1] + 15
+            places.append(Placement(freezer, 80 + i * 370 + extra.uniform(-10, 10), 420 + below + extra.uniform(-5, 5),
+                                    extra.uniform(-3, 3)))
     for p in places:
         p.tokens = dict(tokens.get(p.layout.board, {})) if tokens is not None else random_tokens(p.layout, rng)
     cam = Camera(width=width, height=height, focal=width * 1000 / 1700, x=800 + rng.uniform(-10, 10),

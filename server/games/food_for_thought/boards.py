@@ -216,7 +216,7 @@ def board_input(state: dict, body: dict) -> list[dict]:
     :func:`correct` or :func:`accept`.
     """
     board, slots = body["board"], body["slots"]
-    if board == physical.MAIN and physical.main_in_play(state):
+    if board == physical.MAIN:
         return _main_reading(state, slots)
     if board != "shop":
         _seat_of(state, board)
@@ -246,6 +246,8 @@ def _main_reading(state: dict, slots: dict) -> list[dict]:
     """The main board is read, never corrected: its dice and dining-out tokens feed the game."""
     for slot, token in slots.items():
         physical.check_main_slot(state, slot, token)
+    if not physical.main_in_play(state):
+        raise Quiet()                     # nothing on the main board feeds this game (checked all the same)
     info = state["boards"].setdefault(physical.MAIN, {"watched": True, "seen": {}, "areas": []})
     seen = {s: t for s, t in {**info["seen"], **slots}.items() if t is not None}
     areas = sorted(set(info["areas"]) | ({"action"} if any(s.startswith("action.") for s in slots) else set()))

@@ -210,6 +210,8 @@ def _goal(state: dict, cid: str) -> list[dict]:
 # ----------------------------------------------------------------------------- the main board
 MAIN = "main"
 DIE = "die"
+#: The camera's token set of the main board (``Game.tokens``): foods, dice and the player-colour markers.
+MAIN_TOKENS = "main-board"
 
 
 #: Main board action spaces whose markers the camera reads (``action.<space>.<n>`` holding ``marker<seat>``).
