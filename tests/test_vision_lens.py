@@ -2,7 +2,6 @@
 recover the barrel distortion the harder renderer (vision/scenes.py) puts in, and the pipeline's
 slot points then land where the camera sees the slots (issue 13: "lens calibration with a
 ChArUco board ... and undistortion")."""
-import math
 
 import cv2
 import numpy as np
@@ -13,50 +12,9 @@ from vision import scenes
 from vision.layout import sample_layouts
 from vision.localize import BoardLocator
 from vision.markers import detect, make_detector
+from tests.support.lens_views import PLACES, distorted_from_ideal, sheet_view, sheet_views
 
 K1 = -0.22                 # a strong barrel lens, as the renderer's hard level draws (-0.12 to -0.25)
-
-
-def _distorted_from_ideal(lens: L.Lens) -> np.ndarray:
-    """For each camera pixel, where it lies in the perfect-lens picture (as vision/scenes.py does)."""
-    w, h = lens.size
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    return lens.undistort(np.stack([xs, ys], -1).reshape(-1, 2)).reshape(h, w, 2)
-
-
-def _sheet_view(lens: L.Lens, ideal: np.ndarray, tilt: tuple[float, float, float], at: tuple[float, float],
-                distance_mm: float, rng) -> np.ndarray:
-    """The printed sheet held ``distance_mm`` from the camera, turned by ``tilt`` (radians), its centre
-    seen at ``at`` (share of the picture's width, height): a greyscale camera picture."""
-    ppm = 6.0
-    sheet = np.full((int(L.SQUARES[1] * L.SQUARE_MM * ppm) + 60, int(L.SQUARES[0] * L.SQUARE_MM * ppm) + 60),
-                    255, np.uint8)
-    art = L.board_image(ppm)
-    sheet[30:30 + art.shape[0], 30:30 + art.shape[1]] = art          # the paper's white margin
-    k = lens.matrix
-    rot, _ = cv2.Rodrigues(np.array(tilt, np.float64))
-    centre = np.array([(at[0] * lens.size[0] - k[0, 2]) / k[0, 0] * distance_mm,
-                       (at[1] * lens.size[1] - k[1, 2]) / k[1, 1] * distance_mm, distance_mm])
-    t = centre - rot @ np.array([L.SQUARES[0] * L.SQUARE_MM / 2, L.SQUARES[1] * L.SQUARE_MM / 2, 0])
-    to_ideal = k @ np.column_stack([rot[:, 0], rot[:, 1], t])                    # sheet mm -> ideal px
-    to_sheet = np.array([[ppm, 0, 30 - 0.5], [0, ppm, 30 - 0.5], [0, 0, 1]]) @ np.linalg.inv(to_ideal)
-    h, w = ideal.shape[:2]
-    src = cv2.perspectiveTransform(ideal.reshape(1, -1, 2).astype(np.float64), to_sheet)[0].reshape(h, w, 2)
-    out = cv2.remap(sheet, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                    borderValue=95).astype(np.float32)
-    out = cv2.GaussianBlur(out, (0, 0), 0.7) + rng.normal(0, 2.0, out.shape)
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
-#: Where the owner holds the sheet: all over the picture (docs/camera.md says so), about 0.3-0.4 m away.
-PLACES = [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.15, 0.5, 0.85)]
-
-
-def _sheet_views(lens: L.Lens, count: int = len(PLACES), seed: int = 1) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    ideal = _distorted_from_ideal(lens)
-    return [_sheet_view(lens, ideal, (rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7), rng.uniform(-0.3, 0.3)),
-                        PLACES[i], rng.uniform(300, 420), rng) for i in range(count)]
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +32,7 @@ def table():
 @pytest.fixture(scope="module")
 def calibrated(table):
     """The lens as calibrated from renders of the ChArUco sheet through the table camera's true lens."""
-    return L.calibrate(_sheet_views(table[4]))
+    return L.calibrate(sheet_views(table[4]))
 
 
 def test_the_sheet_calibrates_the_lens_and_recovers_its_barrel_distortion(table, calibrated):
@@ -129,7 +87,7 @@ def test_the_lens_file_round_trips_and_a_bad_one_is_refused(tmp_path, calibrated
 
 
 def test_too_few_views_are_refused_with_what_to_do(table):
-    views = _sheet_views(table[4], count=4)
+    views = sheet_views(table[4], count=4)
     blank = np.full_like(views[0], 128)
     with pytest.raises(L.LensError, match=r"only 4 picture\(s\).*\(2 did not\); 6 are needed"):
         L.calibrate(views + [blank, blank])
@@ -138,15 +96,15 @@ def test_too_few_views_are_refused_with_what_to_do(table):
 def test_views_bunched_in_the_middle_are_refused(table):
     lens = table[4]
     rng = np.random.default_rng(5)
-    ideal = _distorted_from_ideal(lens)
-    views = [_sheet_view(lens, ideal, (rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), 0), (0.5, 0.5), 900, rng)
+    ideal = distorted_from_ideal(lens)
+    views = [sheet_view(lens, ideal, (rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), 0), (0.5, 0.5), 900, rng)
              for _ in range(6)]
     with pytest.raises(L.LensError, match="near the edges and corners"):
         L.calibrate(views)
 
 
 def test_pictures_of_different_sizes_are_refused(table):
-    view = _sheet_views(table[4], count=1)[0]
+    view = sheet_views(table[4], count=1)[0]
     with pytest.raises(L.LensError, match="differ in size"):
         L.calibrate([view, cv2.resize(view, (640, 360))])
 
@@ -158,7 +116,7 @@ def test_the_lens_command_prints_the_sheet_and_calibrates_from_photos(tmp_path, 
     assert page.shape == (round(210 / 25.4 * 100), round(297 / 25.4 * 100))       # A4 turned sideways
     corners = L.find_corners(L.make_detector(), page)
     assert corners is not None and len(corners[1]) == (L.SQUARES[0] - 1) * (L.SQUARES[1] - 1)
-    for i, view in enumerate(_sheet_views(table[4])):
+    for i, view in enumerate(sheet_views(table[4])):
         cv2.imwrite(str(tmp_path / f"v{i}.png"), view)
     photos = sorted(str(p) for p in tmp_path.glob("v*.png"))
     data = tmp_path / "data"
@@ -172,7 +130,7 @@ def test_the_lens_command_refuses_what_it_cannot_use(tmp_path, capsys, table):
     from server.cli import main
     assert main(["vision", "lens", "--data", str(tmp_path)]) == 2
     assert "either photos of the sheet or --camera" in capsys.readouterr().err
-    for i, view in enumerate(_sheet_views(table[4], count=3)):
+    for i, view in enumerate(sheet_views(table[4], count=3)):
         cv2.imwrite(str(tmp_path / f"v{i}.png"), view)
     assert main(["vision", "lens", *map(str, sorted(tmp_path.glob("v*.png"))), "--data", str(tmp_path)]) == 2
     assert "only 3 picture(s)" in capsys.readouterr().err

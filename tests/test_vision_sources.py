@@ -97,3 +97,101 @@ def test_the_renderer_is_deterministic_and_its_truth_matches_the_picture():
                 there = cv2.perspectiveTransform(layout.marker_corners(mid)[None].astype(np.float64), h)[0]
                 assert np.abs(there - found[mid]).max() < 1.0
     assert len([m for m in found if m in ls["shop"].markers]) == 6
+
+
+class _FakeCapture:
+    """cv2.VideoCapture of a webcam that gives ``size`` pictures whatever it is asked (the V4L2 boundary)."""
+
+    def __init__(self, size):
+        self.size, self.props, self.released = size, {}, False
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        self.props[prop] = value
+        return True
+
+    def read(self):
+        return True, np.zeros((self.size[1], self.size[0], 3), np.uint8)
+
+    def release(self):
+        self.released = True
+
+
+def test_1080p_capture_is_asked_of_the_webcam_as_mjpg_and_a_smaller_picture_is_refused(monkeypatch):
+    """docs/camera.md: `width = 1920`, `height = 1080` under [camera] for markers too small at 720p."""
+    cfg = CameraConfig.from_dict({"source": "webcam", "width": 1920, "height": 1080, "settle_s": 0})
+    fake = _FakeCapture((1920, 1080))
+    monkeypatch.setattr(cv2, "VideoCapture", lambda device: fake)
+    src = make_source(cfg)
+    src.open()
+    assert src.read().shape == (1080, 1920, 3)
+    assert fake.props[cv2.CAP_PROP_FRAME_WIDTH] == 1920 and fake.props[cv2.CAP_PROP_FRAME_HEIGHT] == 1080
+    assert fake.props[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter_fourcc(*"MJPG")
+    small = _FakeCapture((1280, 720))                  # a webcam that cannot do 1080p
+    monkeypatch.setattr(cv2, "VideoCapture", lambda device: small)
+    with pytest.raises(SourceError, match="gives 1280x720 pictures, not the 1920x1080"):
+        make_source(cfg).open()
+    assert small.released
+
+
+def test_1080p_capture_configures_the_pi_camera_at_that_size(monkeypatch):
+    import sys
+    import types
+
+    made = []
+
+    class Picamera2:           # the picamera2 calls PiCameraSource makes, recorded (the library's boundary)
+        def __init__(self):
+            made.append(self)
+            self.closed, self.controls = False, {}
+
+        def create_video_configuration(self, main, controls):
+            return {"main": dict(main), "controls": controls}
+
+        def align_configuration(self, config):
+            self.aligned = dict(config["main"])
+
+        def configure(self, config):
+            self.config = config
+
+        def start(self):
+            pass
+
+        def capture_metadata(self):
+            return {"ExposureTime": 10000, "AnalogueGain": 1.5, "ColourGains": (1.8, 1.5)}
+
+        def set_controls(self, controls):
+            self.controls.update(controls)
+
+        def capture_array(self, stream):
+            return np.zeros(self.config["main"]["size"][::-1] + (3,), np.uint8)
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Picamera2))
+    src = make_source(CameraConfig.from_dict({"source": "picamera2", "width": 1920, "height": 1080, "settle_s": 0}))
+    src.open()
+    cam = made[-1]
+    assert cam.config["main"] == {"size": (1920, 1080), "format": "RGB888"}
+    assert src.read().shape == (1080, 1920, 3)
+    assert cam.controls["AeEnable"] is False and cam.controls["AwbEnable"] is False
+    Picamera2.align_configuration = lambda self, config: config["main"].update(size=(1920, 1088))
+    with pytest.raises(SourceError, match="gives 1920x1088 pictures, not the 1920x1080"):
+        make_source(CameraConfig.from_dict({"source": "picamera2", "width": 1920, "height": 1080,
+                                            "settle_s": 0})).open()
+    assert made[-1].closed
+
+
+def test_the_synthetic_table_at_1080p_is_found_by_the_pipeline():
+    from vision.pipeline import Pipeline
+    ls = layouts()
+    src = SyntheticSource(ls, 1920, 1080)
+    frame = src.read()
+    assert frame.shape == (1080, 1920, 3)
+    pipe = Pipeline({p.layout.board: p.layout for p in src.scene.boards})
+    pipe.process(frame)
+    status = pipe.status()["boards"]
+    assert all(b["located"] and b["markers_seen"] == b["markers"] for b in status.values()), status

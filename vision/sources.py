@@ -24,6 +24,13 @@ class SourceError(RuntimeError):
     """The camera cannot be opened or has gone away; the message says what to check."""
 
 
+def _size_advice(camera: str, asked: tuple[int, int], given: tuple[int, int]) -> str:
+    return (f"{camera} gives {given[0]}x{given[1]} pictures, not the {asked[0]}x{asked[1]} of [camera] width "
+            f"and height: set those to a size it supports (1920x1080 or 1280x720 for most cameras; "
+            "`v4l2-ctl --list-formats-ext` lists a webcam's); a lens calibrated at another size needs "
+            "`tofu-table vision lens` again.")
+
+
 class FrameSource:
     """The interface every source follows."""
 
@@ -58,12 +65,18 @@ class PiCameraSource(FrameSource):
         try:
             cam = Picamera2()
             # RGB888 is stored B, G, R: what OpenCV expects
-            cam.configure(cam.create_video_configuration(main={"size": self.size, "format": "RGB888"},
-                                                         controls={"FrameRate": float(self.fps)}))
+            config = cam.create_video_configuration(main={"size": self.size, "format": "RGB888"},
+                                                    controls={"FrameRate": float(self.fps)})
+            cam.align_configuration(config)       # the sizes the ISP can give, near the one asked for
+            cam.configure(config)
             cam.start()
         except Exception as exc:    # libcamera reports a missing or busy camera in many ways
             raise SourceError(f"The Pi camera did not start ({exc}); check its ribbon cable and that "
                               "no other program uses it.") from None
+        given = tuple(config["main"]["size"])
+        if given != self.size:
+            cam.close()
+            raise SourceError(_size_advice("The Pi camera", self.size, given))
         time.sleep(self.settle_s)
         metadata = cam.capture_metadata()
         cam.set_controls({k: metadata[k] for k in ("ExposureTime", "AnalogueGain", "ColourGains") if k in metadata}
@@ -96,12 +109,24 @@ class WebcamSource(FrameSource):
         cap = cv2.VideoCapture(self.device)
         if not cap.isOpened():
             raise SourceError(f"No webcam at {self.device!r}: check the USB cable, and `ls /dev/video*`.")
+        if self.size[0] * self.size[1] > 1280 * 720:
+            # most USB webcams give more than 720p at full rate only as MJPG (raw YUYV: 5 fps or less)
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         cap.set(cv2.CAP_PROP_FPS, self.fps)
         end = time.monotonic() + self.settle_s
-        while time.monotonic() < end:
-            cap.read()
+        frame = None
+        while time.monotonic() < end or frame is None:
+            ok, frame = cap.read()
+            if not ok and time.monotonic() > end + 5:
+                cap.release()
+                raise SourceError(f"The webcam at {self.device!r} opened but gives no pictures: unplug it and "
+                                  "plug it in again, or close the program that uses it.")
+        given = (frame.shape[1], frame.shape[0])
+        if given != self.size:
+            cap.release()
+            raise SourceError(_size_advice(f"The webcam at {self.device!r}", self.size, given))
         # V4L2: 1 = manual exposure (keeps the settled value); not every camera obeys
         cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
         cap.set(cv2.CAP_PROP_AUTO_WB, 0)
