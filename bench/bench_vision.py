@@ -2,6 +2,7 @@
 
     python3 bench/bench_vision.py [--conditions 40] [--tables 10] [--frames 60] [--hands 6]
                                   [--levels easy,medium,hard] [--shots 8] [--pictures 3]
+                                  [--first-shot 0] [--cache bench/out/scenes] [--levels-only]
 
 0. Per-slot error on the harder renderer (``vision/scenes.py``), per nuisance level: each shot is
    one table (main board and four diet boards at 1280x720), calibrated as docs/camera.md says
@@ -22,6 +23,8 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import statistics
 import sys
 import time
@@ -54,30 +57,71 @@ def _count(pairs, tally: dict) -> None:
 
 
 LEVEL_SEEDS = {"easy": 1000, "medium": 2000, "hard": 3000}
+#: Where rendered shots are kept (git-ignored): rendering takes about a minute a shot, reading them a second.
+CACHE = Path(__file__).resolve().parent / "out" / "scenes"
 
 
-def level_error(level: str, shots: int, pictures: int) -> Tally:
+#: The harder renderer's table: the shopping list and four diet boards (the figures' boards since issue 13).
+LEVEL_BOARDS = ("shop", "diet-1", "diet-2", "diet-3", "diet-4")
+
+
+def _renderer_key(ls: dict) -> str:
+    """What a cached shot depends on: the renderer's source and the layouts (a change renders anew)."""
+    h = hashlib.sha256()
+    for name in ("scenes.py", "tokens.py"):
+        h.update((Path(scenes.__file__).parent / name).read_bytes())
+    h.update(json.dumps({b: l.to_dict() for b, l in sorted(ls.items())}, sort_keys=True).encode())
+    return h.hexdigest()[:12]
+
+
+def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | None) -> dict:
+    """One table of ``level``: its calibration pictures (empty, token plan), the plans, and
+    ``pictures`` play pictures with their truth; read from ``cache`` when rendered before."""
+    folder = cache / _renderer_key(ls) / f"{level}-{seed}" if cache else None
+    if folder and (folder / "truth.json").exists():
+        meta = json.loads((folder / "truth.json").read_text())
+        if len(meta["truth"]) >= pictures:
+            load = lambda name: cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+            return {"plans": meta["plans"], "empty": [load(f"empty-{i}.png") for i in range(3)],
+                    "full": [load(f"plan-{i}.png") for i in range(3)],
+                    "play": [(load(f"play-{k}.png"), meta["truth"][k]) for k in range(pictures)]}
+    play = scenes.shot(ls, level, seed)
+    plans = {b: token_plan(layout) for b, layout in ls.items()}
+    out = {"plans": plans,
+           "empty": [scenes.render(scenes.calibration_shot(play, {}, seed * 10 + i))[0] for i in range(3)],
+           "full": [scenes.render(scenes.calibration_shot(play, plans, seed * 10 + 5 + i))[0] for i in range(3)],
+           "play": []}
+    rng = np.random.default_rng(seed)
+    for k in range(pictures):
+        tokens = {b: scenes.random_tokens(layout, rng) for b, layout in ls.items()}
+        out["play"].append(scenes.render(scenes.with_tokens(play, tokens, seed * 100 + k)))
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, imgs in (("empty", out["empty"]), ("plan", out["full"])):
+            for i, img in enumerate(imgs):
+                cv2.imwrite(str(folder / f"{name}-{i}.png"), img)
+        for k, (img, _) in enumerate(out["play"]):
+            cv2.imwrite(str(folder / f"play-{k}.png"), img)
+        (folder / "truth.json").write_text(json.dumps({"plans": plans, "truth": [t for _, t in out["play"]]}))
+    return out
+
+
+def level_error(level: str, shots: int, pictures: int, cache: Path | None = None, first: int = 0) -> Tally:
     """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each."""
-    ls = {k: v for k, v in sample_layouts().items() if not k.startswith("freezer")}
+    every = sample_layouts()
+    ls = {b: every[b] for b in LEVEL_BOARDS}
     tally = Tally()
-    for c in range(shots):
-        seed = LEVEL_SEEDS[level] + c
-        play = scenes.shot(ls, level, seed)
+    for c in range(first, first + shots):
+        got = level_shot(ls, level, LEVEL_SEEDS[level] + c, pictures, cache)
         pipe = Pipeline(ls)
-        plans = {b: token_plan(layout) for b, layout in ls.items()}
-        empty = [scenes.render(scenes.calibration_shot(play, {}, seed * 10 + i))[0] for i in range(3)]
-        full = [scenes.render(scenes.calibration_shot(play, plans, seed * 10 + 5 + i))[0] for i in range(3)]
         for b in ls:
             try:
-                capture_empty(pipe, b, empty)
-                capture_tokens(pipe, b, full, plans[b])
+                capture_empty(pipe, b, got["empty"])
+                capture_tokens(pipe, b, got["full"], got["plans"][b])
             except LookupError:
                 pass                      # refused: the board stays uncalibrated and reads nothing
         refs = {b: w.reference for b, w in pipe.boards.items() if w.reference is not None}
-        rng = np.random.default_rng(seed)
-        for k in range(pictures):
-            tokens = {b: scenes.random_tokens(layout, rng) for b, layout in ls.items()}
-            img, truth = scenes.render(scenes.with_tokens(play, tokens, seed * 100 + k))
+        for img, truth in got["play"]:
             fresh = Pipeline(ls, refs)
             fresh.process(img)
             for b, w in fresh.boards.items():
@@ -236,15 +280,21 @@ def main() -> int:
     ap.add_argument("--levels", default="easy,medium,hard", help="harder-renderer levels to measure ('' for none)")
     ap.add_argument("--shots", type=int, default=8, help="tables per level (each calibrated anew)")
     ap.add_argument("--pictures", type=int, default=3, help="pictures read per table")
+    ap.add_argument("--first-shot", type=int, default=0, help="start at this shot (seeds level base + n)")
+    ap.add_argument("--cache", default=str(CACHE), help="folder of rendered shots ('' renders every time)")
+    ap.add_argument("--levels-only", action="store_true", help="only the harder renderer's error")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     total = Tally()
     for level in [v for v in args.levels.split(",") if v]:
-        t = level_error(level, args.shots, args.pictures)
+        t = level_error(level, args.shots, args.pictures, Path(args.cache) if args.cache else None,
+                        args.first_shot)
         total = total.merge(t)
         _print_tally(f"harder renderer, {level}", t)
     if total.slots:
         _print_tally("harder renderer, all levels", total)
+    if args.levels_only:
+        return 0
     for name, err in (("one board, ~1.1 px/mm", slot_error(args.conditions)),
                       ("whole table 1280x720, ~0.75 px/mm", table_error(args.tables))):
         print(f"per-slot error, {name}: {err['errors']} of {err['slots']} slots = "
