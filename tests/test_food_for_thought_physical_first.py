@@ -423,3 +423,44 @@ def test_a_question_asked_after_a_put_back_list_clears_it():
     assert table.view(f"seat-{turn}")["me"]["can"] == ["answer"] and table.view("table")["put_back"] == []
     seat(table, turn, "answer", choice=2)
     assert table.state["buffet"] == [["veg", "dairy"], []] and table.view("table")["put_back"] == []
+
+
+def test_the_host_accepts_a_move_the_rules_refuse_and_the_record_follows_the_table():
+    """rulebook Snack: one food from the kitchen to the body, once per round.  Ann's group lets her
+    snack two tokens (a house rule): the table refuses to work it out and lists what to put back;
+    the host presses "Accept camera view" on her board.  Both tokens count in her body, her marker is
+    spent on the Snack space, and it is Ben's turn; her next move is worked out as usual."""
+    table = _table()
+    player(table, 1)["kitchen"][0] = ["water", "grain"]
+    _first_look(table, 1)
+    refused(table, {"host": {"action": "accept_board", "board": "diet-1"}}, "already_done")   # nothing to accept
+    insisted = {s: t for s, t in implied(table.state, "diet-1").items()
+                if s not in ("kitchen.1.1", "kitchen.1.2", "markers.4")}
+    insisted.update({"body.water.1": "water", "body.grain.1": "grain", "action.snack.1": "marker"})
+    _read(table, "diet-1", insisted)
+    assert table.view("table")["put_back"] and player(table, 1)["actions_left"] == 4
+    ok(table, {"host": {"action": "accept_board", "board": "diet-1"}})
+    p = player(table, 1)
+    assert p["body"]["water"] == ["water"] and p["body"]["grain"] == ["grain"] and p["kitchen"][0] == []
+    assert p["actions_left"] == 3 and p["snacks"] == 1 and p["diet_markers"]["snack"] == 1
+    assert table.state["turn"] == 2 and table.view("table")["put_back"] == []
+    assert any("host accepted the table as Ann's move on snack" in line for line in table.state["log"])
+    seat(table, 2, "pass")
+    boards = _boards_after(table, 1, {"action": "cook"})            # an empty Recipes & Cook, seen as usual
+    _read_in(table, boards, sorted(boards))
+    assert player(table, 1)["actions_left"] == 2 and table.state["turn"] == 1 and not table.state["put_back"]
+
+
+def test_the_host_cannot_accept_a_move_whose_marker_the_camera_does_not_see_placed():
+    """Accepting needs the space the marker went to (it decides what was spent).  A camera that does not
+    read the diet board's own action spaces sees Ann's marker leave her supply and land on no main board
+    space: the host is told to put it where it was used first, and nothing changes."""
+    table = _table()
+    player(table, 1)["kitchen"][0] = ["water", "grain"]
+    _first_look(table, 1, diet_spaces=False)
+    wrong = {s: t for s, t in implied(table.state, "diet-1").items()
+             if s not in ("kitchen.1.1", "kitchen.1.2", "markers.4") and not s.startswith("action.")}
+    wrong.update({"body.water.1": "water", "body.grain.1": "grain"})
+    _read(table, "diet-1", wrong)
+    assert table.state["put_back"]
+    refused(table, {"host": {"action": "accept_board", "board": "diet-1"}}, "unavailable")

@@ -294,7 +294,18 @@ def watch(state: dict, board: str, watched: bool) -> list[dict]:
 
 
 def accept(state: dict, board: str) -> list[dict]:
-    """The host accepts the camera's snapshot of ``board`` as the record."""
+    """The host accepts the camera's snapshot of ``board`` as the record.  Physical-first, while the TV
+    lists what to put back of the active player's move and ``board`` is among them: the whole move,
+    as the camera sees it (see :func:`inference.accept_move`)."""
+    if state["options"]["mode"] == "physical" and state["phase"] in ("actions", "pizza_extra") \
+            and board in {d["board"] for d in state["put_back"]}:
+        from .inference import accept_move
+        return accept_move(state)
+    return take_view(state, board)
+
+
+def take_view(state: dict, board: str) -> list[dict]:
+    """The camera's snapshot of ``board`` becomes the record where they differ."""
     info = state["boards"].get(board) if isinstance(board, str) else None
     if not info or not info["watched"]:
         raise RuleError("unavailable", f"{board} is not watched by the camera; nothing to accept.")

@@ -41,7 +41,7 @@ from collections import Counter
 from itertools import combinations_with_replacement, product
 
 from ..base import RuleError, event
-from . import actions, boards, physical, rules
+from . import actions, boards, physical, rounds, rules
 from .tokens import food_name
 
 MARKER = boards.MARKER
@@ -385,6 +385,58 @@ def _nothing_seen_moved(state: dict, seat: int, outcome: tuple) -> bool:
     board = f"diet-{seat}"
     return (state["phase"] == "pizza_extra" and body["action"] in physical.MAIN_SPACES
             and boards.implied(trial, board) == boards.implied(state, board))
+
+
+def accept_move(state: dict) -> list[dict]:
+    """The host accepts the table as the camera shows it as the active player's move, though no legal
+    action explains it (the group insists: a house rule, a card the table does not know).  Each board
+    listed to put back takes the camera's view (the tokens on cards aside: the record cannot tell which
+    card they lie on), the dining-out tokens are the ones the main board shows, the marker counts as
+    placed on the one new space the camera sees it on, and the turn moves on.  Nothing is checked
+    against the rules: the receipt scores the boards as they lie."""
+    seat, listed = state["turn"], state["put_back"]
+    if state["phase"] not in ("actions", "pizza_extra") or state["pending"] is not None or not listed:
+        raise RuleError("not_now", "The table lists nothing to put back: there is no move to accept.")
+    spaces = _new_marker_spaces(state, seat)[0]
+    if len(spaces) != 1:
+        raise RuleError("unavailable", "The camera sees " + (f"new markers on {', '.join(sorted(spaces))}" if spaces
+                        else "no marker placed") + ": put the marker on the space used, then accept.")
+    space = spaces.pop()
+    if space == "pizza" and state["spaces"]["pizza"] not in (None, seat):
+        raise RuleError("unavailable", "Pizza To Go holds one player's marker: it cannot be accepted there twice; "
+                        "the host acts for the player instead.")
+    p = state["seats"][str(seat)]
+    for board in sorted({d["board"] for d in listed} - {physical.MAIN}):
+        if boards.disagreements(state, board):
+            boards.take_view(state, board)
+    if _reported(state, physical.MAIN):
+        state["pizza"], state["buffet"] = physical.dining_seen(state, _seen(state, physical.MAIN))
+    actions.leave_pizza(state)
+    _spend_marker(state, seat, p, space)
+    state["put_back"], state["question"], state["laying_out"] = [], None, False
+    events = [event(state, "accepted", f"The host accepted the table as {p['name']}'s move on {space}, as the "
+                    f"camera sees it ({len(listed)} difference(s) from the rules' moves).")]
+    if state["phase"] == "pizza_extra":
+        p["pizza"] = False
+        return events + rounds.round_over(state)
+    p["actions_left"] -= 1
+    return events + rounds.next_turn(state, seat)
+
+
+def _spend_marker(state: dict, seat: int, p: dict, space: str) -> None:
+    """Record ``seat``'s marker on ``space`` (a taken space too: the host accepted it there)."""
+    spaces = state["spaces"]
+    if space in rules.DIET_SPACES:
+        actions._on_diet_board(p, space)
+        p["snacks"] += space == "snack"
+    elif space == "market":
+        p["market_visits"] += 1
+    elif space == "pizza":
+        spaces["pizza"], p["pizza"] = seat, True
+    elif space == "buffet" and None in spaces["buffet"]:
+        spaces["buffet"][spaces["buffet"].index(None)] = seat
+    else:                                                  # a shopping space, or a buffet space already taken
+        spaces[space].append(seat)
 
 
 def answer(state: dict, seat: int, body: dict) -> list[dict]:

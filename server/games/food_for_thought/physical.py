@@ -272,6 +272,15 @@ def check_main_slot(state: dict, slot: str, token) -> None:
         raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
 
 
+def dining_seen(state: dict, seen: dict) -> tuple[list[str], list[list[str]]]:
+    """The Pizza To Go tokens and each buffet row's, as the main board's slots ``seen`` hold them."""
+    main = state["main"]
+    pizza = [seen.get(f"pizza.{n}") for n in range(1, main["pizza_spaces"] + 1)]
+    buffet = [[seen.get(f"buffet.{r}.{n}") for n in range(1, main["buffet_row_spaces"] + 1)]
+              for r in range(1, main["buffet_rows"] + 1)]
+    return [f for f in pizza if f], [[f for f in row if f] for row in buffet]
+
+
 def main_reading(state: dict, seen: dict) -> list[dict]:
     """The camera's view of the main board: the dice of a shopping trip waiting for them, and the
     dining-out tokens while they are being laid out (before a round's first action)."""
@@ -287,11 +296,7 @@ def main_reading(state: dict, seen: dict) -> list[dict]:
                                 "(read by the camera).", dice=list(state["dice"])))
     acting = any(s.startswith("action.") for s in seen)        # a marker is down: dining out is being eaten
     if physical_draws(state) and state["laying_out"] and not acting:
-        main = state["main"]
-        pizza = [seen.get(f"pizza.{n}") for n in range(1, main["pizza_spaces"] + 1)]
-        buffet = [[seen.get(f"buffet.{r}.{n}") for n in range(1, main["buffet_row_spaces"] + 1)]
-                  for r in range(1, main["buffet_rows"] + 1)]
-        pizza, buffet = [f for f in pizza if f], [[f for f in row if f] for row in buffet]
+        pizza, buffet = dining_seen(state, seen)
         if (pizza, buffet) != (state["pizza"], state["buffet"]):
             state["pizza"], state["buffet"] = pizza, buffet
             events.append(event(state, "laid_out", "Dining out laid out: Pizza To Go " + (", ".join(pizza) or "empty")
