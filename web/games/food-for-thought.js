@@ -83,7 +83,7 @@
     return h("div", { class: "ft-card" }, h("span", { class: "vp" }, corner || c.vp + " VP"),
       h("b", {}, c.id + " "), c.name, h("div", {}, (c.needs || c.foods || []).map((n) => needText(view, n)).join(", ")),
       c.icon ? h("div", {}, "icon: " + c.icon) : null,
-      c.ability ? h("div", { class: "ft-why" }, (c.end_game_vp ? `end of game +${c.end_game_vp} VP: ` : "") + c.ability) : null,
+      c.does_text || c.ability ? h("div", { class: "ft-why" }, (c.end_game_vp ? `end of game +${c.end_game_vp} VP: ` : "") + (c.does_text || c.ability)) : null,
       extra || null);
   }
 
@@ -316,10 +316,10 @@
         parts.push(h("div", {}, h("div", {}, "Pick your assistant:"),
           ...a.choices.map((c) => h("div", { class: "ft-choice" },
             h("button", { onclick: () => doAct({ action: "assistant", card: c.id, cards: [c.id] }) }, c.name),
-            h("div", { class: "ft-why" }, c.options.join(" / "))))));
+            h("div", { class: "ft-why" }, (c.does.length ? c.does.map((d) => d.text) : c.options).join(" / "))))));
       } else {
         const boxes = a.choices.map((c) => h("label", { class: "ft-choice" }, h("span", {}, h("input", { type: "checkbox", value: c.id }), c.name),
-          h("span", { class: "ft-why" }, c.options.join(" / "))));
+          h("span", { class: "ft-why" }, (c.does.length ? c.does.map((d) => d.text) : c.options).join(" / "))));
         parts.push(h("div", {}, h("div", {}, `Pick ${a.pick} assistants:`), ...boxes,
           h("button", { onclick: () => doAct({ action: "assistant", cards: boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value) }) }, "Pick")));
       }
@@ -412,8 +412,23 @@
     }
     if (me.can.includes("pass")) parts.push(h("div", { class: "ft-form" }, btn("Pass for the rest of the round", { action: "pass" })));
     if (me.can.includes("skip")) parts.push(h("div", { class: "ft-form" }, btn("Skip the extra Pizza To Go action", { action: "skip" })));
-    const usable = mineP ? mineP.recipes_done.filter((r) => !r.ability_used && r.ability && !r.end_game_vp) : [];
-    usable.forEach((r) => parts.push(h("div", { class: "ft-form" }, btn(`Use ${r.name}: ${r.ability}`, { action: "use_ability", recipe: r.id }))));
+    // Abilities: a completed recipe's (once, then it flips) and each assistant option, with the
+    // choices the ability asks for (a food, a column, a space, another player, a die, a face).
+    const others = view.seats.filter((p) => p.seat !== seat);
+    const choiceInput = (c) => ({
+      food: () => foodSel("food"), target: () => select("target", others.map((p) => String(p.seat)), others.map((p) => p.name)),
+      die: () => select("die", ["1", "2"]), value: () => select("value", ["1", "2", "3", "4", "5", "6"]),
+      column: () => select("column", (mineP ? mineP.kitchen : []).map((_, i) => String(i + 1))),
+      space: () => h("input", { name: "space", placeholder: "row.col", size: 4 }),
+    }[c])();
+    const useRow = (label, u, body) => {
+      const inputs = u.choices.map((c) => [c, choiceInput(c)]);
+      const values = () => Object.fromEntries(inputs.map(([c, i]) => [c, ["space", "food"].includes(c) ? i.value : Number(i.value)]));
+      parts.push(h("div", { class: "ft-form" }, ...inputs.map(([, i]) => i),
+        h("button", { onclick: () => doAct({ action: "use_ability", ...body, ...values() }) }, `${label}: ${u.text}`)));
+    };
+    (mineP ? mineP.recipes_done : []).filter((r) => r.usable).forEach((r) => useRow(`Use ${r.name}`, r.usable, { recipe: r.id }));
+    (mineP ? mineP.assistants : []).forEach((a) => a.does.forEach((u, i) => useRow(`${a.name} ${i + 1}`, u, { assistant: a.id, option: i + 1 })));
     const why = Object.entries(me.why_not || {});
     if (why.length) parts.push(h("div", { class: "ft-why ft-whynot" }, ...why.map(([k, v]) => h("div", {}, (k === "all" ? "" : k + ": ") + v))));
     return parts;

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..base import FIRST_SEAT, Game, Option, RuleError, event, player
 from ..moves import BOARD_ARGS, TAG_ARGS, Arg, Move, Phase
-from . import actions, boards, data, inference, physical, rounds, rules
+from . import abilities, actions, boards, data, inference, physical, rounds, rules
 from .setup import game_data, set_allergy, setup
 from .views import prompt, seat_record, view
 
@@ -46,6 +46,11 @@ def _adjust(state: dict, args: dict) -> list[dict]:
     p["adjustments"].append({"vp": vp, "reason": reason})
     player(state, seat)["score"] += vp
     return [event(state, "adjust", f"Host: {p['name']} {vp:+d} VP ({reason}).")]
+
+
+def _allow_once(state: dict, args: dict) -> list[dict]:
+    """Let a player break one named limit once (a card's effect the table cannot apply otherwise)."""
+    return abilities.allow_once(state, args["seat"], args["limit"])
 
 
 def _assign_allergy(state: dict, args: dict) -> list[dict]:
@@ -119,21 +124,29 @@ SEAT_ACTIONS = {
                Arg("from", "choice", "kitchen or thaw", optional=True, choices=("kitchen", "thaw")),
                Arg("column", "int", "the kitchen column", optional=True))),
     "cook": ("Take recipes and cook", ("actions", "pizza_extra"),
-             (Arg("take", help="face-up recipes taken", max_items=rules.RECIPES_PER_TAKE, **_LIST_STR),
-              Arg("place", help="{\"recipe\", \"food\"} placements", max_items=rules.TOKENS_PER_COOK,
-                  **_PLACEMENTS),
+             (Arg("take", help="face-up recipes taken", max_items=abilities.MOST, **_LIST_STR),
+              Arg("place", help="{\"recipe\", \"food\"} placements (\"wild\": true: counts as wild)",
+                  max_items=abilities.MOST, **_PLACEMENTS),
               Arg("thaw", help="frozen foods thawed", max_items=rules.THAWS_PER_COOK, **_LIST_STR))),
     "workout": ("Take activities and work out", ("actions", "pizza_extra"),
-                (Arg("take", help="face-up activities taken", max_items=rules.ACTIVITIES_PER_TAKE,
-                     **_LIST_STR),
-                 Arg("place", help="{\"activity\", \"food\"} placements",
-                     max_items=rules.TOKENS_PER_WORKOUT, **_PLACEMENTS))),
+                (Arg("take", help="face-up activities taken", max_items=abilities.MOST, **_LIST_STR),
+                 Arg("place", help="{\"activity\", \"food\"} placements", max_items=abilities.MOST,
+                     **_PLACEMENTS))),
     "pass": ("Pass for the rest of the round", ("actions", "pizza_extra"),
              (Arg("space", "choice", "the space the marker goes on", optional=True,
                   choices=actions.SPACES),)),
     "skip": ("Give up the extra Pizza To Go action", ("pizza_extra",), ()),
-    "use_ability": ("Use a completed recipe's ability", ("actions", "pizza_extra", "cleanup"),
-                    (Arg("recipe", "str", "the completed recipe", optional=True),)),
+    "use_ability": ("Use a completed recipe's ability or an assistant's option",
+                    ("actions", "pizza_extra", "round_end", "cleanup"),
+                    (Arg("recipe", "str", "the completed recipe", optional=True),
+                     Arg("assistant", "str", "the assistant card (instead of a recipe)", optional=True),
+                     Arg("option", "int", "the assistant's option: 1 or 2", optional=True),
+                     Arg("food", "str", "the food chosen", optional=True),
+                     Arg("column", "int", "the kitchen column chosen", optional=True),
+                     Arg("space", "str", "the shopping list space chosen (row.col)", optional=True),
+                     Arg("target", "int", "the other player's seat chosen", optional=True),
+                     Arg("die", "int", "the die chosen: 1 or 2", optional=True),
+                     Arg("value", "int", "the die face chosen (or rolled by hand)", optional=True))),
     "answer": ("Answer the table's question about what the camera saw", None,
                (Arg("choice", "int", "the number of the answer chosen", optional=True),)),
     "tile_first": ("Choose the foods that go on the allergy tile first", None,
@@ -181,6 +194,8 @@ MOVES = (
     Move("host", "adjust", _adjust, "Add or take VP with a reason", who="host",
          args=(_SEAT, Arg("vp", "int", "VP to add (negative: take)"),
                Arg("reason", "str", "why (shows on the receipt)", max_length=200))),
+    Move("host", "allow_once", _allow_once, "Let a player break a named limit once", who="host",
+         args=(_SEAT, Arg("limit", "choice", "the limit", choices=(*abilities.LIMITS, *abilities.RULE_LIMITS)))),
     Move("host", "assign_allergy", _assign_allergy, "Hand a player an allergy tile", who="host",
          args=(_SEAT, Arg("tile", "str", "the allergy tile id"))),
     Move("host", "watch_board", _watch_board, "Have the camera watch a board, or stop", who="host",

@@ -7,7 +7,7 @@ the host acting for that seat).
 from __future__ import annotations
 
 from ..base import RuleError, event, player, rng
-from . import physical, placement, rounds, rules, tokens
+from . import abilities, physical, placement, rounds, rules, tokens
 from .data import WILD, WILD_ONE_OR_TWO, WILD_PAIR
 from .tokens import check_food, food_name
 
@@ -42,31 +42,40 @@ def _list(body, key, limit, what, of=None):
 
 
 # ----------------------------------------------------------------------------- availability
-def space_open(state: dict, seat: int, space: str) -> str | None:
-    """Why ``seat`` may not put a marker on ``space`` now (None when it may)."""
+def space_open(state: dict, seat: int, space: str, spend: bool = False) -> str | None:
+    """Why ``seat`` may not put a marker on ``space`` now (None when it may).  An ability or the
+    host's allowance may lift a limit or let the player use an occupied space; ``spend`` uses
+    that up (when the marker really goes down)."""
     n = len(state["players"])
     p = _p(state, seat)
     spaces = state["spaces"]
+
+    def counted(name, done, message):
+        try:
+            abilities.over_limit(p, name, done + 1, message, spend=spend)
+        except RuleError as refusal:
+            return refusal.message
+        return None
     if space == "shop":
-        if len(spaces["shop"]) >= rules.shop_spaces(n):
+        if len(spaces["shop"]) >= rules.shop_spaces(n) and not abilities.may_use_occupied(p, spend):
             return f"All {rules.shop_spaces(n)} grocery shopping spaces are taken this round."
     elif space == "market":
-        if p["market_visits"] >= rules.MARKET_VISITS:
-            return f"You have visited the farmers market {rules.MARKET_VISITS} times this round already."
+        return counted("market_visits", p["market_visits"], "You have visited the farmers market "
+                       f"{abilities.limit(p, 'market_visits')} times this round already.")
     elif space == "pizza":
         if n == 1:
             return "There is no dining out in the solo game."
-        if spaces["pizza"] is not None:
+        if spaces["pizza"] is not None and not abilities.may_use_occupied(p, spend):
             return f"{_name(state, spaces['pizza'])} has already dined at Pizza To Go this round."
     elif space == "buffet":
         if n == 1:
             return "There is no dining out in the solo game."
-        if None not in spaces["buffet"]:
+        if None not in spaces["buffet"] and not abilities.may_use_occupied(p, spend):
             return ("The Chinese Buffet space is taken this round" + (" (its 3+ space needs 3 or more players)."
                     if n < 3 else " (both spaces)."))
     elif space == "snack":
-        if p["snacks"] >= rules.SNACKS_PER_ROUND:
-            return "You have already snacked this round (once per round)."
+        return counted("snacks", p["snacks"], "You have already snacked this round "
+                       f"({abilities.limit(p, 'snacks')} a round).")
     elif space not in ("cook", "workout"):
         return f"There is no action space {space!r}; spaces are {', '.join(SPACES)}."
     return None
@@ -144,9 +153,12 @@ def start_shopping(state: dict, seat: int, p: dict, dice: list[int], how: str) -
 
 
 def price(state: dict, space: str) -> int:
-    """Price of a shopping list space under the current dice: on sale in a die's row or column."""
+    """Price of a shopping list space under the current dice (on sale in a die's row or column),
+    or lower where an ability of the shopper's sets it."""
     row, col = (int(x) for x in space.split("."))
-    return rules.PRICE_ON_SALE if row in state["dice"] or col in state["dice"] else rules.PRICE_REGULAR
+    base = rules.PRICE_ON_SALE if row in state["dice"] or col in state["dice"] else rules.PRICE_REGULAR
+    shopper = state["pending"]["seat"] if state["pending"] else None
+    return abilities.price_of(_p(state, shopper), space, state["shopping"][space], base) if shopper else base
 
 
 def buy(state, seat, body):
@@ -187,14 +199,15 @@ def buy(state, seat, body):
         else:
             raise RuleError("bad_argument", "Each item is {\"space\": \"row.col\"} or {\"special\": food}.")
         total += cost
-    if total > rules.BUDGET:
-        raise RuleError("breaks_rule", f"That costs ${total}; you may spend at most ${rules.BUDGET}.")
+    budget = abilities.limit(p, "shop_budget")
+    abilities.over_limit(p, "shop_budget", total, f"That costs ${total}; you may spend at most ${budget}.",
+                         "breaks_rule")
     tokens.acquire_to_kitchen(state, p, foods, _list(body, "freeze", 99, "tokens to freeze", str))
     for s in spaces:
         state["covered"][s] = "shopping"
     state["pending"] = None
     events = [event(state, "bought", f"{p['name']} buys " + (", ".join(lines) if lines else "nothing")
-                    + f" (${total} of ${rules.BUDGET}).")]
+                    + f" (${total} of ${budget}).")]
     if state["phase"] == "pizza_extra":
         p["pizza"] = False
         return events + rounds.round_over(state)
@@ -242,7 +255,10 @@ def buffet(state, seat, p, body):
         raise RuleError("unavailable", f"Buffet row {row} is empty; take another row.")
     foods, rows[row - 1] = rows[row - 1], []
     spaces = state["spaces"]["buffet"]
-    spaces[spaces.index(None)] = seat
+    if None in spaces:
+        spaces[spaces.index(None)] = seat
+    else:                                     # an occupied space, through an ability
+        spaces.append(seat)
     where = [tokens.to_body(state, p, f) for f in foods]
     return [event(state, "buffet", f"{p['name']} dines at the Chinese Buffet (row {row}): "
                   + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
@@ -280,7 +296,7 @@ def _recipe_spaces(state, p, place: list, placed: list) -> list[int]:
             if space is not None and (not isinstance(space, int) or isinstance(space, bool)):
                 raise RuleError("unavailable", f"A recipe space is a number from 1 to {len(card['needs'])}.")
             chosen.append(None if space is None else space - 1)
-        foods = [placed[i][1] for i in mine]
+        foods = [placement.ANY if place[i].get("wild") else placed[i][1] for i in mine]
         spaces = placement.assign(card["needs"], p["recipe_tokens"][rid], foods, chosen)
         if spaces is None:
             raise RuleError("unavailable", f"{card['name']} has no empty spaces for "
@@ -303,15 +319,15 @@ def _placement(state, p, item, kind: str, kinds: str) -> tuple[str, str]:
 
 
 def cook(state, seat, p, body):
-    take = _list(body, "take", rules.RECIPES_PER_TAKE, "recipes taken", str)
-    place = _list(body, "place", rules.TOKENS_PER_COOK, "tokens moved onto recipes")
+    most, taken = abilities.limit(p, "tokens_per_cook"), abilities.limit(p, "recipes_taken")
+    take = _list(body, "take", abilities.MOST, "recipes taken", str)
+    place = _list(body, "place", abilities.MOST, "tokens moved onto recipes")
     thaw = _list(body, "thaw", rules.THAWS_PER_COOK, "tokens thawed", str)
-    if len(place) + len(thaw) > rules.TOKENS_PER_COOK:
-        raise RuleError("bad_argument", f"A cook moves at most {rules.TOKENS_PER_COOK} tokens (thawing counts).")
+    abilities.over_limit(p, "tokens_per_cook", len(place) + len(thaw),
+                         f"A cook moves at most {most} tokens (thawing counts).")
     events = []
     take = physical.take_drawn(state, seat, "cook", "recipes", take)
-    if len(take) > rules.RECIPES_PER_TAKE:
-        raise RuleError("bad_argument", f"At most {rules.RECIPES_PER_TAKE} recipes taken in one action.")
+    abilities.over_limit(p, "recipes_taken", len(take), f"At most {taken} recipes taken in one action.")
     shown = physical.takeable(state, "recipes") if physical.physical_draws(state) else visible_recipes(state)
     if len(set(take)) != len(take):
         raise RuleError("bad_argument", "Name each recipe once.")
@@ -338,6 +354,7 @@ def cook(state, seat, p, body):
         p["freezer"].remove(food)
         p["thaw"].append(food)
     placed = [_placement(state, p, item, "recipe", "recipes") for item in place]
+    abilities.take_wild(p, sum(1 for item in place if item.get("wild")))
     spaces = _recipe_spaces(state, p, place, placed)
     for item, (rid, food), space in zip(place, placed, spaces):
         if item.get("from", "kitchen") == "thaw":
@@ -362,7 +379,8 @@ def _complete_recipe(state, p, rid):
     player(state, p["seat"])["score"] += r["vp"]
     where = [tokens.to_body(state, p, f) for f in foods]
     return [event(state, "recipe_done", f"{p['name']} completes {r['name']}: +{r['vp']} VP; eaten: "
-                  + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
+                  + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")
+            ] + abilities.on_complete(state, p, rid)
 
 
 def _activity_icons(need_list: list[str]) -> set:
@@ -370,12 +388,12 @@ def _activity_icons(need_list: list[str]) -> set:
 
 
 def workout(state, seat, p, body):
-    take = _list(body, "take", rules.ACTIVITIES_PER_TAKE, "activities taken", str)
-    place = _list(body, "place", rules.TOKENS_PER_WORKOUT, "placements")
+    most, taken = abilities.limit(p, "tokens_per_workout"), abilities.limit(p, "activities_taken")
+    take = _list(body, "take", abilities.MOST, "activities taken", str)
+    place = _list(body, "place", abilities.MOST, "placements")
     events = []
     take = physical.take_drawn(state, seat, "workout", "activities", take)
-    if len(take) > rules.ACTIVITIES_PER_TAKE:
-        raise RuleError("bad_argument", f"At most {rules.ACTIVITIES_PER_TAKE} activities taken in one action.")
+    abilities.over_limit(p, "activities_taken", len(take), f"At most {taken} activities taken in one action.")
     shown = physical.takeable(state, "activities") if physical.physical_draws(state) else state["planner"]
     if len(set(take)) != len(take):
         raise RuleError("bad_argument", "Name each activity once.")
@@ -405,7 +423,7 @@ def workout(state, seat, p, body):
             if got[i] is not None:
                 return False
             if n in (WILD, WILD_PAIR, WILD_ONE_OR_TWO):
-                return food not in icons and food not in present
+                return (food not in icons and food not in present) or abilities.wild_unique_lifted(p, False)
             return food in n.split("|")
         space = item.get("space")
         if space is None:
@@ -432,8 +450,9 @@ def workout(state, seat, p, body):
                 raise RuleError("bad_argument", "This space takes one token.")
             count = 1
         used += count
-        if used > rules.TOKENS_PER_WORKOUT:
-            raise RuleError("bad_argument", f"A work out moves at most {rules.TOKENS_PER_WORKOUT} tokens from your body.")
+        if needs[space - 1] in (WILD, WILD_PAIR, WILD_ONE_OR_TWO) and (food in icons or food in present):
+            abilities.wild_unique_lifted(p, True)       # the relaxation (or the host's allowance) is used
+        abilities.over_limit(p, "tokens_per_workout", used, f"A work out moves at most {most} tokens from your body.")
         position = item.get("position")          # which body space the token leaves (default: the last)
         if position is not None and count != 1:
             raise RuleError("bad_argument", "Name a body \"position\" only for a single token.")
@@ -508,7 +527,7 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
     physical.check_nothing_drawn(state, seat, action)
     state["laying_out"] = False               # dining out is laid out once a round's first action is taken
     if action != "pass":
-        why = space_open(state, seat, action)
+        why = space_open(state, seat, action, spend=True)
         if why:
             raise RuleError("unavailable", why)
     leave_pizza(state)
@@ -527,24 +546,8 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
 
 
 def use_ability(state, seat, body):
-    p = _p(state, seat)
-    rid = body.get("recipe")
-    if rid not in p["recipes_done"]:
-        raise RuleError("breaks_rule", "Only a recipe you have completed has an ability to use.")
-    if rid in p["abilities_used"]:
-        raise RuleError("already_done", "That recipe's ability is used up (its card is face down).")
-    r = state["cards"]["recipes"][rid]
-    if r["end_game_vp"]:
-        raise RuleError("breaks_rule", f"{r['name']} scores at the end of the game; it is not used during play.")
-    if not r["ability"]:
-        raise RuleError("breaks_rule", f"{r['name']} has no ability to use.")
-    own_turn = state["phase"] in ("actions", "pizza_extra") and state["turn"] == seat
-    if not own_turn and state["phase"] != "cleanup":
-        raise RuleError("not_your_turn", "A recipe's ability is used during your own turn "
-                        "(or at the end of the round).")
-    p["abilities_used"].append(rid)
-    return [event(state, "ability", f"{p['name']} uses {r['name']}: {r['ability'] or 'see the card'} "
-                  "(the host applies its effect).")]
+    """A completed recipe's ability or an assistant's option, with the player's choices (see ``abilities``)."""
+    return abilities.use(state, seat, body)
 
 
 def tile_first(state, seat, body):

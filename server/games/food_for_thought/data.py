@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import goals, rules
+from . import abilities, goals, rules
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "food_for_thought"
 #: The owner's folder inside the table's data dir.
@@ -46,6 +46,7 @@ MODULES = ("base", "potluck", "freezer")
 # ----------------------------------------------------------------------------- schema
 # A field spec is (type, required, default).  Types: id, text, int, count (int >= 0),
 # bool, food, foods, need, needs, slug, ints, round, dest, module, measure, space, spaces,
+# ability (one card ability, checked by abilities.problems), abilities (one per assistant option),
 # and the nested ones checked by their own functions (groups, kitchen).
 SCHEMA: dict[str, dict] = {
     "foods": {
@@ -68,8 +69,8 @@ SCHEMA: dict[str, dict] = {
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
                    "needs": ("needs", True, None), "vp": ("count", True, None),
                    "penalty": ("count", True, None), "end_game_vp": ("count", False, 0),
-                   "ability": ("text", False, ""), "module": ("module", False, "base"),
-                   "solo": ("bool", True, None)}},
+                   "ability": ("text", False, ""), "does": ("ability", False, None),
+                   "module": ("module", False, "base"), "solo": ("bool", True, None)}},
     "activities": {
         "file": "activities.jsonl", "what": "activity cards",
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
@@ -93,7 +94,7 @@ SCHEMA: dict[str, dict] = {
         "file": "assistants.jsonl", "what": "assistant cards",
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
                    "helps": ("text", True, None), "options": ("texts", True, None),
-                   "left_out_with": ("ints", True, None)}},
+                   "does": ("abilities", False, None), "left_out_with": ("ints", True, None)}},
     "shopping": {
         "file": "shopping.jsonl", "what": "the shopping list grid, one line per space",
         "fields": {"row": ("die", True, None), "col": ("die", True, None),
@@ -265,6 +266,16 @@ def _check_value(kind: str, name: str, spec, value, foods: set, out: _Problems) 
     elif t == "measure":
         for problem in goals.problems(value):
             out.add(f"{label} {problem}")
+    elif t == "ability":
+        for problem in abilities.problems(value, foods):
+            out.add(f"{label} {problem}")
+    elif t == "abilities":
+        if not isinstance(value, list):
+            out.add(f"{label} must be a list of abilities, one per option")
+            return
+        for i, ability in enumerate(value):
+            for problem in abilities.problems(ability, foods, assistant=True):
+                out.add(f"{label}[{i}] {problem}")
     elif t == "spaces":
         if not isinstance(value, list) or not value or not all(
                 isinstance(v, str) and re.match(r"^[1-6]\.[1-6]$", v) for v in value):
@@ -355,6 +366,10 @@ def check_record(kind: str, record, foods: set, where: str) -> list[str]:
                         f"missing field {name!r} ({SCHEMA[kind]['what']})")
             continue
         _check_value(kind, name, spec, record[name], foods, out)
+    does = record.get("does")
+    if kind == "assistants" and isinstance(does, list) and isinstance(record.get("options"), list) \
+            and len(does) != len(record["options"]):
+        out.add(f"field 'does' has {len(does)} abilities for {len(record['options'])} options; give one per option")
     return out.items
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from .data import WILD
 
+#: A token that counts as wild (through an ability): it fits any space.
+ANY = "*"
+
 
 def specificity(need: str) -> int:
     """How many kinds of food a space takes (a wild one: more than any other)."""
@@ -20,8 +23,8 @@ def specificity(need: str) -> int:
 
 
 def fits(need: str, food: str) -> bool:
-    """Whether a recipe space printed with ``need`` takes a ``food`` token."""
-    return need == WILD or food in need.split("|")
+    """Whether a recipe space printed with ``need`` takes a ``food`` token (:data:`ANY` fits all)."""
+    return need == WILD or food == ANY or food in need.split("|")
 
 
 def assign(needs: list[str], filled: list, foods: list[str], chosen: list[int | None]) -> list[int] | None:

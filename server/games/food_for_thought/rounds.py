@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..base import RuleError, event, finish
-from . import goals, rules, scoring, tokens
+from . import abilities, goals, rules, scoring, tokens
 from .physical import physical_draws
 
 
@@ -41,6 +41,8 @@ def start_round(state: dict, refill_dining: bool = False) -> list[dict]:
     for p in state["seats"].values():
         p["last_assistants"], p["assistants"] = p["assistants"], []
     state["assistants_free"] = list(state["assistants_in_play"])
+    for p in state["seats"].values():
+        p["before_shift"] = None             # last round's kitchen move can no longer be undone
     events.extend(_auto_assistants(state))
     return events
 
@@ -143,6 +145,7 @@ def _assistants_done(state: dict, events: list[dict]) -> list[dict]:
 # ----------------------------------------------------------------------------- turns
 def next_turn(state: dict, after: int) -> list[dict]:
     """After ``after``'s action: the next player in turn order with markers left, or the round ends."""
+    abilities.end_turn(seat_record(state, after))
     seats = order(state)
     i = seats.index(after)
     for k in range(1, len(seats) + 1):
@@ -165,6 +168,8 @@ def round_over(state: dict) -> list[dict]:
     the record waits for the people to tidy the boards (the camera saw the round's last action on
     boards not yet cleaned up); once the camera sees them tidy (``cleanup``), or the host continues,
     the record does its clean-up and the next round starts."""
+    for p in state["seats"].values():
+        abilities.end_turn(p)
     if state["options"]["mode"] != "physical":
         return end_round(state)
     state["phase"], state["turn"] = "round_end", None
@@ -202,7 +207,7 @@ def _people_steps(state: dict, first: int | None = None) -> list[str]:
 def end_round(state: dict) -> list[dict]:
     """The nine clean-up steps the engine keeps track of; people do theirs by hand."""
     events = []
-    trashed = {p["seat"]: tokens.shift_kitchen(p) for p in state["seats"].values()}
+    trashed = {p["seat"]: _spoil(p) for p in state["seats"].values()}
     lost = [f"{seat_record(state, s)['name']} {n}" for s, n in trashed.items() if n]
     events.append(event(state, "kitchen", f"Round {state['round']} over: kitchens move right"
                         + (f"; spoiled to trash: {', '.join(lost)}." if lost else "; nothing spoiled.")))
@@ -227,6 +232,17 @@ def end_round(state: dict) -> list[dict]:
     events.append(event(state, "cleanup", f"Clean-up for round {state['round']}: the table does its steps, "
                         "then the host (or the advance button) continues."))
     return events
+
+
+def _spoil(p: dict) -> int:
+    """The player's kitchen moves right (unless an ability skips it this round); what it was is kept
+    until the next round starts, for an ability that undoes the move.  Returns how many were trashed."""
+    if p["skip_spoil"]:
+        p["skip_spoil"] = False
+        return 0
+    p["before_shift"] = {k: [list(c) for c in p[k]] if k == "kitchen" else list(p[k])
+                         for k in ("kitchen", "thaw", "trash")}
+    return tokens.shift_kitchen(p)
 
 
 def finish_cleanup(state: dict) -> list[dict]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import rules
+from . import abilities, rules
 from .tokens import body_count
 
 
@@ -114,6 +114,9 @@ def receipt(state: dict, p: dict) -> dict:
         r = cards["recipes"][rid]
         if r["end_game_vp"]:
             line("end_game", f"{r['name']}: end game bonus", r["end_game_vp"])
+        if (r.get("does") or {}).get("when") == "end_of_game":
+            words = abilities.describe(r["does"], {f: food["name"] for f, food in state["foods"].items()})
+            line("end_game", f"{r['name']}: {words}", abilities.end_vp(r["does"], p, cards))
     bonus, sets = activity_sets([cards["activities"][a]["icon"] for a in p["activities_done"]])
     for s in sets:
         line("sets", f"Set of {len(s)} icons ({', '.join(s)})", rules.set_bonus(len(s)))

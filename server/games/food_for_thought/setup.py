@@ -13,7 +13,7 @@ import copy
 
 from ..base import RuleError, new_state, rng
 from . import data as data_mod
-from . import rules
+from . import abilities, rules
 from .physical import new_drawn, physical_draws
 
 
@@ -32,6 +32,9 @@ def _player(name: str, seat: int, diet: str, groups: list[dict], columns: int) -
         "actions_left": rules.ACTIONS_PER_ROUND, "passed": False, "snacks": 0, "market_visits": 0,
         "diet_markers": rules.no_diet_markers(),   # markers on the diet board's action spaces this round
         "pizza": False, "adjustments": [], "goal_vp": {},
+        "turn_effects": abilities.fresh_turn(),   # what abilities used this turn change (see abilities.py)
+        "allow_once": [],                          # limits the host lets the player break once
+        "skip_spoil": False, "before_shift": None,  # spoilage control: skip this round's shift, or undo it
     }
 
 

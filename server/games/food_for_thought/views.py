@@ -7,7 +7,7 @@ every player's board, built field by field (an allow-list).
 from __future__ import annotations
 
 from ..base import audience_seat, common_view
-from . import actions, boards, rules
+from . import abilities, actions, boards, rules
 from .rounds import order, seat_record, solo_choice
 
 
@@ -40,7 +40,35 @@ def prompt(state: dict) -> str:
 
 def _card(state, kind, cid):
     c = state["cards"][kind][cid]
-    return {k: c[k] for k in c}
+    out = {k: c[k] for k in c if k != "does"}          # an ability shows in words (its data names areas)
+    if kind == "recipes" and c.get("does"):
+        out["does_text"] = abilities.describe(c["does"], _names(state))
+    return out
+
+
+def _names(state: dict) -> dict:
+    return {f: state["foods"][f]["name"] for f in state["foods"]}
+
+
+def _usable(state: dict, p: dict, rid: str) -> dict | None:
+    """A completed recipe's ability its owner may still use during play: its words and the choices
+    it asks for (None when there is none, it is used, or it works by itself)."""
+    r = state["cards"]["recipes"][rid]
+    does = r.get("does")
+    if rid in p["abilities_used"] or r["end_game_vp"] or (does and does["when"] in ("on_complete", "end_of_game")):
+        return None
+    if not does and not r["ability"]:
+        return None
+    return {"text": abilities.describe(does, _names(state)) if does else r["ability"],
+            "choices": list(does.get("choices", [])) if does else []}
+
+
+def _assistant(state: dict, aid: str) -> dict:
+    a = state["cards"]["assistants"][aid]
+    does = a.get("does") or []
+    return {"id": aid, "name": a["name"], "options": a["options"],
+            "does": [{"text": abilities.describe(d, _names(state)), "choices": list(d.get("choices", []))}
+                     for d in does]}
 
 
 def _public_player(state: dict, p: dict) -> dict:
@@ -52,12 +80,12 @@ def _public_player(state: dict, p: dict) -> dict:
         "kitchen": [list(c) for c in p["kitchen"]], "trash": list(p["trash"]),
         "freezer": list(p["freezer"]), "thaw": list(p["thaw"]),
         "recipes": [{**_card(state, "recipes", r), "tokens": list(p["recipe_tokens"][r])} for r in p["recipes"]],
-        "recipes_done": [{**_card(state, "recipes", r), "ability_used": r in p["abilities_used"]}
-                         for r in p["recipes_done"]],
+        "recipes_done": [{**_card(state, "recipes", r), "ability_used": r in p["abilities_used"],
+                          "usable": _usable(state, p, r)} for r in p["recipes_done"]],
         "activities": [{**_card(state, "activities", a), "tokens": p["activity_tokens"][a]} for a in p["activities"]],
         "activities_done": [_card(state, "activities", a) for a in p["activities_done"]],
-        "assistants": [{"id": a, "name": cards["assistants"][a]["name"], "options": cards["assistants"][a]["options"]}
-                       for a in p["assistants"]],
+        "assistants": [_assistant(state, a) for a in p["assistants"]],
+        "allow_once": list(p["allow_once"]),
         "allergy": cards["allergies"][p["allergy"]]["name"] if p["allergy"] else None,
         "actions_left": p["actions_left"], "passed": p["passed"], "market_visits": p["market_visits"],
         "snacked": p["snacks"] >= rules.SNACKS_PER_ROUND,
@@ -131,9 +159,7 @@ def seat_options(state: dict, seat: int) -> dict:
             else:
                 n, allowed = 1, [a for a in state["assistants_free"] if a not in p["last_assistants"]]
             mine["can"] = ["assistant"]
-            mine["assistant"] = {"pick": n, "choices": [{"id": a, "name": state["cards"]["assistants"][a]["name"],
-                                                         "options": state["cards"]["assistants"][a]["options"]}
-                                                        for a in allowed],
+            mine["assistant"] = {"pick": n, "choices": [_assistant(state, a) for a in allowed],
                                  "not_again": list(p["last_assistants"])}
         else:
             mine["why_not"]["assistant"] = f"{seat_record(state, state['assistant_queue'][0])['name']} picks first."
@@ -150,7 +176,7 @@ def seat_options(state: dict, seat: int) -> dict:
             mine["why_not"]["all"] = "Waiting for the dice: roll them and put them on their spaces."
         elif state["pending"]["seat"] == seat:
             mine["can"] = ["buy"]
-            mine["buy"] = {"dice": state["dice"], "budget": rules.BUDGET,
+            mine["buy"] = {"dice": state["dice"], "budget": abilities.limit(seat_record(state, seat), "shop_budget"),
                            "prices": {"on_sale": rules.PRICE_ON_SALE, "regular": rules.PRICE_REGULAR,
                                       "special_order": rules.PRICE_SPECIAL_ORDER}}
         else:

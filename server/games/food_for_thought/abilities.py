@@ -1,0 +1,610 @@
+"""Card abilities as data: the format's checking, its words, and applying its effects.
+
+A recipe's ``does`` (and each option of an assistant, in the assistant's ``does`` list)
+is one ability (documented in docs/food-for-thought.md)::
+
+    {"when": "during:cook", "often": "once", "choices": ["food"],
+     "effects": [{"kind": "limit", "limit": "tokens_per_cook", "add": 1}]}
+
+- ``when``: ``on_complete`` (applied by itself when the recipe is completed), ``own_turn``,
+  ``during:<action>`` (used during the owner's turn; its effects serve that action),
+  ``end_of_round`` (used at clean-up), ``end_of_game`` (scored on the receipt);
+- ``often``: ``once`` (then the recipe flips), ``per_turn``, or ``choose_one_per_turn`` (an
+  assistant: one of its options once per turn);
+- ``choices``: what the player names when using it: ``food``, ``column`` (a kitchen
+  column), ``space`` (a shopping list space), ``target`` (another player's seat), ``die``
+  (1 or 2) and ``value`` (a die face);
+- ``effects``: applied in order; every kind is in :data:`EFFECTS`.
+
+Effects that last ("this turn") sit in the player's ``turn_effects`` and are read by the
+actions through :func:`limit`, :func:`price_of`, :func:`wild_tokens` and the like;
+:func:`end_turn` clears them.  Pure functions over the game state.
+"""
+from __future__ import annotations
+
+import copy
+
+from ..base import RuleError, event, rng
+from . import goals, rules, tokens
+from .tokens import food_name
+
+ACTIONS = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout")
+WHEN = ("on_complete", "own_turn", *(f"during:{a}" for a in ACTIONS), "end_of_round", "end_of_game")
+OFTEN = ("once", "per_turn", "choose_one_per_turn")
+CHOICES = ("food", "column", "space", "target", "die", "value")
+#: The limits an effect (or the host's "allow once") may change, with the rulebook's value.
+LIMITS = {"tokens_per_cook": rules.TOKENS_PER_COOK, "tokens_per_workout": rules.TOKENS_PER_WORKOUT,
+          "shop_budget": rules.BUDGET, "recipes_taken": rules.RECIPES_PER_TAKE,
+          "activities_taken": rules.ACTIVITIES_PER_TAKE, "market_visits": rules.MARKET_VISITS,
+          "snacks": rules.SNACKS_PER_ROUND}
+#: The most entries an action's list may hold before its limit (with abilities) is checked.
+MOST = 12
+#: Limits the host may lift once that are rules rather than numbers.
+RULE_LIMITS = ("occupied_space", "wild_unique")
+#: Where a token may come from or go to; ``target:<area>`` is the chosen player's.
+AREAS = ("supply", "bag", "kitchen", "body", "trash", "freezer", "thaw", "pizza", "buffet")
+TARGET_AREAS = ("kitchen", "body", "trash", "freezer")
+#: Effect kinds: their fields (name -> what it must be) and what they mean, in words.
+EFFECTS = {
+    "limit": {"limit": "a limit", "add": "a whole number"},
+    "price": {"price": "a price", "food": "a food, chosen or any", "space": "chosen"},
+    "die": {"do": "reroll or set"},
+    "move": {"from": "an area", "to": "an area", "count": "a count", "food": "a food, chosen or any"},
+    "wild_token": {"count": "a count"},
+    "wild_unique": {},
+    "extra_action": {"count": "a count"},
+    "occupied_space": {},
+    "spoilage": {"do": "skip or undo"},
+    "end_vp": {"measure": "a goal measure", "each": "VP per thing", "at_least": "a threshold", "vp": "VP"},
+    "manual": {"text": "text"},
+}
+_OPTIONAL = {"price": ("food", "space"), "move": ("count", "food"), "wild_token": ("count",),
+             "extra_action": ("count",), "end_vp": ("each", "at_least", "vp")}
+#: Effects that only make sense in one action's context, with the ``when`` they need.
+_NEEDS_WHEN = {"price": ("during:shop",), "die": ("during:shop",)}
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _area_ok(area) -> bool:
+    if not isinstance(area, str):
+        return False
+    if area.startswith("target:"):
+        return area[7:] in TARGET_AREAS
+    return area in AREAS
+
+
+# ----------------------------------------------------------------------------- checking
+def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
+    where = f"effects[{i}]"
+    if not isinstance(e, dict) or e.get("kind") not in EFFECTS:
+        return [f"{where} must be an object whose \"kind\" is one of {', '.join(EFFECTS)}"]
+    kind, fields = e["kind"], EFFECTS[e["kind"]]
+    out = []
+    unknown = sorted(set(e) - set(fields) - {"kind"})
+    if unknown:
+        out.append(f"{where} ({kind}) has an unknown field {unknown[0]!r}; its fields are "
+                   f"{', '.join(fields) or 'none'}")
+    for name in fields:
+        if name not in e and name not in _OPTIONAL.get(kind, ()):
+            out.append(f"{where} ({kind}) needs {name!r} ({fields[name]})")
+    choices = ability.get("choices", []) if isinstance(ability.get("choices"), list) else []
+
+    def food_ok(value, field):
+        if value == "chosen" and "food" not in choices:
+            out.append(f"{where}.{field} is \"chosen\": add \"food\" to the ability's choices")
+        elif value not in foods and value not in ("chosen", "any"):
+            out.append(f"{where}.{field}: {value!r} is not a food id, \"chosen\" or \"any\"")
+    if kind == "limit":
+        if e.get("limit") not in LIMITS:
+            out.append(f"{where}.limit must be one of {', '.join(LIMITS)}")
+        if not _whole(e.get("add")) or e.get("add") == 0:
+            out.append(f"{where}.add must be a whole number other than 0")
+    elif kind == "price":
+        if not _whole(e.get("price")) or e.get("price", -1) < 0:
+            out.append(f"{where}.price must be a whole number of dollars, 0 or more")
+        if ("food" in e) == ("space" in e):
+            out.append(f"{where} (price) names \"food\" or \"space\": \"chosen\", not both or neither")
+        elif "food" in e:
+            food_ok(e["food"], "food")
+        elif e["space"] != "chosen" or "space" not in choices:
+            out.append(f"{where}.space must be \"chosen\", with \"space\" in the ability's choices")
+    elif kind == "die":
+        if e.get("do") not in ("reroll", "set"):
+            out.append(f"{where}.do must be reroll or set")
+        if "die" not in choices or (e.get("do") == "set" and "value" not in choices):
+            out.append(f"{where} (die) needs \"die\" in the ability's choices (and \"value\" to set it)")
+    elif kind == "move":
+        for side in ("from", "to"):
+            if not _area_ok(e.get(side)):
+                out.append(f"{where}.{side} must be one of {', '.join(AREAS)} or target:"
+                           f"{'/'.join(TARGET_AREAS)}, not {e.get(side)!r}")
+            elif str(e[side]).startswith("target:") and "target" not in choices:
+                out.append(f"{where}.{side} is another player's: add \"target\" to the ability's choices")
+        if e.get("from") == e.get("to"):
+            out.append(f"{where} moves tokens from {e.get('from')!r} to the same place")
+        if "count" in e and (not _whole(e["count"]) or not 1 <= e["count"] <= 6):
+            out.append(f"{where}.count must be a whole number from 1 to 6")
+        food_ok(e.get("food", "chosen"), "food")
+        if e.get("food", "chosen") == "any" and e.get("from") != "supply":
+            out.append(f"{where}.food may be \"any\" only from the supply (elsewhere name the food)")
+    elif kind in ("wild_token", "extra_action"):
+        if "count" in e and (not _whole(e["count"]) or not 1 <= e["count"] <= 3):
+            out.append(f"{where}.count must be a whole number from 1 to 3")
+    elif kind == "spoilage":
+        if e.get("do") not in ("skip", "undo"):
+            out.append(f"{where}.do must be skip (this round's kitchen shift) or undo (the one just done)")
+        elif e["do"] == "undo" and ability.get("when") != "end_of_round":
+            out.append(f"{where} (spoilage undo) needs \"when\": \"end_of_round\" (the move is undone at clean-up)")
+        elif e["do"] == "skip" and ability.get("when") != "own_turn":
+            out.append(f"{where} (spoilage skip) needs \"when\": \"own_turn\" (used before the round ends)")
+    elif kind == "end_vp":
+        out.extend(f"{where}.measure {p}" for p in goals.problems(e.get("measure")))
+        if ("each" in e) == ("vp" in e):
+            out.append(f"{where} (end_vp) gives \"each\" (VP per thing counted) or \"vp\" with \"at_least\"")
+        if "vp" in e and (not _whole(e["vp"]) or not _whole(e.get("at_least"))):
+            out.append(f"{where} (end_vp): \"vp\" and \"at_least\" must be whole numbers")
+        if "each" in e and not _whole(e["each"]):
+            out.append(f"{where}.each must be a whole number")
+        if ability.get("when") != "end_of_game":
+            out.append(f"{where} (end_vp) needs \"when\": \"end_of_game\"")
+    elif kind == "manual":
+        if not isinstance(e.get("text"), str) or not e["text"].strip() or len(e["text"]) > 400:
+            out.append(f"{where}.text must say what the host does (at most 400 characters)")
+    need = _NEEDS_WHEN.get(kind)
+    if need and ability.get("when") not in need:
+        out.append(f"{where} ({kind}) needs \"when\": {' or '.join(need)}")
+    return out
+
+
+def problems(ability, foods: set, assistant: bool = False) -> list[str]:
+    """What is wrong with one ability (empty when the engine can apply it); each says what to write."""
+    if not isinstance(ability, dict):
+        return ["must be an object with when, often and effects"]
+    out = []
+    unknown = sorted(set(ability) - {"when", "often", "choices", "effects"})
+    if unknown:
+        out.append(f"has an unknown key {unknown[0]!r}; keys are when, often, choices, effects")
+    if ability.get("when") not in WHEN:
+        out.append(f"\"when\" must be one of {', '.join(WHEN)}, not {ability.get('when')!r}")
+    if ability.get("often") not in OFTEN:
+        out.append(f"\"often\" must be one of {', '.join(OFTEN)}, not {ability.get('often')!r}")
+    elif assistant != (ability["often"] == "choose_one_per_turn"):
+        out.append("an assistant's option is \"often\": \"choose_one_per_turn\"" if assistant else
+                   "\"choose_one_per_turn\" is for an assistant's options; a recipe is once or per_turn")
+    choices = ability.get("choices", [])
+    if not isinstance(choices, list) or not set(choices) <= set(CHOICES) or len(set(choices)) != len(choices):
+        out.append(f"\"choices\" must list different names from {', '.join(CHOICES)}")
+    if ability.get("when") in ("on_complete", "end_of_game") and choices:
+        out.append(f"an ability {ability['when']} applies by itself: it can have no choices")
+    effects = ability.get("effects")
+    if not isinstance(effects, list) or not effects:
+        return out + ["\"effects\" must be a non-empty list of effects"]
+    for i, e in enumerate(effects):
+        out.extend(_effect_problems(e, i, ability, foods))
+    scored = [isinstance(e, dict) and e.get("kind") == "end_vp" for e in effects]
+    if ability.get("when") == "end_of_game" and not all(scored):
+        out.append("an end_of_game ability holds only end_vp effects")
+    return out
+
+
+# ----------------------------------------------------------------------------- words
+def _food(value, names: dict) -> str:
+    return {"chosen": "a food of your choice", "any": "any food"}.get(value, names.get(value, value))
+
+
+def _area(area: str) -> str:
+    if area.startswith("target:"):
+        return f"another player's {area[7:]}"
+    return {"supply": "the supply", "bag": "the bag", "pizza": "Pizza To Go", "buffet": "the Chinese Buffet",
+            "thaw": "your thaw area"}.get(area, f"your {area}")
+
+
+_LIMIT_WORDS = {"tokens_per_cook": "tokens moved in a cook", "tokens_per_workout": "tokens moved in a work out",
+                "shop_budget": "dollars to spend shopping", "recipes_taken": "recipes taken in one action",
+                "activities_taken": "activities taken in one action", "market_visits": "farmers market visits",
+                "snacks": "snacks this round"}
+
+
+def _effect_words(e: dict, names: dict) -> str:
+    kind = e["kind"]
+    if kind == "limit":
+        return f"{e['add']:+d} {_LIMIT_WORDS[e['limit']]}"
+    if kind == "price":
+        what = f"{_food(e['food'], names)} costs" if "food" in e else "a shopping space of your choice costs"
+        return f"{what} ${e['price']}"
+    if kind == "die":
+        return "re-roll a die" if e["do"] == "reroll" else "turn a die to the face you choose"
+    if kind == "move":
+        n = e.get("count", 1)
+        return (f"move {n} {_food(e.get('food', 'chosen'), names)} token{'s' if n != 1 else ''} from "
+                f"{_area(e['from'])} to {_area(e['to'])}")
+    if kind == "wild_token":
+        n = e.get("count", 1)
+        return f"{n} token{'s' if n != 1 else ''} you place on a recipe count{'s' if n == 1 else ''} as wild"
+    if kind == "wild_unique":
+        return "a wild activity space may take a food already on or shown on the card"
+    if kind == "extra_action":
+        n = e.get("count", 1)
+        return f"take {n} extra action{'s' if n != 1 else ''} this round"
+    if kind == "occupied_space":
+        return "you may use an action space another player occupies"
+    if kind == "spoilage":
+        return ("your kitchen does not move right this round" if e["do"] == "skip" else
+                "undo this round's kitchen move (spoiled tokens come back)")
+    if kind == "end_vp":
+        what = _measure_words(e["measure"])
+        return (f"{e['each']:+d} VP per {what}" if "each" in e else
+                f"{e['vp']:+d} VP with at least {e['at_least']} {what}")
+    return e["text"]
+
+
+def _measure_words(measure) -> str:
+    spec = goals.spell({"measure": measure})
+    of = {"recipes": "completed recipe", "activities": "completed activity", "body": "token in your body",
+          "kitchen": "token in your kitchen", "trash": "token in your trash"}[spec["of"]]
+    where = spec.get("where", {})
+    if where:
+        of += " (" + ", ".join(f"{k} {v}" for k, v in where.items()) + ")"
+    if "distinct" in spec:
+        return f"different {spec['distinct']} among your {of}s"
+    if "sum" in spec:
+        return f"{spec['sum']} of your {of}s"
+    return of
+
+
+_WHEN_WORDS = {"on_complete": "When you complete it", "own_turn": "During your turn",
+               "end_of_round": "At the end of the round", "end_of_game": "At the end of the game"}
+_OFTEN_WORDS = {"once": "once (then the card flips)", "per_turn": "once per turn",
+                "choose_one_per_turn": "once per turn (one of the card's options)"}
+
+
+def describe(ability: dict, names: dict | None = None) -> str:
+    """The ability as one sentence (``names``: food id -> name), for the TV, phones and the entry form."""
+    names = names or {}
+    when = ability["when"]
+    head = _WHEN_WORDS.get(when) or f"During your {when.split(':', 1)[1]} action"
+    effects = "; ".join(_effect_words(e, names) for e in ability["effects"])
+    often = "" if when in ("on_complete", "end_of_game") else f", {_OFTEN_WORDS[ability['often']]}"
+    return f"{head}{often}: {effects}."
+
+
+# ----------------------------------------------------------------------------- state
+def fresh_turn() -> dict:
+    """A player's effects that last for the current turn: none."""
+    return {"limits": {}, "prices": [], "wild_tokens": 0, "wild_unique": False, "occupied": False, "used": []}
+
+
+def end_turn(p: dict) -> None:
+    """The player's turn is over: what lasted for it ends."""
+    p["turn_effects"] = fresh_turn()
+
+
+def limit(p: dict, name: str) -> int:
+    """The player's ``name`` limit now: the rulebook's value plus this turn's effects."""
+    return LIMITS[name] + p["turn_effects"]["limits"].get(name, 0)
+
+
+def over_limit(p: dict, name: str, value: int, message: str, code: str = "bad_argument",
+               spend: bool = True) -> None:
+    """Refuse ``value`` above the player's ``name`` limit with ``message`` (and ``code``), unless the
+    host allowed it once (that allowance is then used up when ``spend``)."""
+    if value <= limit(p, name):
+        return
+    if name in p["allow_once"]:
+        if spend:
+            p["allow_once"].remove(name)
+        return
+    raise RuleError(code, message)
+
+
+def may_use_occupied(p: dict, spend: bool) -> bool:
+    """Whether the player may put a marker on an occupied space now (an effect, or the host's allowance)."""
+    if p["turn_effects"]["occupied"]:
+        if spend:
+            p["turn_effects"]["occupied"] = False
+        return True
+    if "occupied_space" in p["allow_once"]:
+        if spend:
+            p["allow_once"].remove("occupied_space")
+        return True
+    return False
+
+
+def price_of(p: dict, space: str, food: str, base: int) -> int:
+    """A shopping space's price for this player: the lowest an effect of this turn sets, else ``base``."""
+    set_to = [e["price"] for e in p["turn_effects"]["prices"] if e.get("food") in (food, "any")
+              or e.get("space") == space]
+    return min([base, *set_to])
+
+
+def take_wild(p: dict, count: int) -> None:
+    """Use ``count`` of this turn's "counts as wild" tokens (refused when there are not that many)."""
+    if count > p["turn_effects"]["wild_tokens"]:
+        raise RuleError("breaks_rule", "A token counts as wild only through an ability used this turn "
+                        f"(you have {p['turn_effects']['wild_tokens']} left).")
+    p["turn_effects"]["wild_tokens"] -= count
+
+
+def wild_unique_lifted(p: dict, spend: bool) -> bool:
+    """Whether a wild activity space may take a food already on or shown on the card, for this work out."""
+    if p["turn_effects"]["wild_unique"]:
+        return True
+    if "wild_unique" in p["allow_once"]:
+        if spend:
+            p["allow_once"].remove("wild_unique")
+        return True
+    return False
+
+
+def allow_once(state: dict, seat: int, name: str) -> list[dict]:
+    """The host lets ``seat`` break limit ``name`` once (the next time it would refuse)."""
+    if name not in LIMITS and name not in RULE_LIMITS:
+        raise RuleError("bad_argument", f"There is no limit {name!r}; limits: "
+                        f"{', '.join((*LIMITS, *RULE_LIMITS))}.")
+    p = state["seats"][str(seat)]
+    if name in p["allow_once"]:
+        raise RuleError("already_done", f"{p['name']} may already break {name} once.")
+    p["allow_once"].append(name)
+    return [event(state, "allow_once", f"Host: {p['name']} may break the {name.replace('_', ' ')} limit once.")]
+
+
+# ----------------------------------------------------------------------------- end of game
+def end_vp(ability: dict, p: dict, cards: dict) -> int:
+    """VP an end_of_game ability scores for player ``p``."""
+    total = 0
+    for e in ability["effects"]:
+        n = goals.measure({"measure": e["measure"]}, p, cards)
+        total += n * e["each"] if "each" in e else (e["vp"] if n >= e["at_least"] else 0)
+    return total
+
+
+# ----------------------------------------------------------------------------- using one
+def _source(state: dict, p: dict, body: dict) -> tuple[dict, str, str, bool]:
+    """(the ability, its key for once-per-turn, the card's name, is it a recipe) named by ``body``."""
+    if body.get("assistant") is not None:
+        aid = body["assistant"]
+        if aid not in p["assistants"]:
+            raise RuleError("breaks_rule", f"You do not have the assistant {aid!r} this round.")
+        card = state["cards"]["assistants"][aid]
+        option = body.get("option")
+        does = card.get("does") or []
+        if not _whole(option) or not 1 <= option <= len(card["options"]):
+            raise RuleError("bad_argument", f"Name the option of {card['name']}: 1 to {len(card['options'])}.")
+        ability = does[option - 1] if does else {"when": "own_turn", "often": "choose_one_per_turn",
+                                                 "effects": [{"kind": "manual", "text": card["options"][option - 1]}]}
+        return ability, f"assistant:{aid}", f"{card['name']} (option {option})", False
+    rid = body.get("recipe")
+    if rid not in p["recipes_done"]:
+        raise RuleError("breaks_rule", "Only a recipe you have completed has an ability to use.")
+    if rid in p["abilities_used"]:
+        raise RuleError("already_done", "That recipe's ability is used up (its card is face down).")
+    r = state["cards"]["recipes"][rid]
+    if r["end_game_vp"] or (r.get("does") or {}).get("when") == "end_of_game":
+        raise RuleError("breaks_rule", f"{r['name']} scores at the end of the game; it is not used during play.")
+    ability = r.get("does") or ({"when": "own_turn", "often": "once",
+                                 "effects": [{"kind": "manual", "text": r["ability"]}]} if r["ability"] else None)
+    if ability is None:
+        raise RuleError("breaks_rule", f"{r['name']} has no ability to use.")
+    if ability["when"] == "on_complete":
+        raise RuleError("already_done", f"{r['name']}'s ability applied by itself when it was completed.")
+    return ability, f"recipe:{rid}", r["name"], True
+
+
+def _check_when(state: dict, seat: int, ability: dict, what: str) -> None:
+    when, phase = ability["when"], state["phase"]
+    pend = state["pending"]
+    if when == "end_of_round":
+        if phase not in ("cleanup", "round_end"):
+            raise RuleError("not_now", f"{what} is used at the end of the round, at clean-up.")
+        return
+    if phase not in ("actions", "pizza_extra") or state["turn"] != seat:
+        raise RuleError("not_your_turn", f"{what} is used during your own turn.")
+    if when == "during:shop":
+        if not pend or pend["seat"] != seat or pend["action"] != "buy":
+            raise RuleError("not_now", f"{what} is used while you shop, after the dice are rolled.")
+    elif pend:
+        raise RuleError("waiting", "Finish your shopping first: choose what to buy (or buy nothing).")
+
+
+def use(state: dict, seat: int, body: dict) -> list[dict]:
+    """``seat`` uses a completed recipe's ability or one option of their assistant, with their choices."""
+    p = state["seats"][str(seat)]
+    ability, key, what, recipe = _source(state, p, body)
+    _check_when(state, seat, ability, what)
+    if ability["often"] != "once" and key in p["turn_effects"]["used"]:
+        raise RuleError("already_done", f"{what.split(' (')[0]} has already helped you this turn (once per turn).")
+    events = apply(state, p, ability, body, what)
+    if ability["often"] == "once" and recipe:
+        p["abilities_used"].append(key.split(":", 1)[1])
+    else:
+        p["turn_effects"]["used"].append(key)
+    return events
+
+
+def on_complete(state: dict, p: dict, rid: str) -> list[dict]:
+    """A recipe just completed: an ``on_complete`` ability applies at once (then the card flips)."""
+    ability = state["cards"]["recipes"][rid].get("does")
+    if not ability or ability["when"] != "on_complete":
+        return []
+    p["abilities_used"].append(rid)
+    return apply(state, p, ability, {}, state["cards"]["recipes"][rid]["name"])
+
+
+def _chosen(state: dict, body: dict, name: str):
+    value = body.get(name)
+    if value is None:
+        raise RuleError("bad_argument", f"This ability needs your choice of {name}: add \"{name}\".")
+    return value
+
+
+def apply(state: dict, p: dict, ability: dict, body: dict, what: str) -> list[dict]:
+    """Apply ``ability``'s effects for player ``p`` with the choices in ``body``; its events."""
+    for name in ability.get("choices", []):
+        _chosen(state, body, name)
+    done = []
+    for e in ability["effects"]:
+        done.append(_EFFECT[e["kind"]](state, p, e, body))
+    names = {f: state["foods"][f]["name"] for f in state["foods"]}
+    text = "; ".join(d for d in done if d)
+    return [event(state, "ability", f"{p['name']} uses {what}: {text}.",
+                  does=describe(ability, names), manual=[e["text"] for e in ability["effects"]
+                                                        if e["kind"] == "manual"])]
+
+
+def _limit(state, p, e, body):
+    lim = p["turn_effects"]["limits"]
+    lim[e["limit"]] = lim.get(e["limit"], 0) + e["add"]
+    return f"{e['add']:+d} {_LIMIT_WORDS[e['limit']]} this turn"
+
+
+def _price(state, p, e, body):
+    entry = {"price": e["price"]}
+    if "food" in e:
+        entry["food"] = tokens.check_food(state, body.get("food"), "price") if e["food"] == "chosen" else e["food"]
+    else:
+        space = body.get("space")
+        if space not in state["shopping"]:
+            raise RuleError("bad_argument", f"The shopping list has no space {space!r} (use \"row.col\").")
+        entry["space"] = space
+    p["turn_effects"]["prices"].append(entry)
+    return (f"{food_name(state, entry['food']) if 'food' in entry else 'space ' + entry['space']} "
+            f"costs ${e['price']} this turn")
+
+
+def _die(state, p, e, body):
+    die = body.get("die")
+    if die not in (1, 2) or isinstance(die, bool):
+        raise RuleError("bad_argument", "Name the die: 1 or 2.")
+    if e["do"] == "set":
+        value = body.get("value")
+        if not _whole(value) or not 1 <= value <= rules.DIE_FACES:
+            raise RuleError("bad_argument", f"Name the face to turn the die to: 1 to {rules.DIE_FACES}.")
+    elif state["options"]["dice"] == "digital":
+        value = rng(state).randint(1, rules.DIE_FACES)
+    else:
+        value = body.get("value")
+        if not _whole(value) or not 1 <= value <= rules.DIE_FACES:
+            raise RuleError("bad_argument", "Re-roll the die by hand and enter it as \"value\".")
+    state["dice"] = list(state["dice"])
+    state["dice"][die - 1] = value
+    return f"die {die} now shows {value}"
+
+
+def _target(state, p, body):
+    target = body.get("target")
+    others = [s for s in state["seats"] if s != str(p["seat"])]
+    if str(target) not in others or not _whole(target):
+        raise RuleError("bad_argument", f"Name another player's seat as \"target\" ({', '.join(others) or 'none'}).")
+    return state["seats"][str(target)]
+
+
+def _take(state, p, area, food, body):
+    """Take one ``food`` token out of ``area`` (of player ``p``), or refuse."""
+    if area == "supply":
+        return
+    if area == "bag":
+        if food in state["bag"]:
+            state["bag"].remove(food)
+        elif state["bag"]:
+            raise RuleError("unavailable", f"There is no {food_name(state, food)} in the bag.")
+        return
+    if area == "kitchen":
+        tokens.take_from_kitchen(state, p, food, body.get("column"))
+    elif area == "body":
+        tokens.take_from_body(state, p, food)
+    elif area == "thaw":
+        tokens.take_from_thaw(state, p, food)
+    elif area in ("trash", "freezer"):
+        if food not in p[area]:
+            raise RuleError("unavailable", f"There is no {food_name(state, food)} in {p['name']}'s {area}.")
+        p[area].remove(food)
+    elif area == "pizza":
+        if food not in state["pizza"]:
+            raise RuleError("unavailable", f"There is no {food_name(state, food)} at Pizza To Go.")
+        state["pizza"].remove(food)
+    else:
+        row = next((r for r in state["buffet"] if food in r), None)
+        if row is None:
+            raise RuleError("unavailable", f"There is no {food_name(state, food)} at the Chinese Buffet.")
+        row.remove(food)
+
+
+def _put(state, p, area, food) -> str:
+    """Put one ``food`` token in ``area`` of player ``p``; where it went."""
+    if area == "kitchen":
+        tokens.to_kitchen(state, p, food)
+    elif area == "body":
+        return tokens.to_body(state, p, food)
+    elif area == "freezer":
+        tokens.to_freezer(state, p, food)
+    elif area == "thaw":
+        if len(p["thaw"]) >= rules.THAW_SPACES:
+            raise RuleError("unavailable", f"The thaw area holds at most {rules.THAW_SPACES} tokens.")
+        p["thaw"].append(food)
+    elif area == "trash":
+        p["trash"].append(food)
+    elif area == "bag":
+        state["bag"].append(food)
+    elif area == "pizza":
+        state["pizza"].append(food)
+    elif area == "buffet":
+        min(state["buffet"], key=len).append(food)
+    return area
+
+
+def _move(state, p, e, body):
+    food = e.get("food", "chosen")
+    food = tokens.check_food(state, body.get("food"), "move") if food in ("chosen", "any") else food
+    other = _target(state, p, body) if "target:" in e["from"] + e["to"] else None
+    src = (other, e["from"][7:]) if e["from"].startswith("target:") else (p, e["from"])
+    dst = (other, e["to"][7:]) if e["to"].startswith("target:") else (p, e["to"])
+    where = []
+    for _ in range(e.get("count", 1)):
+        _take(state, src[0], src[1], food, body)
+        where.append(_put(state, dst[0], dst[1], food))
+    owner = f"{other['name']}'s " if other is not None else ""
+    return (f"{len(where)} {food_name(state, food)} from {owner if src[0] is other else ''}{src[1]} to "
+            f"{owner if dst[0] is other else ''}{', '.join(dict.fromkeys(where))}")
+
+
+def _wild_token(state, p, e, body):
+    p["turn_effects"]["wild_tokens"] += e.get("count", 1)
+    return f"{e.get('count', 1)} token(s) count as wild on a recipe this turn"
+
+
+def _wild_unique(state, p, e, body):
+    p["turn_effects"]["wild_unique"] = True
+    return "wild activity spaces take any food this turn"
+
+
+def _extra_action(state, p, e, body):
+    p["actions_left"] += e.get("count", 1)
+    return f"{e.get('count', 1)} extra action(s) this round"
+
+
+def _occupied(state, p, e, body):
+    p["turn_effects"]["occupied"] = True
+    return "may use an occupied action space this turn"
+
+
+def _spoilage(state, p, e, body):
+    if e["do"] == "skip":
+        p["skip_spoil"] = True
+        return "the kitchen stays put at the end of this round"
+    if p["before_shift"] is None:
+        raise RuleError("not_now", "There is no kitchen move of this round to undo.")
+    p.update(copy.deepcopy(p["before_shift"]))
+    p["before_shift"] = None
+    return "this round's kitchen move is undone"
+
+
+def _manual(state, p, e, body):
+    return f"the host applies: {e['text']}"
+
+
+_EFFECT = {"limit": _limit, "price": _price, "die": _die, "move": _move, "wild_token": _wild_token,
+           "wild_unique": _wild_unique, "extra_action": _extra_action, "occupied_space": _occupied,
+           "spoilage": _spoilage, "manual": _manual}
