@@ -15,7 +15,8 @@ import json
 
 import pytest
 
-from server.games.food_for_thought import abilities, actions, data, rules
+from server.games.food_for_thought import abilities, actions, data, rules, web
+from server.games.food_for_thought.boards import implied
 from server.journal import Journal
 from server.table import Table
 from tests.support.food_for_thought import (finish_actions, host, new_table, next_round, ok, pick_assistants,
@@ -79,6 +80,17 @@ def complete(table, n: int, rid: str) -> None:
         turn_to(table, n)
         seat(table, n, "cook", place=[{"recipe": rid, "food": f} for f in rest])
     assert rid in player(table, n)["recipes_done"]
+
+
+def with_assistant(players, seed: int, card: str, **options):
+    """A real game in which seat 1 picks assistant ``card`` (the others the first they may), to Ann's turn."""
+    table = new_table(players, seed=seed, **options)
+    while table.state["phase"] == "assistants":
+        n = table.state["assistant_queue"][0]
+        pick = card if n == 1 else next(a for a in table.state["assistants_free"] if a != card)
+        seat(table, n, "assistant", card=pick)
+    turn_to(table, 1)
+    return table
 
 
 def use(table, n: int, **body):
@@ -193,13 +205,7 @@ def test_a_cook_limit_raised_for_one_cook():
 def test_assistant_options_once_per_turn_and_their_limits():
     """Rulebook: an assistant offers two options and a player benefits from one option, once per turn.
     Sample Personal Shopper option 1: +$2 to spend; rulebook: up to $6."""
-    table = new_table(["Ann", "Ben"], seed=3, dice="physical")
-    while table.state["phase"] == "assistants":
-        n = table.state["assistant_queue"][0]
-        free = [a for a in table.state["assistants_free"]]
-        pick = "personal-shopper" if n == 1 else next(a for a in free if a != "personal-shopper")
-        seat(table, n, "assistant", card=pick)
-    turn_to(table, 1)
+    table = with_assistant(["Ann", "Ben"], 3, "personal-shopper", dice="physical")
     seat(table, 1, "shop", dice=[6, 6])
     regular = [s for s in sorted(table.state["shopping"]) if "6" not in s and s not in table.state["covered"]][:3]
     assert all(actions.price(table.state, s) == rules.PRICE_REGULAR for s in regular)   # $9 in all
@@ -213,49 +219,46 @@ def test_assistant_options_once_per_turn_and_their_limits():
     use_refused(table, 2, "breaks_rule", assistant="personal-shopper", option=1)   # not Ben's assistant
 
 
+def _stand(table) -> dict:
+    """A visit to this round's first open farmers market stand (wild spaces: Vegetables)."""
+    stand = table.state["market_up"][0]
+    return {"card": stand, "wild": ["veg"] * table.state["cards"]["market"][stand]["foods"].count("wild")}
+
+
 def test_market_visits_limit_per_turn_recipe_and_host_allow_once():
     """Rulebook: at most two farmers market visits a round.  Sample f04 (per turn, never flips): +1
     visit; the host's "allow once" lifts a named limit for one use."""
     table = game(["Ann"], "f04", freezer=True)
     complete(table, 1, "f04")
-    stand = table.state["market_up"][0]
-    card = table.state["cards"]["market"][stand]
-    wild = ["veg"] * card["foods"].count("wild")
-    seat(table, 1, "market", card=stand, wild=wild)
-    seat(table, 1, "market", card=stand, wild=wild)
-    refused(table, {"seat": {"seat": 1, "action": "market", "card": stand, "wild": wild}}, "unavailable")
+    visit = _stand(table)
+    seat(table, 1, "market", **visit)
+    seat(table, 1, "market", **visit)
+    refused(table, {"seat": {"seat": 1, "action": "market", **visit}}, "unavailable")
     host(table, "allow_once", seat=1, limit="market_visits")
     refused(table, {"host": {"action": "allow_once", "seat": 1, "limit": "market_visits"}}, "already_done")
     refused(table, {"host": {"action": "allow_once", "seat": 1, "limit": "naps"}}, "bad_argument")
     assert table.view("seat-1")["me"]["can"].count("market") == 1
-    seat(table, 1, "market", card=stand, wild=wild)                     # the third visit, allowed once
+    seat(table, 1, "market", **visit)                                  # the third visit, allowed once
     assert player(table, 1)["allow_once"] == [] and player(table, 1)["market_visits"] == 3
     host(table, "continue")                                             # that was the 4th action
     pick_assistants(table)
-    stand = table.state["market_up"][0]
-    card = table.state["cards"]["market"][stand]
-    wild = ["veg"] * card["foods"].count("wild")
-    seat(table, 1, "market", card=stand, wild=wild)
-    seat(table, 1, "market", card=stand, wild=wild)
-    refused(table, {"seat": {"seat": 1, "action": "market", "card": stand, "wild": wild}}, "unavailable")
+    visit = _stand(table)
+    seat(table, 1, "market", **visit)
+    seat(table, 1, "market", **visit)
+    refused(table, {"seat": {"seat": 1, "action": "market", **visit}}, "unavailable")
     use(table, 1, recipe="f04")                                         # a third, through the card
     use_refused(table, 1, "already_done", recipe="f04")                 # once per turn
-    seat(table, 1, "market", card=stand, wild=wild)
+    seat(table, 1, "market", **visit)
     assert "f04" not in player(table, 1)["abilities_used"]              # per turn: it never flips
-    refused(table, {"seat": {"seat": 1, "action": "market", "card": stand, "wild": wild}}, "unavailable")
+    refused(table, {"seat": {"seat": 1, "action": "market", **visit}}, "unavailable")
     use(table, 1, recipe="f04")                                         # the next turn: again, +1 on 2
-    refused(table, {"seat": {"seat": 1, "action": "market", "card": stand, "wild": wild}}, "unavailable")
+    refused(table, {"seat": {"seat": 1, "action": "market", **visit}}, "unavailable")
 
 
 def test_fitness_coach_moves_a_fourth_token_and_takes_a_third_activity():
     """Rulebook: a work out takes up to 2 activities and moves up to 3 body tokens.  Sample Fitness
     Coach: option 1 +1 token, option 2 +1 activity taken (one option per turn)."""
-    table = new_table(["Ann", "Ben"], seed=2)
-    while table.state["phase"] == "assistants":
-        n = table.state["assistant_queue"][0]
-        pick = "fitness-coach" if n == 1 else next(a for a in table.state["assistants_free"] if a != "fitness-coach")
-        seat(table, n, "assistant", card=pick)
-    turn_to(table, 1)
+    table = with_assistant(["Ann", "Ben"], 2, "fitness-coach")
     three = list(table.state["planner"])
     refused(table, {"seat": {"seat": 1, "action": "workout", "take": three}}, "bad_argument")
     use(table, 1, assistant="fitness-coach", option=2)
@@ -415,12 +418,8 @@ def test_using_an_occupied_space():
 
 
 def test_restaurateur_takes_a_pizza_token_to_the_kitchen():
-    table = new_table(["Ann", "Ben"], seed=4)
-    while table.state["phase"] == "assistants":
-        n = table.state["assistant_queue"][0]
-        pick = "restaurateur" if n == 1 else next(a for a in table.state["assistants_free"] if a != "restaurateur")
-        seat(table, n, "assistant", card=pick)
-    turn_to(table, 1)
+    """Sample Restaurateur option 2: a Pizza To Go token of your choice into your kitchen."""
+    table = with_assistant(["Ann", "Ben"], 4, "restaurateur")
     food = table.state["pizza"][-1]
     use(table, 1, assistant="restaurateur", option=2, food=food)
     assert food in kitchen(table, 1)
@@ -565,3 +564,37 @@ def test_a_four_player_game_with_abilities_replays_exactly(tmp_path):
     assert again.halted is None
     assert {a: again.view(a) for a in audiences} == before
     assert json.dumps(again.state, sort_keys=True) == json.dumps(table.state, sort_keys=True)
+
+
+# ----------------------------------------------------------------------------- physical-first
+def test_physical_first_an_abilitys_move_is_checked_against_the_camera():
+    """Physical-first mode: the ability moves the record's token (sample r03: a kitchen Dairy into the
+    body); until the camera sees the token moved the TV lists the difference, and once it does the
+    boards agree with no action worked out from the move (no snack, no marker used)."""
+    table = game(["Ann", "Ben"], "r03", mode="physical")
+    complete(table, 1, "r03")
+    stock(table, 1, ["dairy"])
+    turn_to(table, 1)
+    before = implied(table.state, "diet-1")
+    ok(table, {"board": {"board": "diet-1", "slots": before}})
+    left = player(table, 1)["actions_left"]
+    use(table, 1, recipe="r03", food="dairy")
+    assert table.view("table")["disagreements"]["diet-1"] == [{"slot": "kitchen.2", "recorded": [], "seen": ["dairy"]}]
+    after = implied(table.state, "diet-1")
+    ok(table, {"board": {"board": "diet-1", "slots": {**{s: None for s in before if s not in after}, **after}}})
+    assert table.view("table")["disagreements"] == {} and table.state["question"] is None
+    assert player(table, 1)["actions_left"] == left and player(table, 1)["snacks"] == 0
+    assert table.state["turn"] == 1
+
+
+# ----------------------------------------------------------------------------- the entry form
+def test_the_entry_form_previews_an_ability_in_words(tmp_path, monkeypatch):
+    """The owner's entry form shows how an ability will behave, or what is wrong with it."""
+    monkeypatch.setattr(data, "_configured_owner_dir", None)
+    data.configure(tmp_path)
+    does = {"when": "during:shop", "often": "once", "choices": ["food"],
+            "effects": [{"kind": "price", "price": 1, "food": "chosen"}]}
+    assert web.preview("recipes", does) == {
+        "text": ["During your shop action, once (then the card flips): a food of your choice costs $1."]}
+    assert "choose_one_per_turn" in web.preview("assistants", [does])["problems"][0]
+    assert web.preview("assistants", does)["problems"][0].startswith("an assistant's \"does\" is a list")

@@ -457,7 +457,7 @@
     const mine = { kind: "seat", view, el };
     const doAct = (body) => act({ seat: { seat: me.seat, ...body } });
     const p = view.seats.find((x) => x.seat === me.seat);
-    const helpers = p ? p.assistants.map((a) => h("div", { class: "ft-why" }, `${a.name}: ${a.options.join(" / ")}`)) : [];
+    const helpers = p ? p.assistants.map((a) => h("div", { class: "ft-why" }, `${a.name}: ${(a.does.length ? a.does.map((d) => d.text) : a.options).join(" / ")}`)) : [];
     el.append(h("div", { class: "ft" }, header(view), ...controls(view, me, mine, doAct), tileChoice(view, me, doAct), ...helpers,
       view.over ? receipts(view) : null, p ? h("div", { class: "ft-row" }, playerBoard(view, p)) : null));
   }
@@ -488,8 +488,23 @@
     const inputs = Object.entries(fields).map(([name, f]) => {
       const typ = Array.isArray(f.type) ? f.type.join("|") : f.type;
       const key = dataKind + "." + name;
-      return [name, typ, h("input", { name, placeholder: typ + (f.required ? " (required)" : ""), size: 30,
-                                      value: entryDraft[key] || "", oninput: (e) => { entryDraft[key] = e.target.value; } })];
+      const input = h("input", { name, placeholder: typ + (f.required ? " (required)" : ""), size: 30,
+                                 value: entryDraft[key] || "", oninput: (e) => { entryDraft[key] = e.target.value; } });
+      if (typ !== "ability" && typ !== "abilities") return [name, typ, input];
+      // an ability (JSON) previews in words as the owner types it
+      const said = h("div", { class: "ft-why" });
+      const show = async () => {
+        let does;
+        try { does = JSON.parse(input.value); } catch (e) { said.textContent = input.value.trim() ? "not JSON yet" : ""; return; }
+        const r = await fetch("/api/food-for-thought/ability", { method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: "Bearer " + TofuTable.token },
+          body: JSON.stringify({ kind: dataKind, does }) });
+        const b = await r.json();
+        said.textContent = r.ok ? (b.text ? "In words: " + b.text.join(" / ") : b.problems.join("; ")) : b.error.message;
+      };
+      input.addEventListener("input", show);
+      if (input.value) show();
+      return [name, typ, input, h("span", {}, input, said)];
     });
     const result = h("div", { class: "ft-why" });
     const submit = async () => {
@@ -526,7 +541,7 @@
       h("div", { class: "ft-why" }, dataInfo.sample.length ? "Still sample data: " + dataInfo.sample.join(", ") : "No sample data left."),
       h("div", { class: "ft-why" }, "Lists: comma separated or JSON; foods: " + dataInfo.foods.join(", ")),
       h("div", { class: "ft-form" }, "Kind:", kindSel),
-      ...inputs.map(([name, typ, input]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), input)),
+      ...inputs.map(([name, , input, shown]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), shown || input)),
       h("button", { onclick: submit }, "Check and save"), result,
       completeBox(view, el, result),
       ...(dataInfo.problems || []).map((p) => h("div", { class: "ft-warn" }, p)));

@@ -17,7 +17,7 @@ is one ability (documented in docs/food-for-thought.md)::
 - ``effects``: applied in order; every kind is in :data:`EFFECTS`.
 
 Effects that last ("this turn") sit in the player's ``turn_effects`` and are read by the
-actions through :func:`limit`, :func:`price_of`, :func:`wild_tokens` and the like;
+actions through :func:`limit`, :func:`price_of`, :func:`take_wild` and :func:`relaxed`;
 :func:`end_turn` clears them.  Pure functions over the game state.
 """
 from __future__ import annotations
@@ -274,7 +274,7 @@ def describe(ability: dict, names: dict | None = None) -> str:
 # ----------------------------------------------------------------------------- state
 def fresh_turn() -> dict:
     """A player's effects that last for the current turn: none."""
-    return {"limits": {}, "prices": [], "wild_tokens": 0, "wild_unique": False, "occupied": False, "used": []}
+    return {"limits": {}, "prices": [], "wild_tokens": 0, "wild_unique": False, "occupied_space": False, "used": []}
 
 
 def end_turn(p: dict) -> None:
@@ -300,15 +300,17 @@ def over_limit(p: dict, name: str, value: int, message: str, code: str = "bad_ar
     raise RuleError(code, message)
 
 
-def may_use_occupied(p: dict, spend: bool) -> bool:
-    """Whether the player may put a marker on an occupied space now (an effect, or the host's allowance)."""
-    if p["turn_effects"]["occupied"]:
-        if spend:
-            p["turn_effects"]["occupied"] = False
+def relaxed(p: dict, rule: str, spend: bool) -> bool:
+    """Whether ``rule`` (one of :data:`RULE_LIMITS`) is lifted for the player now: by an effect of
+    this turn (an occupied space: for one marker), or by the host's allowance once; ``spend`` uses
+    it up."""
+    if p["turn_effects"][rule]:
+        if spend and rule == "occupied_space":
+            p["turn_effects"][rule] = False
         return True
-    if "occupied_space" in p["allow_once"]:
+    if rule in p["allow_once"]:
         if spend:
-            p["allow_once"].remove("occupied_space")
+            p["allow_once"].remove(rule)
         return True
     return False
 
@@ -326,17 +328,6 @@ def take_wild(p: dict, count: int) -> None:
         raise RuleError("breaks_rule", "A token counts as wild only through an ability used this turn "
                         f"(you have {p['turn_effects']['wild_tokens']} left).")
     p["turn_effects"]["wild_tokens"] -= count
-
-
-def wild_unique_lifted(p: dict, spend: bool) -> bool:
-    """Whether a wild activity space may take a food already on or shown on the card, for this work out."""
-    if p["turn_effects"]["wild_unique"]:
-        return True
-    if "wild_unique" in p["allow_once"]:
-        if spend:
-            p["allow_once"].remove("wild_unique")
-        return True
-    return False
 
 
 def allow_once(state: dict, seat: int, name: str) -> list[dict]:
@@ -586,7 +577,7 @@ def _extra_action(state, p, e, body):
 
 
 def _occupied(state, p, e, body):
-    p["turn_effects"]["occupied"] = True
+    p["turn_effects"]["occupied_space"] = True
     return "may use an occupied action space this turn"
 
 

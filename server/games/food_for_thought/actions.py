@@ -57,7 +57,7 @@ def space_open(state: dict, seat: int, space: str, spend: bool = False) -> str |
             return refusal.message
         return None
     if space == "shop":
-        if len(spaces["shop"]) >= rules.shop_spaces(n) and not abilities.may_use_occupied(p, spend):
+        if len(spaces["shop"]) >= rules.shop_spaces(n) and not abilities.relaxed(p, "occupied_space", spend):
             return f"All {rules.shop_spaces(n)} grocery shopping spaces are taken this round."
     elif space == "market":
         return counted("market_visits", p["market_visits"], "You have visited the farmers market "
@@ -65,12 +65,12 @@ def space_open(state: dict, seat: int, space: str, spend: bool = False) -> str |
     elif space == "pizza":
         if n == 1:
             return "There is no dining out in the solo game."
-        if spaces["pizza"] is not None and not abilities.may_use_occupied(p, spend):
+        if spaces["pizza"] is not None and not abilities.relaxed(p, "occupied_space", spend):
             return f"{_name(state, spaces['pizza'])} has already dined at Pizza To Go this round."
     elif space == "buffet":
         if n == 1:
             return "There is no dining out in the solo game."
-        if None not in spaces["buffet"] and not abilities.may_use_occupied(p, spend):
+        if None not in spaces["buffet"] and not abilities.relaxed(p, "occupied_space", spend):
             return ("The Chinese Buffet space is taken this round" + (" (its 3+ space needs 3 or more players)."
                     if n < 3 else " (both spaces)."))
     elif space == "snack":
@@ -423,7 +423,7 @@ def workout(state, seat, p, body):
             if got[i] is not None:
                 return False
             if n in (WILD, WILD_PAIR, WILD_ONE_OR_TWO):
-                return (food not in icons and food not in present) or abilities.wild_unique_lifted(p, False)
+                return (food not in icons and food not in present) or abilities.relaxed(p, "wild_unique", False)
             return food in n.split("|")
         space = item.get("space")
         if space is None:
@@ -451,7 +451,7 @@ def workout(state, seat, p, body):
             count = 1
         used += count
         if needs[space - 1] in (WILD, WILD_PAIR, WILD_ONE_OR_TWO) and (food in icons or food in present):
-            abilities.wild_unique_lifted(p, True)       # the relaxation (or the host's allowance) is used
+            abilities.relaxed(p, "wild_unique", True)       # the relaxation (or the host's allowance) is used
         abilities.over_limit(p, "tokens_per_workout", used, f"A work out moves at most {most} tokens from your body.")
         position = item.get("position")          # which body space the token leaves (default: the last)
         if position is not None and count != 1:

@@ -11,6 +11,8 @@ A page plugin (:mod:`server.plugins`).  At start it points the data loader at
   once the kind is marked complete.
 - ``POST /api/food-for-thought/complete`` with ``{"kind": "recipes", "complete": true}``:
   the owner's file of that kind replaces the sample in new games (false: the sample again).
+- ``POST /api/food-for-thought/ability`` with ``{"does": ..., "kind": "recipes"}``: how a card's
+  ability (an assistant's: the list, one per option) will behave, in words, or its problems.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from flask import Blueprint, jsonify, request
 
 from server.web_access import refuse_unless_host
 
-from . import data
+from . import abilities, data
 
 
 def _error(status: int, code: str, message: str, **extra):
@@ -49,6 +51,16 @@ def summary() -> dict:
         "fingerprint": cat.fingerprint(),
         "foods": sorted(foods),
     }
+
+
+def preview(kind: str, does) -> dict:
+    """The entry form's preview of a card's ``does``: each ability as a sentence, or the problems."""
+    foods = {f["id"]: f["name"] for f in data.load().records["foods"]}
+    listed = does if kind == "assistants" and isinstance(does, list) else [does]
+    problems = [p for a in listed for p in abilities.problems(a, set(foods), assistant=kind == "assistants")]
+    if kind == "assistants" and not isinstance(does, list):
+        problems.insert(0, "an assistant's \"does\" is a list: one ability per option")
+    return {"problems": problems} if problems else {"text": [abilities.describe(a, foods) for a in listed]}
 
 
 def register(app, socketio, ctx) -> None:
@@ -92,5 +104,12 @@ def register(app, socketio, ctx) -> None:
             return _error(500, "write_failed", f"Could not write the owner's data folder ({exc}); "
                           "check its permissions and free space.")
         return jsonify({"ok": True, **summary()})
+
+    @bp.post("/api/food-for-thought/ability")
+    def ability_preview():
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or body.get("kind") not in ("recipes", "assistants") or "does" not in body:
+            return _error(400, "bad_card", "Send {\"kind\": \"recipes\" or \"assistants\", \"does\": ...}.")
+        return jsonify(preview(body["kind"], body["does"]))
 
     app.register_blueprint(bp)
