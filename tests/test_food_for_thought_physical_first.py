@@ -464,3 +464,59 @@ def test_the_host_cannot_accept_a_move_whose_marker_the_camera_does_not_see_plac
     _read(table, "diet-1", wrong)
     assert table.state["put_back"]
     refused(table, {"host": {"action": "accept_board", "board": "diet-1"}}, "unavailable")
+
+
+# ----------------------------------------------------------------------------- out of stock and market cards
+def _tap(table, card, reader="center"):
+    return ok(table, {"tap": {"reader": reader, "card": f"food-for-thought/{card}"}})
+
+
+def test_out_of_stock_cards_are_the_ones_the_group_reveals_and_taps():
+    """rulebook, solo and 2-player games: at the start of each round reveal the top 2 out of stock cards
+    and cover every space they mark; they are discarded at the round's end.  With physical draws the
+    table covers nothing by itself: the two cards tapped decide, a third is refused, a card tapped again
+    goes back, and once the round's first action is taken none may be revealed."""
+    table = new_table(["Ann", "Ben"], draws="physical")
+    assert table.state["covered"] == {} and table.state["oos_up"] == []
+    _tap(table, "out_of_stock/o01")
+    _tap(table, "out_of_stock/o04")
+    assert table.state["covered"] == dict.fromkeys(["1.1", "2.2", "1.6", "6.1"], "out_of_stock")
+    refused(table, {"tap": {"reader": "center", "card": "food-for-thought/out_of_stock/o02"}}, "breaks_rule")
+    _tap(table, "out_of_stock/o04")                                     # put back: o02 may come instead
+    _tap(table, "out_of_stock/o02")
+    assert table.state["covered"] == dict.fromkeys(["1.1", "2.2", "3.3", "4.4"], "out_of_stock")
+    assert table.state["oos_up"] == ["o01", "o02"]
+    pick_assistants(table)
+    seat(table, table.state["turn"], "pass")
+    refused(table, {"tap": {"reader": "center", "card": "food-for-thought/out_of_stock/o03"}}, "too_late")
+    finish = table.state["turn"]
+    seat(table, finish, "pass")
+    ok(table, {"host": {"action": "continue"}})
+    assert table.state["round"] == 2 and table.state["covered"] == {}
+    refused(table, {"tap": {"reader": "center", "card": "food-for-thought/out_of_stock/o01"}}, "already_done")
+    _tap(table, "out_of_stock/o03")
+    assert table.state["covered"] == dict.fromkeys(["5.5", "6.6"], "out_of_stock")
+
+
+def test_the_two_player_market_stands_are_the_eight_the_group_draws():
+    """rulebook, 2-player game: randomly select 8 farmers market cards for the whole game; each round the
+    stands of that round's number are turned up.  With physical draws the 8 are tapped at set-up: those of
+    round 1 are open at once, a ninth is refused, and after the first action no stand may join.  With 3 or
+    4 players every stand is in the game, so a tap changes nothing."""
+    table = new_table(["Ann", "Ben"], draws="physical")
+    assert table.state["market_cards"] == [] and table.state["market_up"] == []
+    drawn = ["m02", "m03", "m04", "m06", "m07", "m09", "m11", "m12"]
+    for card in drawn:
+        _tap(table, f"market/{card}")
+    assert table.state["market_cards"] == drawn and table.state["market_up"] == ["m02"]
+    refused(table, {"tap": {"reader": "center", "card": "food-for-thought/market/m01"}}, "breaks_rule")
+    _tap(table, "market/m02")                                           # put back, and another drawn instead
+    _tap(table, "market/m01")
+    assert table.state["market_up"] == ["m01"] and len(table.state["market_cards"]) == 8
+    pick_assistants(table)
+    seat(table, table.state["turn"], "pass")
+    refused(table, {"tap": {"reader": "center", "card": "food-for-thought/market/m05"}}, "too_late")
+    three = new_table(["Ann", "Ben", "Cat"], draws="physical")
+    before = copy.deepcopy(three.state)
+    _tap(three, "market/m01")
+    assert three.state == before and len(three.state["market_cards"]) == 12

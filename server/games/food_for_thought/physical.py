@@ -12,6 +12,10 @@ the engine no longer chooses any card:
   action takes it, and tapping it again before that puts it back;
 - an assistant card is tapped by the player whose pick it is; goal cards are tapped on
   any reader when they are laid out;
+- the out-of-stock cards (1-2 players) revealed at a round's start are tapped on any reader
+  before its first action; the table covers their spaces on the record and the camera sees
+  the shopping tokens put there; a 2-player game's 8 farmers market cards are tapped at set-up
+  (3-4 players and solo use every stand: no draw);
 - the Pizza To Go and Chinese Buffet tokens laid out from the bag are read by the camera
   from the ``main`` board (``pizza.<n>``, ``buffet.<row>.<n>``) whenever dining out is
   being laid out (before the first action of a round).
@@ -27,7 +31,8 @@ from ..base import Quiet, RuleError, event
 from . import rules
 
 #: Tagged card kinds: the card id's middle part -> the game's card data kind.
-TAGGED = {"recipes": "recipes", "activities": "activities", "assistants": "assistants", "goals": "goals"}
+TAGGED = {"recipes": "recipes", "activities": "activities", "assistants": "assistants", "goals": "goals",
+          "market": "market", "out_of_stock": "out_of_stock"}
 #: How many face-up cards one action may take, by kind.
 TAKE_LIMIT = {"recipes": rules.RECIPES_PER_TAKE, "activities": rules.ACTIVITIES_PER_TAKE}
 #: The action that takes drawn cards of each kind.
@@ -103,6 +108,8 @@ def tap(state: dict, body: dict) -> list[dict]:
         return _assistant(state, body["reader"], cid)
     if kind == "goals":
         return _goal(state, cid)
+    if kind in ("market", "out_of_stock"):
+        return _revealed(state, kind, cid)
     if not physical_draws(state):
         raise RuleError("option_off", "This game deals the cards itself (draws: table): choose the card "
                         "on your phone.")
@@ -205,6 +212,72 @@ def _goal(state: dict, cid: str) -> list[dict]:
                         + ", ".join(state["cards"]["goals"][g]["name"] for g in state["goals"]) + ".")
     state["goals"].append(cid)
     return [event(state, "goal", f"Goal in play: {state['cards']['goals'][cid]['name']}.")]
+
+
+def _revealed(state: dict, kind: str, cid: str) -> list[dict]:
+    """A farmers market card (2 players: one of the 8 stands drawn at set-up) or an out-of-stock card
+    (1-2 players: two revealed a round) tapped; tapping it again while it may still be chosen puts it back."""
+    if not physical_draws(state):
+        raise RuleError("option_off", "This game draws its market stands and out of stock cards itself (draws: table).")
+    if kind == "market":
+        return _market_card(state, cid)
+    if len(state["players"]) > 2:
+        raise RuleError("option_off", "Out of stock cards are for the solo and 2-player games: put it back in the box.")
+    up, name = state["oos_up"], f"out of stock card {cid}"
+    if not state["laying_out"]:
+        raise RuleError("too_late", f"Out of stock cards are revealed at a round's start, before its first action: "
+                        f"put {name} back.")
+    if cid in up:
+        up.remove(cid)
+        state["oos_deck"].append(cid)
+        _cover_out_of_stock(state)
+        return [event(state, "put_back", f"{name.capitalize()} put back.")]
+    if cid not in state["oos_deck"]:
+        raise RuleError("already_done", f"{name.capitalize()} was used in an earlier round: it belongs in the box.")
+    if len(up) >= rules.OUT_OF_STOCK_PER_ROUND:
+        raise RuleError("breaks_rule", f"{rules.OUT_OF_STOCK_PER_ROUND} out of stock cards a round "
+                        f"({', '.join(up)} are up): put {cid} back.")
+    state["oos_deck"].remove(cid)
+    up.append(cid)
+    spaces = _cover_out_of_stock(state)
+    return [event(state, "out_of_stock", f"Out of stock this round: shopping spaces {', '.join(spaces)} "
+                  "(cover them with shopping tokens).")]
+
+
+def _cover_out_of_stock(state: dict) -> list[str]:
+    """The record's out-of-stock spaces: those the round's revealed cards mark."""
+    covered = state["covered"]
+    for space in [s for s, why in covered.items() if why == "out_of_stock"]:
+        del covered[space]
+    marked = sorted({s for c in state["oos_up"] for s in state["cards"]["out_of_stock"][c]["spaces"]
+                     if s in state["shopping"]})
+    covered.update(dict.fromkeys(marked, "out_of_stock"))
+    return marked
+
+
+def _market_card(state: dict, cid: str) -> list[dict]:
+    cards, known = state["cards"]["market"], state["market_cards"]
+    name = cards[cid]["name"]
+    if len(state["players"]) != 2:
+        raise Quiet()                     # every stand is in the game: nothing drawn, nothing to learn
+    first = state["round"] == 1 and state["laying_out"]
+    if cid in known:
+        if not first:
+            raise Quiet()
+        known.remove(cid)
+        state["market_up"] = [m for m in known if cards[m]["round"] == state["round"]]
+        return [event(state, "put_back", f"Market stand {name} put back.")]
+    if not first:
+        raise RuleError("too_late", "The 2-player game's market stands are drawn at set-up, before the first action: "
+                        f"{name} stays out of this game.")
+    if len(known) >= rules.TWO_PLAYER_MARKET_CARDS:
+        raise RuleError("breaks_rule", f"The 2-player game uses {rules.TWO_PLAYER_MARKET_CARDS} market cards; "
+                        f"they are known already: put {name} back in the box.")
+    known.append(cid)
+    known.sort(key=lambda m: (cards[m]["round"], m))
+    state["market_up"] = [m for m in known if cards[m]["round"] == state["round"]]
+    return [event(state, "market_card", f"Market stand {name} (round {cards[cid]['round']}) is in this game "
+                  f"({len(known)} of {rules.TWO_PLAYER_MARKET_CARDS}).")]
 
 
 # ----------------------------------------------------------------------------- the main board

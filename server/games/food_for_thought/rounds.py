@@ -25,7 +25,7 @@ def start_round(state: dict, refill_dining: bool = False) -> list[dict]:
     state["market_up"] = [m for m in state["market_cards"] if state["cards"]["market"][m]["round"] == rnd]
     if refill_dining:
         refill_dining_out(state)
-    if state["oos_deck"] or state["oos_up"]:
+    if (state["oos_deck"] or state["oos_up"]) and not physical_draws(state):   # physical: the cards are tapped
         state["oos_up"] = state["oos_deck"][:rules.OUT_OF_STOCK_PER_ROUND]
         state["oos_deck"] = state["oos_deck"][rules.OUT_OF_STOCK_PER_ROUND:]
         for card in state["oos_up"]:
@@ -198,7 +198,8 @@ def _people_steps(state: dict, first: int | None = None) -> list[str]:
                  "activity deck, then lay out " + ("new ones from the decks." if physical else
                                                    "the new ones shown on the screen."))
     if state["oos_up"]:
-        steps.append("Put this round's out of stock cards back in the box.")
+        steps.append("Put this round's out of stock cards back in the box"
+                     + ("; reveal the next two, tap them on a reader and cover their spaces." if physical else "."))
     first = state["first_seat"] if first is None else first
     steps.append(f"Pass the first player token to {seat_record(state, first)['name']}.")
     return steps

@@ -165,6 +165,9 @@ def setup(players: list[str], options: dict, seed: int, snapshot: dict | None = 
     if physical_draws(state):         # the group shuffles and deals; taps and the camera tell the table
         state["recipe_piles"], state["planner"], state["activity_deck"], state["bag"] = [[], []], [], [], []
         state["goals"] = []
+        state["oos_deck"] = sorted(state["oos_deck"])     # the cards still in the deck, in no known order
+        if count == 2:
+            state["market_cards"] = []                    # the 8 stands drawn are tapped at set-up
     from .rounds import start_round
     start_round(state, refill_dining=True)
     return state
