@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from server.games.food_for_thought import abilities, actions, data, rules, web
+from server.games.food_for_thought import abilities, actions, cleanup, data, rules, web
 from server.games.food_for_thought.boards import implied
 from server.journal import Journal
 from server.table import Table
@@ -138,6 +138,8 @@ def test_every_effect_kind_and_when_is_in_the_sample_cards():
       "effects": [{"kind": "move", "from": "target:kitchen", "to": "kitchen"}]}, 'add "target"'),
     ({"when": "own_turn", "often": "once", "choices": ["food"],
       "effects": [{"kind": "move", "from": "garden", "to": "kitchen"}]}, "from must be one of supply"),
+    ({"when": "own_turn", "often": "once", "choices": ["food"],
+      "effects": [{"kind": "move", "from": "supply", "to": "body", "food": "any"}]}, 'not a food id or "chosen"'),
     ({"when": "own_turn", "often": "once", "effects": [{"kind": "price", "price": 1, "food": "meat"}]},
      'needs "when": during:shop'),
     ({"when": "during:shop", "often": "once", "effects": [{"kind": "die", "do": "set"}]},
@@ -598,3 +600,20 @@ def test_the_entry_form_previews_an_ability_in_words(tmp_path, monkeypatch):
         "text": ["During your shop action, once (then the card flips): a food of your choice costs $1."]}
     assert "choose_one_per_turn" in web.preview("assistants", [does])["problems"][0]
     assert web.preview("assistants", does)["problems"][0].startswith("an assistant's \"does\" is a list")
+
+
+def test_physical_first_an_undo_at_the_round_end_keeps_the_kitchen():
+    """Physical-first: the record moves the kitchens once the people have tidied; sample r10 used at
+    the round's end keeps its owner's kitchen where it is, and the tidy table the camera waits for
+    says so."""
+    table = game(["Ann", "Ben"], "r10", mode="physical")
+    complete(table, 1, "r10")
+    cols = len(player(table, 1)["kitchen"])
+    host(table, "correct_board", board="diet-1", slots={f"kitchen.{cols}.1": "meat"})
+    before = copy.deepcopy(player(table, 1)["kitchen"])
+    finish_actions(table)
+    assert table.state["phase"] == "round_end"
+    use(table, 1, recipe="r10")
+    assert cleanup._tidy_boards(table.state)["diet-1"][f"kitchen.{cols}.1"] == "meat"
+    host(table, "continue")
+    assert player(table, 1)["kitchen"] == before and "meat" not in player(table, 1)["trash"]

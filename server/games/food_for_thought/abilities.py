@@ -26,6 +26,7 @@ import copy
 
 from ..base import RuleError, event, rng
 from . import goals, rules, tokens
+from .physical import physical_draws
 from .tokens import food_name
 
 ACTIONS = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout")
@@ -49,7 +50,7 @@ EFFECTS = {
     "limit": {"limit": "a limit", "add": "a whole number"},
     "price": {"price": "a price", "food": "a food, chosen or any", "space": "chosen"},
     "die": {"do": "reroll or set"},
-    "move": {"from": "an area", "to": "an area", "count": "a count", "food": "a food, chosen or any"},
+    "move": {"from": "an area", "to": "an area", "count": "a count", "food": "a food or chosen"},
     "wild_token": {"count": "a count"},
     "wild_unique": {},
     "extra_action": {"count": "a count"},
@@ -92,11 +93,11 @@ def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
             out.append(f"{where} ({kind}) needs {name!r} ({fields[name]})")
     choices = ability.get("choices", []) if isinstance(ability.get("choices"), list) else []
 
-    def food_ok(value, field):
+    def food_ok(value, field, words=("chosen", "any")):
         if value == "chosen" and "food" not in choices:
             out.append(f"{where}.{field} is \"chosen\": add \"food\" to the ability's choices")
-        elif value not in foods and value not in ("chosen", "any"):
-            out.append(f"{where}.{field}: {value!r} is not a food id, \"chosen\" or \"any\"")
+        elif value not in foods and value not in words:
+            out.append(f"{where}.{field}: {value!r} is not a food id or " + " or ".join(f'"{w}"' for w in words))
     if kind == "limit":
         if e.get("limit") not in LIMITS:
             out.append(f"{where}.limit must be one of {', '.join(LIMITS)}")
@@ -127,9 +128,7 @@ def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
             out.append(f"{where} moves tokens from {e.get('from')!r} to the same place")
         if "count" in e and (not _whole(e["count"]) or not 1 <= e["count"] <= 6):
             out.append(f"{where}.count must be a whole number from 1 to 6")
-        food_ok(e.get("food", "chosen"), "food")
-        if e.get("food", "chosen") == "any" and e.get("from") != "supply":
-            out.append(f"{where}.food may be \"any\" only from the supply (elsewhere name the food)")
+        food_ok(e.get("food", "chosen"), "food", ("chosen",))
     elif kind in ("wild_token", "extra_action"):
         if "count" in e and (not _whole(e["count"]) or not 1 <= e["count"] <= 3):
             out.append(f"{where}.count must be a whole number from 1 to 3")
@@ -499,7 +498,7 @@ def _take(state, p, area, food, body):
     if area == "bag":
         if food in state["bag"]:
             state["bag"].remove(food)
-        elif state["bag"]:
+        elif not physical_draws(state):         # physical draws: the table does not know the bag
             raise RuleError("unavailable", f"There is no {food_name(state, food)} in the bag.")
         return
     if area == "kitchen":
@@ -548,7 +547,7 @@ def _put(state, p, area, food) -> str:
 
 def _move(state, p, e, body):
     food = e.get("food", "chosen")
-    food = tokens.check_food(state, body.get("food"), "move") if food in ("chosen", "any") else food
+    food = tokens.check_food(state, body.get("food"), "move") if food == "chosen" else food
     other = _target(state, p, body) if "target:" in e["from"] + e["to"] else None
     src = (other, e["from"][7:]) if e["from"].startswith("target:") else (p, e["from"])
     dst = (other, e["to"][7:]) if e["to"].startswith("target:") else (p, e["to"])
@@ -582,7 +581,7 @@ def _occupied(state, p, e, body):
 
 
 def _spoilage(state, p, e, body):
-    if e["do"] == "skip":
+    if e["do"] == "skip" or state["phase"] == "round_end":     # physical-first: the move is still to come
         p["skip_spoil"] = True
         return "the kitchen stays put at the end of this round"
     if p["before_shift"] is None:
