@@ -38,6 +38,8 @@ CATALOGUE: dict[str, str] = {
     "pairing_expired": "A screen pairing code that has expired.",
     "no_such_pairing": "No screen is showing that pairing code.",
     "bad_join_code": "A join code that is not the table's.",
+    "bad_host_code": "A host code already used or not the table's.",
+    "host_code_used": "The lobby's host code was used; the host can show a new one.",
     "bad_sound": "A sound setting the table does not take.",
     "no_line": "A narrator line the table does not have.",
     "no_voice": "A spoken narrator line while espeak-ng is not installed (captions only).",
