@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from server.games.food_for_thought import abilities, actions, cleanup, data, rules, web
+from server.games.food_for_thought import abilities, actions, cleanup, data, inference, rules, web
 from server.games.food_for_thought.boards import implied
 from server.journal import Journal
 from server.table import Table
@@ -617,3 +617,30 @@ def test_physical_first_an_undo_at_the_round_end_keeps_the_kitchen():
     assert cleanup._tidy_boards(table.state)["diet-1"][f"kitchen.{cols}.1"] == "meat"
     host(table, "continue")
     assert player(table, 1)["kitchen"] == before and "meat" not in player(table, 1)["trash"]
+
+
+def test_physical_first_a_raised_cook_limit_is_worked_out_from_the_tokens():
+    """Physical-first: after sample r16 (+1 token in a cook) the table works out a cook of four tokens
+    seen moving from the kitchen onto the recipes (rulebook: a cook moves at most 3)."""
+    table = game(["Ann", "Ben"], "r16", mode="physical")
+    complete(table, 1, "r16")
+    turn_to(table, 1)
+    taken = [r for r in _visible(table) if len(table.state["cards"]["recipes"][r]["needs"]) >= 2][:2]
+    seat(table, 1, "cook", take=taken)
+    four = [{"recipe": r, "food": n.split("|")[0] if n != "wild" else FILLER}
+            for r in taken for n in table.state["cards"]["recipes"][r]["needs"][:2]]
+    stock(table, 1, [item["food"] for item in four])
+    turn_to(table, 1)
+    before = implied(table.state, "diet-1")
+    ok(table, {"board": {"board": "diet-1", "slots": before}})
+    use(table, 1, recipe="r16")
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, 1, {"action": "cook", "place": four})
+    after = implied(trial, "diet-1")
+    left = player(table, 1)["actions_left"]
+    ok(table, {"board": {"board": "diet-1", "slots": {**{s: None for s in before if s not in after}, **after}}})
+    question = table.view("seat-1")["me"]                 # the camera cannot tell which card a token is on
+    assert question["can"] == ["answer"] and all(o.count(" on ") == 4 for o in question["answer"]["options"])
+    seat(table, 1, "answer", choice=1)
+    assert player(table, 1)["actions_left"] == left - 1
+    assert table.view("table")["put_back"] == [] and any("cooks (4 tokens" in line for line in table.state["log"])

@@ -41,7 +41,7 @@ from collections import Counter
 from itertools import combinations_with_replacement, product
 
 from ..base import RuleError, event
-from . import actions, boards, physical, rounds, rules
+from . import abilities, actions, boards, physical, rounds, rules
 from .tokens import food_name
 
 MARKER = boards.MARKER
@@ -234,11 +234,12 @@ def _cooks(state: dict, seat: int, gone: list[tuple[str, object]], thawed: list[
 
 
 def _shares(state: dict, seat: int, kind: str, gone: list) -> list[tuple[str, ...]]:
-    """Every way of giving each of the ``gone`` tokens (at most 3: one action's worth) to one of
-    ``seat``'s incomplete cards of ``kind``, those tapped this turn included."""
+    """Every way of giving each of the ``gone`` tokens (at most one action's worth, abilities
+    included) to one of ``seat``'s incomplete cards of ``kind``, those tapped this turn included."""
     drawn = state["drawn"][kind] if state["drawn"]["seat"] == seat else []
     cards = list(state["seats"][str(seat)][kind]) + list(drawn)
-    if not gone or not cards or len(gone) > 3:
+    most = abilities.limit(state["seats"][str(seat)], "tokens_per_cook" if kind == "recipes" else "tokens_per_workout")
+    if not gone or not cards or len(gone) > most:
         return []
     return list(product(cards, repeat=len(gone)))
 
@@ -254,7 +255,7 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     if body["action"] != "shop":
         return actions.take(state, seat, body)
     p = actions._check_turn(state, seat, "shop")
-    why = actions.space_open(state, seat, "shop")
+    why = actions.space_open(state, seat, "shop", spend=True)
     if why:
         raise RuleError("unavailable", why)
     events = actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
