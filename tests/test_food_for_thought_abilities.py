@@ -569,6 +569,20 @@ def test_a_four_player_game_with_abilities_replays_exactly(tmp_path):
 
 
 # ----------------------------------------------------------------------------- physical-first
+def camera_reads(table, boards: dict) -> None:
+    """The camera reports each board as ``boards`` gives its slots (slots it saw before, now empty, as null)."""
+    for board, slots in boards.items():
+        held = {**implied(table.state, board), **table.state["boards"].get(board, {}).get("seen", {})}
+        ok(table, {"board": {"board": board, "slots": {**{s: None for s in held if s not in slots}, **slots}}})
+
+
+def by_hand(table, n: int, body: dict, boards=("diet-1",)) -> None:
+    """Seat ``n`` does ``body`` with the tokens (as the rules would move them) and the camera reads it."""
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, n, body)
+    camera_reads(table, {b: implied(trial, b) for b in boards})
+
+
 def test_physical_first_an_abilitys_move_is_checked_against_the_camera():
     """Physical-first mode: the ability moves the record's token (sample r03: a kitchen Dairy into the
     body); until the camera sees the token moved the TV lists the difference, and once it does the
@@ -577,13 +591,11 @@ def test_physical_first_an_abilitys_move_is_checked_against_the_camera():
     complete(table, 1, "r03")
     stock(table, 1, ["dairy"])
     turn_to(table, 1)
-    before = implied(table.state, "diet-1")
-    ok(table, {"board": {"board": "diet-1", "slots": before}})
+    camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
     left = player(table, 1)["actions_left"]
     use(table, 1, recipe="r03", food="dairy")
     assert table.view("table")["disagreements"]["diet-1"] == [{"slot": "kitchen.2", "recorded": [], "seen": ["dairy"]}]
-    after = implied(table.state, "diet-1")
-    ok(table, {"board": {"board": "diet-1", "slots": {**{s: None for s in before if s not in after}, **after}}})
+    camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
     assert table.view("table")["disagreements"] == {} and table.state["question"] is None
     assert player(table, 1)["actions_left"] == left and player(table, 1)["snacks"] == 0
     assert table.state["turn"] == 1
@@ -631,16 +643,70 @@ def test_physical_first_a_raised_cook_limit_is_worked_out_from_the_tokens():
             for r in taken for n in table.state["cards"]["recipes"][r]["needs"][:2]]
     stock(table, 1, [item["food"] for item in four])
     turn_to(table, 1)
-    before = implied(table.state, "diet-1")
-    ok(table, {"board": {"board": "diet-1", "slots": before}})
+    camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
     use(table, 1, recipe="r16")
-    trial = copy.deepcopy(table.state)
-    inference.play(trial, 1, {"action": "cook", "place": four})
-    after = implied(trial, "diet-1")
     left = player(table, 1)["actions_left"]
-    ok(table, {"board": {"board": "diet-1", "slots": {**{s: None for s in before if s not in after}, **after}}})
+    by_hand(table, 1, {"action": "cook", "place": four})
     question = table.view("seat-1")["me"]                 # the camera cannot tell which card a token is on
     assert question["can"] == ["answer"] and all(o.count(" on ") == 4 for o in question["answer"]["options"])
     seat(table, 1, "answer", choice=1)
     assert player(table, 1)["actions_left"] == left - 1
     assert table.view("table")["put_back"] == [] and any("cooks (4 tokens" in line for line in table.state["log"])
+
+
+def test_a_token_that_fits_only_as_wild_uses_the_wild_token_by_itself():
+    """Sample r07: the placement need not be marked; a token that fits no space counts as wild when
+    the player has a wild token from this turn (and only then)."""
+    table = game(["Ann", "Ben"], "r07")
+    complete(table, 1, "r07")
+    target = next(r for r in _visible(table) if "alcohol" not in table.state["cards"]["recipes"][r]["needs"]
+                  and "wild" not in table.state["cards"]["recipes"][r]["needs"])
+    stock(table, 1, ["alcohol"])
+    turn_to(table, 1)
+    place = [{"recipe": target, "food": "alcohol"}]
+    refused(table, {"seat": {"seat": 1, "action": "cook", "take": [target], "place": place}}, "unavailable")
+    use(table, 1, recipe="r07")
+    seat(table, 1, "cook", take=[target], place=place)
+    assert "alcohol" in player(table, 1)["recipe_tokens"][target]
+    assert player(table, 1)["turn_effects"]["wild_tokens"] == 0
+
+
+def test_physical_first_a_price_ability_applies_to_the_shop_the_camera_sees():
+    """Physical-first: the shop is worked out from the dice and the covered spaces at once, so sample
+    r12 ($1 for a chosen food) is used before; a $3 space then costs $1 in the purchase."""
+    table = game(["Ann", "Ben"], "r12", mode="physical")
+    complete(table, 1, "r12")
+    turn_to(table, 1)
+    free = [s for s in sorted(table.state["shopping"]) if s not in table.state["covered"]]
+    space = next(s for s in free if "2" not in s and "5" not in s)
+    on_sale = next(s for s in free if "2" in s and table.state["shopping"][s] != table.state["shopping"][space])
+    food = table.state["shopping"][space]
+    use(table, 1, recipe="r12", food=food)
+    ok(table, {"board": {"board": "main", "slots": {"die.2": "die", "die.5": "die"}}})
+    by_hand(table, 1, {"action": "shop", "dice": [2, 5], "items": [{"space": space}, {"space": on_sale}]},
+            ("diet-1", "shop"))
+    assert space in table.state["covered"], table.view("table")["put_back"]
+    assert any("($2 of $6)" in line for line in table.state["log"])
+
+
+def test_physical_first_a_wild_token_and_a_die_by_hand():
+    """Physical-first: after sample r07 a token the camera sees on a recipe it does not fit counts as
+    wild; sample r11 (turn a die) is used before the camera reads the dice, which stay the truth."""
+    table = game(["Ann", "Ben"], "r07", mode="physical")
+    complete(table, 1, "r07")
+    turn_to(table, 1)
+    target = next(r for r in _visible(table) if "alcohol" not in table.state["cards"]["recipes"][r]["needs"]
+                  and "wild" not in table.state["cards"]["recipes"][r]["needs"])
+    seat(table, 1, "cook", take=[target])
+    stock(table, 1, ["alcohol"])
+    turn_to(table, 1)
+    camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
+    use(table, 1, recipe="r07")
+    by_hand(table, 1, {"action": "cook", "place": [{"recipe": target, "food": "alcohol"}]})
+    assert player(table, 1)["recipe_tokens"][target].count("alcohol") == 1, table.view("table")["put_back"]
+    table = game(["Ann"], "r11", mode="physical")
+    complete(table, 1, "r11")
+    turn_to(table, 1)
+    outcome = use(table, 1, recipe="r11", die=1, value=6)
+    assert any("by hand: the camera reads the dice" in e["text"] for e in outcome.events)
+    assert table.state["dice"] is None and "r11" in player(table, 1)["abilities_used"]

@@ -393,8 +393,11 @@ def _check_when(state: dict, seat: int, ability: dict, what: str) -> None:
     if phase not in ("actions", "pizza_extra") or state["turn"] != seat:
         raise RuleError("not_your_turn", f"{what} is used during your own turn.")
     if when == "during:shop":
-        if not pend or pend["seat"] != seat or pend["action"] != "buy":
-            raise RuleError("not_now", f"{what} is used while you shop, after the dice are rolled.")
+        shopping = pend and pend["seat"] == seat and pend["action"] == "buy"
+        if not shopping and (pend or state["options"]["mode"] != "physical"):
+            raise RuleError("not_now", f"{what} is used while you shop, after the dice are rolled"
+                            + (" (physical-first: before the camera sees your purchase)."
+                               if state["options"]["mode"] == "physical" else "."))
     elif pend:
         raise RuleError("waiting", "Finish your shopping first: choose what to buy (or buy nothing).")
 
@@ -468,6 +471,8 @@ def _die(state, p, e, body):
     die = body.get("die")
     if die not in (1, 2) or isinstance(die, bool):
         raise RuleError("bad_argument", "Name the die: 1 or 2.")
+    if state["dice"] is None:                 # physical-first: the camera reads the dice as they lie
+        return f"{'re-roll' if e['do'] == 'reroll' else 'turn'} die {die} by hand: the camera reads the dice"
     if e["do"] == "set":
         value = body.get("value")
         if not _whole(value) or not 1 <= value <= rules.DIE_FACES:

@@ -297,11 +297,13 @@ def _recipe_spaces(state, p, place: list, placed: list) -> list[int]:
                 raise RuleError("unavailable", f"A recipe space is a number from 1 to {len(card['needs'])}.")
             chosen.append(None if space is None else space - 1)
         foods = [placement.ANY if place[i].get("wild") else placed[i][1] for i in mine]
-        spaces = placement.assign(card["needs"], p["recipe_tokens"][rid], foods, chosen)
+        spaces, as_wild = placement.assign_with_wild(card["needs"], p["recipe_tokens"][rid], foods, chosen,
+                                                     p["turn_effects"]["wild_tokens"])
         if spaces is None:
             raise RuleError("unavailable", f"{card['name']} has no empty spaces for "
-                            + " and ".join(food_name(state, f) for f in foods) + " (it needs "
+                            + " and ".join(food_name(state, placed[i][1]) for i in mine) + " (it needs "
                             + ", ".join(card["needs"]) + ").")
+        abilities.take_wild(p, as_wild)        # tokens that fit only as wild use this turn's wild tokens
         for i, space in zip(mine, spaces):
             out[i] = space
     return out

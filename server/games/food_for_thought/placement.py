@@ -11,6 +11,8 @@ later tokens.
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from .data import WILD
 
 #: A token that counts as wild (through an ability): it fits any space.
@@ -59,3 +61,15 @@ def assign(needs: list[str], filled: list, foods: list[str], chosen: list[int | 
         return False
 
     return [int(s) for s in result] if place(0) else None
+
+
+def assign_with_wild(needs: list[str], filled: list, foods: list[str], chosen: list[int | None],
+                     spare: int) -> tuple[list[int] | None, int]:
+    """Like :func:`assign`, letting up to ``spare`` of the tokens count as wild (an ability's) when
+    no assignment exists without: (the spaces or None, how many tokens were counted as wild)."""
+    for k in range(0, min(spare, len(foods)) + 1):
+        for wild in combinations([i for i, f in enumerate(foods) if f != ANY], k):
+            spaces = assign(needs, filled, [ANY if i in wild else f for i, f in enumerate(foods)], chosen)
+            if spaces is not None:
+                return spaces, k
+    return None, 0
