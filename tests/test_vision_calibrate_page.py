@@ -1,12 +1,14 @@
 """The /calibrate page in a real browser against the real (simulated) server: the live picture,
 the board seen from above with its slot grid, dragging a region's corner and saving the layout,
-and the empty-board capture."""
+the empty-board capture, and the camera self-test."""
 import json
 
 import pytest
+import requests
 
 from tests.support.browser import browser, screenshot
 from tests.support.server import run_server
+from vision.layout import Layout
 
 pytestmark = pytest.mark.browser
 
@@ -46,3 +48,64 @@ def test_calibrate_page_shows_the_camera_and_saves_an_edited_layout(tmp_path):
         page.wait_for_selector("text=Empty board captured")
         assert (srv.data_dir / "vision" / "reference" / "shop.json").exists()
         screenshot(page, "calibrate-page")
+
+
+def _api(srv, method, path, body=None):
+    r = requests.request(method, srv.url + path, json=body, timeout=30,
+                         headers={"Authorization": f"Bearer {srv.host_token}"})
+    return r.status_code, r.json()
+
+
+@pytest.mark.timeout(180)
+def test_the_camera_self_test_reads_a_laid_plan_and_names_each_wrong_space(tmp_path):
+    """issue 13, the owner's measure on a real table: the calibrate page offers a self-test ("put these
+    tokens on these spaces") and reports per-slot errors for that table and light."""
+    with run_server(tmp_path / "data") as srv, browser() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"{srv.url}/calibrate?token={srv.host_token}")
+        page.wait_for_selector("#board option[value='diet-1']", state="attached", timeout=20000)
+        page.select_option("#board", "diet-1")
+        page.wait_for_selector("#st-types input[value='dairy']")
+        # two token types only, whose colours the synthetic table's light keeps apart on every kind of
+        # space (water and dairy on the trash read unsure there: that is the classifier's to mend)
+        for kind in page.locator("#st-types input").evaluate_all("(els) => els.map((e) => e.value)"):
+            if kind not in ("meat", "veg"):
+                page.uncheck(f"#st-types input[value='{kind}']")
+        page.fill("#st-count", "6")
+        page.click("#st-plan")
+        page.wait_for_selector("#st-plan-list li:nth-child(6)")
+        _, summary = _api(srv, "GET", "/api/camera/selftest")
+        plan = summary["plans"]["diet-1"]
+        assert len(plan) == 6 and sorted(plan.values()) == ["meat"] * 3 + ["veg"] * 3
+        shown = page.locator("#st-plan-list li").all_inner_texts()
+        assert sorted(shown) == sorted(f"{kind} on {slot}" for slot, kind in plan.items())
+        slots = [s.id for s in Layout.from_dict(_api(srv, "GET", "/api/camera/layout/diet-1")[1]).slots]
+        page.click("#st-lay")                      # simulation: the synthetic camera lays the plan
+        page.wait_for_selector("text=The plan lies on the simulated table")
+        page.click("#st-read")
+        page.wait_for_selector(f"text=Fully right: all {len(slots)} spaces read as planned", timeout=20000)
+
+        # one planned space gets another food, one empty space a token: both are named
+        first = sorted(plan)[0]
+        other = next(t for t in sorted(set(plan.values())) if t != plan[first])
+        empty = next(s for s in slots if s not in plan)
+        assert _api(srv, "POST", "/api/camera/simulate/diet-1", {"slots": {first: other, empty: plan[first]}})[0] == 200
+        page.click("#st-read")
+        page.wait_for_selector(f"text=2 of {len(slots)} spaces wrong", timeout=20000)
+        wrong = page.locator("#st-result li").all_inner_texts()
+        assert f"{first}: {plan[first]} there, read {other}" in wrong
+        assert f"{empty}: empty there, read {plan[first]}" in wrong
+
+        # a hand over the board: the reading is refused and nothing is recorded
+        assert _api(srv, "POST", "/api/camera/simulate/diet-1", {"hand": True})[0] == 200
+        page.click("#st-read")
+        page.wait_for_selector("text=Something is over board diet-1 (a hand?)", timeout=20000)
+        _, summary = _api(srv, "GET", "/api/camera/selftest")
+        assert [r["errors"] for r in summary["runs"]] == [0, 2]
+        assert summary["total"]["slots"] == 2 * len(slots) and summary["total"]["boards_right"] == 1
+        assert page.locator("#st-runs tr").count() == 4          # heading, two runs, the total
+        screenshot(page, "calibrate-selftest-1280x800")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.locator("#selftest").scroll_into_view_if_needed()
+        screenshot(page, "calibrate-selftest-390x844")
+

@@ -156,6 +156,8 @@ def test_a_real_table_without_camera_config_reports_the_camera_off_and_keeps_pic
         assert cam["status"] == "off" and "off in the configuration" in cam["detail"]
         r = client.get("/api/camera/frame.jpg", headers={"Authorization": f"Bearer {ctx.access.host_token}"})
         assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"          # a placeholder picture
+        r = client.post("/api/camera/selftest/diet-1/plan", headers={"Authorization": f"Bearer {ctx.access.host_token}"})
+        assert r.status_code == 503 and r.get_json()["error"]["code"] == "camera_off"
     finally:
         stop()
 
@@ -170,3 +172,41 @@ def test_a_bad_camera_section_is_reported_in_health(tmp_path):
         assert camera.service_for(ctx) is None
     finally:
         stop()
+
+
+def test_the_self_test_refuses_what_it_cannot_test_and_records_nothing(table):
+    """issue 13's self-test: a board without token colours, a bad plan or a reading without a plan is
+    refused with what to do, and no plan or run is kept."""
+    ctx, client, auth, service = table
+    assert _wait(lambda: service.prepare is None)       # the synthetic table is calibrated
+    service.pipeline.set_reference("diet-2", None)
+    r = client.post("/api/camera/selftest/diet-2/plan", json={}, headers=auth)
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "not_calibrated"
+    assert "capture the empty board and the token colours" in r.get_json()["error"]["message"]
+    for body, code, words in (({"count": 0}, "bad_count", "1 to"), ({"count": 2.5}, "bad_count", "whole number"),
+                              ({"types": ["tofu"]}, "bad_types", "calibrated on diet-1"),
+                              ({"types": []}, "no_types", "at least one token type"),
+                              ({"plan": {"kitchen.9.9": "dairy"}}, "bad_plan", "no slot 'kitchen.9.9'"),
+                              ({"plan": {"trash.1": "tofu"}}, "bad_plan", "not a token type")):
+        r = client.post("/api/camera/selftest/diet-1/plan", json=body, headers=auth)
+        assert r.status_code == 400 and r.get_json()["error"]["code"] == code, body
+        assert words in r.get_json()["error"]["message"], (body, r.get_json())
+    r = client.post("/api/camera/selftest/diet-1/read", headers=auth)
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "no_plan"
+    assert client.get("/api/camera/selftest", headers=auth).get_json()["plans"] == {}
+    assert client.post("/api/camera/selftest/diet-1/plan").status_code == 403   # host only
+
+
+def test_the_self_test_reads_an_owners_own_plan_laid_on_the_table(table):
+    """The owner may choose the spaces and tokens; the board is read once still and every slot scored."""
+    ctx, client, auth, service = table
+    assert _wait(lambda: service.prepare is None)       # the synthetic table is calibrated
+    plan = {"trash.1": "meat", "kitchen.1.1": "veg"}
+    r = client.post("/api/camera/selftest/diet-1/plan", json={"plan": plan}, headers=auth)
+    assert r.status_code == 200 and r.get_json()["plan"] == plan
+    service.source.set_slots("diet-1", {"trash.1": "meat"})         # veg forgotten
+    r = client.post("/api/camera/selftest/diet-1/read", headers=auth)
+    run = r.get_json()["run"]
+    slots = len(service.pipeline.boards["diet-1"].layout.slots)
+    assert (run["slots"], run["errors"], run["boards_right"]) == (slots, 1, 0)
+    assert run["slot_errors"] == [{"slot": "kitchen.1.1", "want": "veg", "got": None}]

@@ -7,10 +7,18 @@ import numpy as np
 from .tokens import UNKNOWN, synthetic_colour
 
 SEEN, MISSING, EMPTY_SLOT, UNSURE = (60, 220, 60), (40, 40, 230), (200, 200, 200), (0, 0, 255)
+PLANNED = (255, 0, 255)
 
 
-def draw(frame: np.ndarray, pipeline) -> np.ndarray:
-    """A copy of ``frame`` with every located board's markers, slots and readings drawn on it."""
+def _text(img: np.ndarray, text: str, at: tuple[int, int], scale: float, colour) -> None:
+    """``text`` with a dark outline, readable on any board."""
+    cv2.putText(img, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(img, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+
+
+def draw(frame: np.ndarray, pipeline, marks: dict[str, dict[str, str]] | None = None) -> np.ndarray:
+    """A copy of ``frame`` with every located board's markers, slots and readings drawn on it, and
+    ``marks`` (by board: slot -> token type, such as the self-test's plan) as boxes named by type."""
     img = frame.copy()
     for name, watch in pipeline.boards.items():
         fix = watch.fix
@@ -35,10 +43,14 @@ def draw(frame: np.ndarray, pipeline) -> np.ndarray:
                 cv2.circle(img, c, r, synthetic_colour(label), 2, cv2.LINE_AA)
                 cv2.putText(img, label[:3], (c[0] - r, c[1] - r - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
                             (255, 255, 255), 1, cv2.LINE_AA)
+        index = {s.id: i for i, s in enumerate(watch.layout.slots)}
+        for slot, kind in (marks or {}).get(name, {}).items():
+            if slot not in index:          # a plan made before the layout changed
+                continue
+            x, y = (int(v) for v in centres[index[slot]])
+            cv2.rectangle(img, (x - r - 2, y - r - 2), (x + r + 2, y + r + 2), PLANNED, 2, cv2.LINE_AA)
+            _text(img, kind, (x - r, y + r + 12), 0.4, PLANNED)
         corner = cv2.perspectiveTransform(np.array([[[0, 0]]], np.float32), h)[0][0]
-        text = f"{name}: {'busy' if watch.busy else watch.tracker.state}"
-        cv2.putText(img, text, (int(corner[0]), max(12, int(corner[1]) - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                    (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(img, text, (int(corner[0]), max(12, int(corner[1]) - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                    (255, 255, 255), 1, cv2.LINE_AA)
+        _text(img, f"{name}: {'busy' if watch.busy else watch.tracker.state}",
+              (int(corner[0]), max(12, int(corner[1]) - 6)), 0.5, (255, 255, 255))
     return img

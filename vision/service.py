@@ -73,6 +73,7 @@ class CameraService:
         self.collecting = False         # a calibration capture wants every frame measured
         self.expected = expected        # boards that must be in view (the [camera] boards list)
         self.watched = True             # the running game watches a board (see vision.camera)
+        self.marks: dict[str, dict[str, str]] = {}   # tokens to mark on the pictures, by board and slot
         self._looked_at = float("-inf")
 
     def watch(self, watched: bool) -> None:
@@ -181,26 +182,38 @@ class CameraService:
             self._wake.wait(max(0.0, period - (time.monotonic() - start)))
             self._wake.clear()
 
-    def collect(self, board: str, count: int = 5, timeout: float = 5.0) -> list:
-        """Measurements of ``board`` (zone means, patch) from the next ``count`` frames, for calibration."""
-        samples, last, problem = [], None, None
+    def each_frame(self, look: Callable[[Pipeline], bool], timeout: float) -> bool:
+        """Call ``look`` with the pipeline (under its lock) after each new frame, every frame measured
+        at the full rate, until it returns True or ``timeout`` seconds pass; whether it returned True."""
+        last = None
         end = time.monotonic() + timeout
         self.collecting = True
         self._wake.set()
         try:
-            while len(samples) < count and time.monotonic() < end:
+            while time.monotonic() < end:
                 with self.lock:
                     if self.pipeline.frame_no != last:
                         last = self.pipeline.frame_no
-                        try:
-                            samples.append(self.pipeline.measure(board))
-                        except LookupError as exc:
-                            problem = exc
+                        if look(self.pipeline):
+                            return True
                 time.sleep(0.01)
+            return False
         finally:
             self.collecting = False
+
+    def collect(self, board: str, count: int = 5, timeout: float = 5.0) -> list:
+        """Measurements of ``board`` (zone means, patch) from the next ``count`` frames, for calibration."""
+        samples, problems = [], []
+
+        def look(pipeline: Pipeline) -> bool:
+            try:
+                samples.append(pipeline.measure(board))
+            except LookupError as exc:
+                problems.append(exc)
+            return len(samples) >= count
+        self.each_frame(look, timeout)
         if not samples:
-            raise problem or LookupError("The camera gave no frames: check it on the host page.")
+            raise (problems[-1] if problems else LookupError("The camera gave no frames: check it on the host page."))
         return samples
 
     # ----- reporting ------------------------------------------------------------------------
@@ -260,7 +273,7 @@ class CameraService:
         return records
 
     def jpeg(self, annotate: bool = True, quality: int = 80) -> bytes | None:
-        """The last frame as JPEG, with markers, slots and classes drawn when ``annotate``."""
+        """The last frame as JPEG, with markers, slots, classes and :attr:`marks` drawn when ``annotate``."""
         from .overlay import draw
         if self.resting():
             self._wake.set()
@@ -269,7 +282,7 @@ class CameraService:
             frame = self.pipeline.last_frame
             if frame is None:
                 return None
-            img = draw(frame, self.pipeline) if annotate else frame
+            img = draw(frame, self.pipeline, self.marks) if annotate else frame
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return buf.tobytes() if ok else None
 

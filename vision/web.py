@@ -13,6 +13,10 @@ simulation the two live pictures are open to the simulator page)::
     POST /api/camera/layout/<board>/markers     measure where the board's markers are stuck
     POST /api/camera/calibrate/<board>/empty    capture the empty board
     POST /api/camera/calibrate/<board>/tokens   capture the token colours (tokens laid as the plan says)
+    GET  /api/camera/selftest                   the self-test: this session's plans, runs and their total
+    POST /api/camera/selftest/<board>/plan      a new plan ({"count", "types", "seed"} or {"plan": {slot: type}})
+    POST /api/camera/selftest/<board>/read      read the board once it lies still; score it against its plan
+    POST /api/camera/simulate/<board>           simulation only: {"lay_plan": true}, {"slots": {...}}, {"hand": bool}
 
 With the camera switched off the API answers ``camera_off`` (``camera_starting`` in the seconds
 after the table starts, while the camera builds its pipeline) and the pictures are a placeholder.
@@ -36,6 +40,8 @@ RECTIFIED_PX_PER_MM = 2.0
 STREAM_FPS = 8
 #: Longest a camera stream may be asked to run, in seconds (the page asks again).
 MAX_STREAM_SECONDS = 3600
+#: Where a running table keeps its camera self-tests (in ``ctx.plugins``).
+SELFTEST_PLUGIN = "camera-selftest"
 _SECONDS = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,3})?$")
 
 
@@ -250,5 +256,114 @@ def register(app, socketio, ctx) -> None:
             service.pipeline.set_reference(board, ref)
         return jsonify({"ok": True, "missing_types": ref.missing_types(watch.layout.token_types()),
                         "warnings": look_alike_warnings(ref)})
+
+    def selftests():
+        from .selftest import SelfTests
+        return ctx.plugins.setdefault(SELFTEST_PLUGIN, SelfTests())
+
+    def calibrated_types(board: str, watch):
+        """The token types the camera can read on ``board``, or a refusal when it cannot read any."""
+        if watch.reference is None:
+            return None, json_error(409, "not_calibrated", f"Board {board} is not calibrated: capture the empty "
+                                    "board and the token colours (steps 2 and 3) before testing it.")
+        missing = set(watch.reference.missing_types(watch.layout.token_types()))
+        types = [t for t in watch.layout.token_types() if t not in missing]
+        if not types:
+            return None, json_error(409, "not_calibrated", f"No token colours are captured on {board} yet: "
+                                    "capture the token colours (step 3) before testing it.")
+        return types, None
+
+    @bp.get("/api/camera/selftest")
+    def selftest_summary():
+        return jsonify(selftests().summary())
+
+    @bp.post("/api/camera/selftest/<board>/plan")
+    def selftest_plan(board: str):
+        from .selftest import DEFAULT_COUNT, SelfTestError, check_plan, make_plan
+
+        watch, err = watch_of(board)
+        if err:
+            return err
+        types, err = calibrated_types(board, watch)
+        if err:
+            return err
+        body = request.get_json(silent=True)
+        body = {} if body is None else body
+        try:
+            if not isinstance(body, dict):
+                raise SelfTestError("bad_plan", 'Send an object: {"count": 8, "types": ["dairy", ...]} for a random '
+                                    'plan, or {"plan": {"slot": "type", ...}} for your own.')
+            if "plan" in body:
+                plan = check_plan(watch.layout, body["plan"], types)
+            else:
+                count, chosen, seed = body.get("count", DEFAULT_COUNT), body.get("types", types), body.get("seed")
+                if not isinstance(count, int) or isinstance(count, bool):
+                    raise SelfTestError("bad_count", f"count must be a whole number of tokens, not {count!r}.")
+                if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+                    raise SelfTestError("bad_seed", f"seed must be a whole number (or left out), not {seed!r}.")
+                if not isinstance(chosen, list) or not set(chosen) <= set(types):
+                    raise SelfTestError("bad_types", f"types must be a list of the token types calibrated on "
+                                        f"{board}: {', '.join(types)}.")
+                plan = make_plan(watch.layout, [t for t in types if t in chosen], count, seed)
+        except SelfTestError as exc:
+            return json_error(400, exc.code, str(exc))
+        tests = selftests()
+        tests.plans[board] = plan
+        service_for(ctx).marks[board] = plan
+        return jsonify({"ok": True, "board": board, "plan": plan, **tests.summary()})
+
+    @bp.post("/api/camera/selftest/<board>/read")
+    def selftest_read(board: str):
+        from .selftest import SelfTestError, read_still, score
+
+        watch, err = watch_of(board)
+        if err:
+            return err
+        _types, err = calibrated_types(board, watch)
+        if err:
+            return err
+        tests = selftests()
+        plan = tests.plans.get(board)
+        if plan is None:
+            return json_error(409, "no_plan", f"There is no plan for {board} yet: press \"Make a plan\", lay its "
+                              "tokens, then read.")
+        try:
+            read, light = read_still(service_for(ctx), board)
+        except SelfTestError as exc:
+            return json_error(409, exc.code, str(exc))
+        tally, errors = score(watch.layout, plan, read)
+        run = tests.record(board, plan, tally, errors, light)
+        return jsonify({"ok": True, "run": run, **tests.summary()})
+
+    @bp.post("/api/camera/simulate/<board>")
+    def simulate(board: str):
+        """The simulated table only: lay the self-test's plan, set slots, or hold a hand over the board."""
+        from .sources import SyntheticSource
+
+        watch, err = watch_of(board)
+        if err:
+            return err
+        source = service_for(ctx).source
+        if not (ctx.simulate and isinstance(source, SyntheticSource)):
+            return json_error(409, "not_simulated", "Only the synthetic camera of a simulated table can be told "
+                              "where tokens lie: on a real table, lay them by hand.")
+        body = request.get_json(silent=True)
+        ids = {s.id for s in watch.layout.slots}
+        if not isinstance(body, dict) or not set(body) <= {"lay_plan", "slots", "hand"} or not body:
+            return json_error(400, "bad_simulation", 'Send {"lay_plan": true}, {"slots": {"slot": "type" or null}} '
+                              'or {"hand": true or false}.')
+        slots = body.get("slots", {})
+        if not isinstance(slots, dict) or not set(slots) <= ids or not all(
+                v is None or isinstance(v, str) for v in slots.values()):
+            return json_error(400, "bad_simulation", f"slots must map {board}'s slots to a token type or null.")
+        if body.get("lay_plan"):
+            plan = selftests().plans.get(board)
+            if plan is None:
+                return json_error(409, "no_plan", f"There is no plan for {board} to lay: make one first.")
+            source.set_slots(board, {s: plan.get(s) for s in ids})
+        source.set_slots(board, slots)
+        if "hand" in body:
+            source.set_hand(board, bool(body["hand"]))
+        return jsonify({"ok": True})
 
     app.register_blueprint(bp)

@@ -8,11 +8,13 @@ let layout = null;      // the board's layout being edited (regions in mm)
 let status = null;
 let drag = null;        // {region, corner}
 
-function say(text, bad) {
-  $("message").hidden = !text;
-  $("message").textContent = text || "";
-  $("message").className = bad ? "notice" : "panel status-ok";
+// a message at the top of the page, or in the self-test's own panel (`where`), next to its buttons
+function say(text, bad, where = "message") {
+  $(where).hidden = !text;
+  $(where).textContent = text || "";
+  $(where).className = bad ? "notice" : "panel status-ok";
 }
+const testSay = (text, bad) => say(text, bad, "st-message");
 async function api(method, path, body) {
   const r = await fetch(path, { method, headers: { ...auth, "Content-Type": "application/json" },
                                 body: body === undefined ? undefined : JSON.stringify(body) });
@@ -38,11 +40,13 @@ async function refreshStatus() {
     if (b.recalibrate) {
       say("The light on " + sel.value + " changed since calibration (" + Math.round(b.light_change * 100) +
           " %): nothing on it is read until you capture the empty board and the token colours again " +
-          "(steps 4 and 5), or put the light back.", true);
+          "(steps 2 and 3), or put the light back.", true);
     }
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
     $("warnings").replaceChildren(...b.warnings.map((w) => h("li", { class: "no" }, w)));
+    showTypes(b);
   }
+  showSelftest();
 }
 
 async function loadBoard() {
@@ -70,7 +74,9 @@ function draw() {
   const c = $("board-canvas"), g = c.getContext("2d"), s = layout ? layout.px_per_mm : 2;
   g.clearRect(0, 0, c.width, c.height);
   if (!layout) return;
-  const plan = status && status.boards[$("board").value] ? status.boards[$("board").value].plan : {};
+  // the self-test's plan when there is one (magenta, as on the live picture), else the colour session's
+  const test = testPlan();
+  const plan = test || (status && status.boards[$("board").value] ? status.boards[$("board").value].plan : {});
   layout.regions.forEach((r, i) => {
     g.strokeStyle = "#00a0ff"; g.lineWidth = 2; g.beginPath();
     r.corners.forEach(([x, y], k) => k ? g.lineTo(x * s, y * s) : g.moveTo(x * s, y * s));
@@ -78,7 +84,7 @@ function draw() {
     for (const [x, y, row, col, n] of slotCentres(r)) {
       g.beginPath(); g.arc(x * s, y * s, layout.token_mm / 2 * s, 0, 7); g.strokeStyle = "#ffcc00"; g.stroke();
       const id = r.ids.replace("{row}", row).replace("{col}", col).replace("{n}", n);
-      if (plan[id]) { g.fillStyle = "#fff"; g.font = `${Math.round(5 * s)}px sans-serif`; g.fillText(plan[id], x * s - 8 * s, y * s + 2 * s); }
+      if (plan[id]) { g.fillStyle = test ? "#ff7cff" : "#fff"; g.font = `${Math.round(5 * s)}px sans-serif`; g.fillText(plan[id], x * s - 8 * s, y * s + 2 * s); }
     }
     r.corners.forEach(([x, y]) => { g.beginPath(); g.arc(x * s, y * s, 6, 0, 7); g.fillStyle = "#ff3b30"; g.fill(); });
     g.fillStyle = "#00a0ff"; g.font = "14px sans-serif"; g.fillText(r.name, r.corners[0][0] * s + 4, r.corners[0][1] * s - 4);
@@ -119,7 +125,7 @@ $("add-region").onclick = () => {
   drawRegions(); draw();
 };
 $("reload").onclick = newPicture;
-$("board").onchange = async () => { await loadBoard(); refreshStatus(); };
+$("board").onchange = async () => { await loadBoard(); refreshStatus(); showRun(null); testSay(""); };
 $("save-layout").onclick = async () => {
   try { const r = await api("POST", "/api/camera/layout/" + $("board").value, { regions: layout.regions });
         say(`${r.slots} slots saved. ${r.note}`); await refreshStatus(); draw(); }
@@ -141,9 +147,78 @@ async function capture(step) {
 $("cap-empty").onclick = () => capture("empty");
 $("cap-tokens").onclick = () => capture("tokens");
 
+// ----- 4. the self-test: a plan of tokens on named spaces, then the board read and scored
+let selftest = { plans: {}, runs: [], total: null };   // this table session's plans and readings
+let typesShown = "";
+let reading = false;     // a reading is under way (it waits up to a few seconds for the board to lie still)
+const testPlan = () => selftest.plans[$("board").value] || null;
+// the token types the camera can read on this board, each ticked until the owner unticks it
+function showTypes(b) {
+  const types = b.types.filter((t) => !(b.missing_types || []).includes(t));
+  const key = $("board").value + ":" + types.join(",");
+  if (key === typesShown) return;
+  typesShown = key;
+  $("st-types").replaceChildren(...(types.length ? types.map((t) => h("label", {}, h("input", { type: "checkbox", value: t, checked: true }), " " + t))
+    : [h("span", { class: "muted" }, "No token colours captured on this board yet (step 3).")]));
+}
+function showSelftest() {
+  const plan = testPlan(), board = $("board").value;
+  $("st-plan-list").replaceChildren(...(plan ? Object.entries(plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)) : []));
+  $("st-read").disabled = !plan || reading;
+  $("st-lay").hidden = !(plan && status && status.simulate);
+  // one short row a reading, so the table fits a phone: which, how many spaces wrong, unsure, fully right
+  const pct = (x) => Number(x.toFixed(2)) + " %";
+  const runs = selftest.runs.map((r) => h("tr", { class: r.errors ? "" : "ok" },
+    h("td", {}, `${r.n}. ${r.board}`, h("br"), h("span", { class: "muted" }, new Date(r.at * 1000).toLocaleTimeString() +
+      ", light change " + Math.round(r.light_change * 100) + " %")),
+    h("td", {}, `${r.errors} of ${r.slots}`, h("br"), pct(r.error_percent)), h("td", {}, String(r.unknown)),
+    h("td", {}, r.errors ? "no" : "yes")));
+  const t = selftest.total;
+  $("st-runs").replaceChildren(...(runs.length ? [
+    h("tr", {}, ...["reading", "spaces wrong", "of them unsure", "fully right"].map((c) => h("th", {}, c))),
+    ...runs,
+    h("tr", {}, h("th", {}, "all readings"), h("th", {}, `${t.errors} of ${t.slots}`, h("br"), pct(t.error_percent)),
+      h("th", {}, String(t.unknown)), h("th", {}, `${t.boards_right} of ${t.boards}`))]
+    : [h("tr", {}, h("td", { class: "muted" }, "No test read yet."))]));
+  if (board && plan === null) showRun(null);
+}
+// the last reading of this board: the verdict, then each space read wrong
+function showRun(run) {
+  if (!run) { $("st-result").replaceChildren(); return; }
+  const said = (v) => (v === null ? "empty" : v === "unknown" ? "unsure" : v);
+  $("st-result").replaceChildren(
+    h("p", { class: "verdict " + (run.errors ? "no" : "ok") }, run.errors
+      ? `${run.errors} of ${run.slots} spaces wrong (${Number(run.error_percent.toFixed(2))} %): ${run.wrong} read as something else, ${run.unknown} unsure.`
+      : `Fully right: all ${run.slots} spaces read as planned (${run.tokens} tokens, the rest empty).`),
+    h("ul", {}, ...run.slot_errors.map((e) => h("li", { class: "no" }, h("b", {}, e.slot), `: ${said(e.want)} there, read ${said(e.got)}`))));
+}
+async function selftestCall(path, body) {
+  try { selftest = await api("POST", path, body); return selftest; }
+  catch (e) { testSay(e.message, true); return null; }
+  finally { showSelftest(); draw(); }
+}
+$("st-plan").onclick = async () => {
+  const board = $("board").value;
+  const types = [...document.querySelectorAll("#st-types input:checked")].map((i) => i.value);
+  const r = await selftestCall(`/api/camera/selftest/${board}/plan`, { count: Number($("st-count").value), types });
+  if (r) { showRun(null); testSay(`Plan made: put these ${Object.keys(r.plan).length} tokens on ${board} (boxed on both pictures), every other space empty, then read.`); }
+};
+$("st-lay").onclick = async () => {
+  try { await api("POST", `/api/camera/simulate/${$("board").value}`, { lay_plan: true }); testSay("The plan lies on the simulated table: read it."); }
+  catch (e) { testSay(e.message, true); }
+};
+$("st-read").onclick = async () => {
+  reading = true;
+  $("st-read").disabled = true;
+  testSay("Waiting for the board to lie still, then reading … keep hands away.");
+  const r = await selftestCall(`/api/camera/selftest/${$("board").value}/read`).finally(() => { reading = false; showSelftest(); });
+  if (r) { testSay(""); showRun(r.run); }
+};
+
 if (!token) $("need-token").hidden = false;
 else {
   $("live").src = "/api/camera/stream.mjpg?" + q;
+  api("GET", "/api/camera/selftest").then((r) => { selftest = r; showSelftest(); draw(); }).catch(() => {});
   refreshStatus();
   setInterval(refreshStatus, 3000);
 }
