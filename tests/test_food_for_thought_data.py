@@ -127,6 +127,25 @@ def test_append_record_adds_one_card_and_refuses_bad_ones(tmp_path):
     assert len(data.load(tmp_path).records["activities"]) == 1
 
 
+def test_a_board_is_checked_as_typed_without_writing_and_refused_alike_when_saved(tmp_path):
+    """The diet board form checks the board as the owner types (record_problems) and the save refuses
+    the same problems; neither writes a bad board."""
+    board = json.loads((data.SAMPLE_DIR / "boards.jsonl").read_text().splitlines()[2])
+    board = {**board, "id": "real-standard"}
+    assert data.record_problems("boards", board, tmp_path) == []
+    assert not (tmp_path / "boards.jsonl").exists()
+    board["groups"][2]["foods"].append("dairy")      # dairy in two groups
+    said = data.record_problems("boards", board, tmp_path)
+    assert said == ["new board: groups[2].foods: 'dairy' is already in group 'dairy'; a food belongs to one group"]
+    with pytest.raises(data.DataError) as refused:
+        data.append_record("boards", board, tmp_path)
+    assert refused.value.problems == said and not (tmp_path / "boards.jsonl").exists()
+    board["groups"][2]["foods"].remove("dairy")
+    data.append_record("boards", board, tmp_path)
+    assert data.record_problems("boards", board, tmp_path) == [
+        f"{tmp_path / 'boards.jsonl'}: there is already an entry with id 'real-standard'"]
+
+
 def test_a_game_refuses_to_start_on_bad_owner_data(tmp_path):
     (tmp_path / "food-for-thought").mkdir()
     (tmp_path / "food-for-thought" / "foods.jsonl").write_text('{"id": "Bad Id", "name": "x"}\n')

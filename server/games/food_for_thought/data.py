@@ -595,15 +595,14 @@ def import_all(bundle, owner: Path | None = None) -> list[str]:
     return sorted(files)
 
 
-def append_record(kind: str, record: dict, owner: Path | None = None) -> Path:
-    """Check one record and add it as a new line to the owner's file of ``kind``.
+def record_problems(kind: str, record, owner: Path | None = None) -> list[str]:
+    """What stops ``record`` from being added to the owner's file of ``kind`` (empty: nothing).
 
-    The first card entered of a kind starts the owner's file; games keep using the
-    sample of that kind until the owner marks it complete.  Raises DataError when the record is bad
-    or its id is already taken.
+    The schema's checks, and the file's: an id already taken, a shopping space or main board
+    already entered.  Reads the owner's folder, writes nothing.
     """
     if kind not in SCHEMA:
-        raise DataError([f"unknown kind {kind!r}; kinds are {', '.join(KINDS)}"])
+        return [f"unknown kind {kind!r}; kinds are {', '.join(KINDS)}"]
     owner = owner_dir() if owner is None else Path(owner)
     current = load(owner)
     foods = {f["id"] for f in current.records["foods"]}
@@ -617,8 +616,21 @@ def append_record(kind: str, record: dict, owner: Path | None = None) -> Path:
         problems.append(f"{path}: space {record['row']}.{record['col']} is already entered")
     if not problems and kind == "main_board" and existing:
         problems.append(f"{path}: the main board is one line and it is already entered; edit the file to change it")
+    return problems
+
+
+def append_record(kind: str, record: dict, owner: Path | None = None) -> Path:
+    """Check one record and add it as a new line to the owner's file of ``kind``.
+
+    The first card entered of a kind starts the owner's file; games keep using the
+    sample of that kind until the owner marks it complete.  Raises DataError when the record is bad
+    (see :func:`record_problems`).
+    """
+    problems = record_problems(kind, record, owner)
     if problems:
         raise DataError(problems)
+    owner = owner_dir() if owner is None else Path(owner)
+    path = owner / SCHEMA[kind]["file"]
     owner.mkdir(parents=True, exist_ok=True)
     line = json.dumps(record, ensure_ascii=False)
     with open(path, "a", encoding="utf-8") as f:

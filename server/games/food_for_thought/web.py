@@ -9,6 +9,8 @@ A page plugin (:mod:`server.plugins`).  At start it points the data loader at
   checks the record against the schema and appends it to the owner's file.
   The running game keeps the cards it started with; new games use the new data
   once the kind is marked complete.
+- ``POST /api/food-for-thought/check`` with the same body: what is wrong with the record, as the
+  cards route would refuse it, writing nothing (the diet board form checks as the owner types).
 - ``POST /api/food-for-thought/complete`` with ``{"kind": "recipes", "complete": true}``:
   the owner's file of that kind replaces the sample in new games (false: the sample again).
 - ``POST /api/food-for-thought/ability`` with ``{"does": ..., "kind": "recipes"}``: how a card's
@@ -50,6 +52,7 @@ def summary() -> dict:
         "sample": cat.sample_kinds(), "problems": cat.problems, "notes": cat.notes,
         "fingerprint": cat.fingerprint(),
         "foods": sorted(foods),
+        "food_names": {f["id"]: f["name"] for f in cat.records["foods"]},
     }
 
 
@@ -76,11 +79,26 @@ def register(app, socketio, ctx) -> None:
     def get_data():
         return jsonify(summary())
 
-    @bp.post("/api/food-for-thought/cards")
-    def add_card():
+    def card_body():
+        """The request's body ``{"kind", "record"}`` and None, or None and a refusal."""
         body = request.get_json(silent=True)
         if not isinstance(body, dict) or not isinstance(body.get("record"), dict) or "kind" not in body:
-            return _error(400, "bad_card", "Send {\"kind\": \"recipes\", \"record\": {...}}: one card as an object.")
+            return None, _error(400, "bad_card", "Send {\"kind\": \"recipes\", \"record\": {...}}: one card as an object.")
+        return body, None
+
+    @bp.post("/api/food-for-thought/check")
+    def check_card():
+        body, err = card_body()
+        if err:
+            return err
+        problems = data.record_problems(body["kind"], body["record"])
+        return jsonify({"ok": not problems, "problems": problems})
+
+    @bp.post("/api/food-for-thought/cards")
+    def add_card():
+        body, err = card_body()
+        if err:
+            return err
         try:
             path = data.append_record(body["kind"], body["record"])
         except data.DataError as exc:
