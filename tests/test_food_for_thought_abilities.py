@@ -710,3 +710,70 @@ def test_physical_first_a_wild_token_and_a_die_by_hand():
     outcome = use(table, 1, recipe="r11", die=1, value=6)
     assert any("by hand: the camera reads the dice" in e["text"] for e in outcome.events)
     assert table.state["dice"] is None and "r11" in player(table, 1)["abilities_used"]
+
+
+# ----------------------------------------------------------------------------- the other assistants
+def test_life_coach_a_second_snack_and_a_body_token_to_the_supply():
+    """Rulebook: each player may snack once per round.  Sample Life Coach: option 2 one more snack
+    this turn; option 1 a body token of your choice back to the supply (3+ players: 2 leave it out)."""
+    table = with_assistant(["Ann", "Ben", "Cat"], 1, "life-coach")
+    stock(table, 1, ["water", "grain"])
+    seat(table, 1, "snack", food="water")
+    turn_to(table, 1)
+    refused(table, {"seat": {"seat": 1, "action": "snack", "food": "grain"}}, "unavailable")
+    use(table, 1, assistant="life-coach", option=2)
+    seat(table, 1, "snack", food="grain")
+    assert player(table, 1)["snacks"] == 2 and body(table, 1) == ["grain", "water"]
+    turn_to(table, 1)
+    use(table, 1, assistant="life-coach", option=1, food="water")
+    assert body(table, 1) == ["grain"]
+
+
+def test_executive_chef_a_fourth_recipe_taken():
+    """Rulebook: a cook takes up to 3 face-up recipes.  Sample Executive Chef option 1: one more."""
+    table = with_assistant(["Ann", "Ben"], 1, "executive-chef")
+    four = _visible(table)
+    assert len(four) == 4
+    refused(table, {"seat": {"seat": 1, "action": "cook", "take": four}}, "bad_argument")
+    use(table, 1, assistant="executive-chef", option=1)
+    seat(table, 1, "cook", take=four)
+    assert set(four) <= set(player(table, 1)["recipes"])
+
+
+def test_fitness_coach_a_work_out_of_four_tokens():
+    """Rulebook: a work out moves up to 3 tokens from the body.  Sample Fitness Coach option 1: 4."""
+    table = with_assistant(["Ann", "Ben"], 2, "fitness-coach")
+    plain = [a for a in table.state["planner"]
+             if all("wild" not in n for n in table.state["cards"]["activities"][a]["needs"])][:2]
+    place = [{"activity": a, "food": n.split("|")[0]} for a in plain for n in table.state["cards"]["activities"][a]["needs"]]
+    assert len(place) >= 4
+    place = place[:4]
+    stock(table, 1, [item["food"] for item in place], where="body")
+    refused(table, {"seat": {"seat": 1, "action": "workout", "take": plain, "place": place}}, "bad_argument")
+    use(table, 1, assistant="fitness-coach", option=1)
+    seat(table, 1, "workout", take=plain, place=place)
+    assert body(table, 1) == []
+
+
+def test_kitchen_assistant_eats_from_a_named_column():
+    """Sample Kitchen Assistant option 2: a kitchen token of your choice, from the column you name,
+    into your body."""
+    table = with_assistant(["Ann", "Ben"], 1, "kitchen-assistant")
+    stock(table, 1, ["meat"])
+    column = next(c for c, col in enumerate(player(table, 1)["kitchen"], 1) if "meat" in col)
+    use_refused(table, 1, "unavailable", assistant="kitchen-assistant", option=2, food="meat", column=column % 4 + 1)
+    use(table, 1, assistant="kitchen-assistant", option=2, food="meat", column=column)
+    assert kitchen(table, 1) == [] and body(table, 1) == ["meat"]
+
+
+def test_host_allows_an_occupied_space_once():
+    """The host's "allow once" for a rule: Ann dines at an occupied Pizza To Go, once."""
+    table = new_table(["Ann", "Ben", "Cat"], seed=1)
+    pick_assistants(table)
+    turn_to(table, 2)
+    seat(table, 2, "pizza")
+    turn_to(table, 1)
+    refused(table, {"seat": {"seat": 1, "action": "pizza"}}, "unavailable")
+    host(table, "allow_once", seat=1, limit="occupied_space")
+    seat(table, 1, "pizza")
+    assert player(table, 1)["allow_once"] == [] and table.state["spaces"]["pizza"] == 1
