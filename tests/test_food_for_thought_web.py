@@ -40,3 +40,10 @@ def test_card_entry_routes_write_the_owner_folder(tmp_path):
         requests.post(f"{url}/cards", json={"kind": "recipes", "record": {**card, "id": "real-r2"}},
                       headers=auth, timeout=10).raise_for_status()
         assert requests.get(f"{url}/data", headers=auth, timeout=10).json()["fingerprint"] != fingerprint
+        # the entry form previews a card's ability in words (issue 15), host only
+        does = {"when": "own_turn", "often": "once", "effects": [{"kind": "extra_action"}]}
+        assert requests.post(f"{url}/ability", json={"kind": "recipes", "does": does}, timeout=10).status_code == 403
+        said = requests.post(f"{url}/ability", json={"kind": "recipes", "does": does}, headers=auth, timeout=10)
+        assert said.json() == {"text": ["During your turn, once (then the card flips): take 1 extra action this round."]}
+        bad = requests.post(f"{url}/ability", json={"kind": "goals", "does": does}, headers=auth, timeout=10)
+        assert bad.status_code == 400 and "recipes" in bad.json()["error"]["message"]
