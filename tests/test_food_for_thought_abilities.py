@@ -777,3 +777,16 @@ def test_host_allows_an_occupied_space_once():
     host(table, "allow_once", seat=1, limit="occupied_space")
     seat(table, 1, "pizza")
     assert player(table, 1)["allow_once"] == [] and table.state["spaces"]["pizza"] == 1
+
+
+def test_physical_first_the_extra_action_is_taken_on_the_phone():
+    """Physical-first: sample r05's fifth action has no marker to put down, so the player takes it on
+    the phone; the round then ends as usual."""
+    table = game(["Ann"], "r05", mode="physical")
+    complete(table, 1, "r05")                                # the first of the round's actions
+    use(table, 1, recipe="r05")
+    assert player(table, 1)["actions_left"] == rules.ACTIONS_PER_ROUND
+    for _ in range(rules.ACTIONS_PER_ROUND):
+        assert table.state["phase"] == "actions"
+        seat(table, 1, "cook")
+    assert table.state["phase"] == "round_end" and player(table, 1)["actions_left"] == 0
