@@ -790,3 +790,40 @@ def test_physical_first_the_extra_action_is_taken_on_the_phone():
         assert table.state["phase"] == "actions"
         seat(table, 1, "cook")
     assert table.state["phase"] == "round_end" and player(table, 1)["actions_left"] == 0
+
+
+def test_an_end_of_round_ability_in_the_last_round_comes_before_the_scoring():
+    """Rulebook: the kitchens move at the end of every round, the last one included, and end-of-round
+    abilities are used then; only after that is the game scored.  Sample r10 undoes the last move,
+    so the token about to spoil costs no trash VP."""
+    table = game(["Ann", "Ben"], "r10")
+    complete(table, 1, "r10")
+    while table.state["round"] < rules.ROUNDS:
+        next_round(table)
+    pick_assistants(table)
+    cols = len(player(table, 1)["kitchen"])
+    host(table, "correct_board", board="diet-1", slots={f"kitchen.{cols}.1": "meat"})
+    trash = len(player(table, 1)["trash"])
+    finish_actions(table)
+    assert not table.state["over"] and table.state["phase"] == "cleanup"
+    assert table.view("table")["prompt"].startswith("The last round is over")
+    assert len(player(table, 1)["trash"]) == trash + 1
+    use(table, 1, recipe="r10")
+    assert len(player(table, 1)["trash"]) == trash
+    host(table, "continue")
+    assert table.state["over"]
+    assert sum(l["vp"] for l in table.state["receipts"][0]["lines"] if l["section"] == "trash") == rules.TRASH_VP * trash
+
+
+def test_with_the_end_of_round_ability_used_up_the_last_round_scores_at_once():
+    """Sample r10 used at an earlier clean-up (the card flipped): nothing waits after the last round."""
+    table = game(["Ann", "Ben"], "r10")
+    complete(table, 1, "r10")
+    finish_actions(table)
+    use(table, 1, recipe="r10")
+    host(table, "continue")
+    while table.state["round"] < rules.ROUNDS:
+        next_round(table)
+    pick_assistants(table)
+    finish_actions(table)
+    assert table.state["over"] and table.state["receipts"]

@@ -341,6 +341,16 @@ def allow_once(state: dict, seat: int, name: str) -> list[dict]:
     return [event(state, "allow_once", f"Host: {p['name']} may break the {name.replace('_', ' ')} limit once.")]
 
 
+def end_of_round_left(state: dict) -> list[str]:
+    """Names of the players who still hold an end-of-round ability they may use now."""
+    def waiting(p):
+        cards = state["cards"]
+        recipes = [cards["recipes"][r].get("does") for r in p["recipes_done"] if r not in p["abilities_used"]]
+        options = [d for a in p["assistants"] for d in cards["assistants"][a].get("does") or []]
+        return any(a and a["when"] == "end_of_round" for a in recipes + options)
+    return [p["name"] for p in state["seats"].values() if waiting(p)]
+
+
 # ----------------------------------------------------------------------------- end of game
 def end_vp(ability: dict, p: dict, cards: dict) -> int:
     """VP an end_of_game ability scores for player ``p``."""

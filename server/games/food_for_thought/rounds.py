@@ -214,7 +214,13 @@ def end_round(state: dict) -> list[dict]:
                         + (f"; spoiled to trash: {', '.join(lost)}." if lost else "; nothing spoiled.")))
     state["pending"], state["dice"], state["turn"] = None, None, None
     if state["round"] >= rules.ROUNDS:
-        return events + end_game(state)
+        waiting = abilities.end_of_round_left(state)
+        if not waiting:
+            return events + end_game(state)
+        state["phase"], state["final_cleanup"] = "cleanup", True     # the rulebook scores after the round's end
+        state["cleanup"] = [f"{', '.join(waiting)}: use your end-of-round abilities now; then continue to the scoring."]
+        return events + [event(state, "cleanup", "The last round is over: end-of-round abilities first, then the "
+                               "host (or the advance button) continues to the scoring.")]
     state["round"] += 1
     state["covered"] = {}
     refill_dining_out(state)
@@ -250,13 +256,15 @@ def finish_cleanup(state: dict) -> list[dict]:
     """People have done their clean-up steps: the next round starts."""
     if state["phase"] == "round_end":
         events = end_round(state)
-        if state["over"]:
+        if state["over"] or state["final_cleanup"]:
             return events
         state["cleanup"] = []
         return events + start_round(state)
     if state["phase"] != "cleanup":
         raise RuleError("not_now", "There is no clean-up waiting to be confirmed.")
     state["cleanup"] = []
+    if state["final_cleanup"]:
+        return end_game(state)
     return start_round(state)
 
 

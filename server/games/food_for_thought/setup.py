@@ -108,7 +108,7 @@ def setup(players: list[str], options: dict, seed: int, snapshot: dict | None = 
         "main": cat.records["main_board"][0], "round": 1, "first_seat": options["first_seat"],
         "turn": None, "pending": None, "dice": None, "covered": {}, "goals": [], "cleanup": [],
         "boards": {}, "receipts": [], "rating": None, "drawn": new_drawn(), "laying_out": True,
-        "question": None, "put_back": [],
+        "question": None, "put_back": [], "final_cleanup": False,
     })
     r = rng(state)
     # Recipes: base deck, solo without asterisk cards; modules swap 8 base cards for theirs.

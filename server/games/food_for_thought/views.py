@@ -22,6 +22,8 @@ def prompt(state: dict) -> str:
             n, _ = solo_choice(state)
             return f"{rnd}: {seat_record(state, s)['name']} picks {n} assistant{'s' if n != 1 else ''}."
         return f"{rnd}: {seat_record(state, s)['name']} picks an assistant."
+    if phase == "cleanup" and state["final_cleanup"]:
+        return "The last round is over: end-of-round abilities, then continue to the scoring."
     if phase == "cleanup":
         return f"Clean-up before round {state['round']}: do the steps shown, then continue."
     if phase == "round_end":
