@@ -32,7 +32,7 @@ REGION_COLOURS = {"kitchen": (165, 215, 230), "trash": (150, 155, 160), "body": 
 #: The main board's wooden pieces (BGR): a solid disc per player colour (``marker<seat>``, Food for
 #: Thought's action markers) and the dice; their hues keep clear of the food tokens' (sample colours).
 PIECE_COLOURS = {"marker1": (25, 25, 25), "marker2": (235, 225, 70), "marker3": (70, 240, 160),
-                 "marker4": (215, 40, 215), "die": (240, 240, 240)}
+                 "marker4": (215, 40, 215), "die": (110, 50, 30)}
 DIE = "die"
 SPOT_COLOUR = (214, 226, 232)
 PATCH_GREY = 150
@@ -173,8 +173,8 @@ _ICONS = ("circle", "square", "triangle", "diamond", "cross", "bar", "ring", "do
 
 
 def _draw_piece(img, cx, cy, radius, kind, colour, angle, S=16):
-    """A wooden player marker (a solid disc with a darker rim) or a die (a rounded white square
-    with pips, its face up: the space it lies on says its value)."""
+    """A wooden player marker (a solid disc with a darker rim) or a die (a navy square with white
+    pips; the space it lies on says its value)."""
     c = (int(cx * S), int(cy * S))
     if kind != DIE:
         cv2.circle(img, c, int(radius * 0.85 * S), tuple(int(v * 0.6) for v in colour), -1, cv2.LINE_AA, shift=4)
@@ -184,12 +184,12 @@ def _draw_piece(img, cx, cy, radius, kind, colour, angle, S=16):
     ca, sa = math.cos(angle), math.sin(angle)
     corner = lambda px, py: [(cx + (px * ca - py * sa) * side) * S, (cy + (px * sa + py * ca) * side) * S]  # noqa: E731
     cv2.fillPoly(img, [np.array([corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)], np.int32)],
-                 (90, 90, 90), cv2.LINE_AA, shift=4)
+                 tuple(int(v * 0.6) for v in colour), cv2.LINE_AA, shift=4)
     face = [corner(-0.9, -0.9), corner(0.9, -0.9), corner(0.9, 0.9), corner(-0.9, 0.9)]
     cv2.fillPoly(img, [np.array(face, np.int32)], colour, cv2.LINE_AA, shift=4)
     for px, py in ((-0.5, -0.5), (0, 0), (0.5, 0.5)):
         q = corner(px, py)
-        cv2.circle(img, (int(q[0]), int(q[1])), int(0.14 * side * S), (30, 30, 30), -1, cv2.LINE_AA, shift=4)
+        cv2.circle(img, (int(q[0]), int(q[1])), int(0.14 * side * S), (245, 245, 245), -1, cv2.LINE_AA, shift=4)
 
 
 def _draw_token(img, cx, cy, radius, kind, colour, angle, S=16):
@@ -409,8 +409,8 @@ def board_scene(layout: Layout, seed: int, width: int = 480, height: int = 360,
 def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height: int = 720,
                 tokens: dict[str, dict] | None = None, light: Light | None = None, hard: bool = True) -> Scene:
     """The whole table: the main board at the top (the shopping list and, left of it, the dice,
-    dining-out and action spaces), up to four diet boards in a row below it, each with its freezer
-    board below it."""
+    dining-out and action spaces), the freezer boards right of it, and up to four diet boards in a
+    row below."""
     rng = np.random.default_rng(seed)
     places = []
     shop = layouts.get("shop")
@@ -427,9 +427,8 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
     for i, layout in enumerate(diets):
         freezer = layouts.get("freezer-" + layout.board.split("-")[-1])
         if freezer:
-            below = layout.size_mm[1] + 15
-            places.append(Placement(freezer, 80 + i * 370 + extra.uniform(-10, 10), 420 + below + extra.uniform(-5, 5),
-                                    extra.uniform(-3, 3)))
+            places.append(Placement(freezer, 1040 + (i % 2) * 215 + extra.uniform(-5, 5),
+                                    40 + (i // 2) * 185 + extra.uniform(-5, 5), extra.uniform(-3, 3)))
     for p in places:
         p.tokens = dict(tokens.get(p.layout.board, {})) if tokens is not None else random_tokens(p.layout, rng)
     cam = Camera(width=width, height=height, focal=width * 1000 / 1700, x=800 + rng.uniform(-10, 10),
