@@ -1,10 +1,11 @@
 """Food for Thought physical-first: phone and host inputs per action, and the same scores as the guided mode.
 
-    python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4]
+    python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4] [--camera]
 
 A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``,
 the Freezer and Food Allergy modules on): it taps the recipe, activity and assistant cards it takes,
-lays the dining-out tokens out from its own bag (read on the main board), rolls dice onto the main
+the out-of-stock cards it reveals each round (1-2 players) and the 8 market stands it draws (2
+players), lays the dining-out tokens out from its own bag (read on the main board), rolls dice onto the main
 board, and moves tokens and action markers on its boards: grocery shopping (into the kitchen or
 straight into the freezer), farmers market stands (wild foods included), Pizza To Go and its extra
 action at the round's end (or the marker taken back), the Chinese Buffet, snacks, cooking (thawing
@@ -25,6 +26,15 @@ token on an activity that does not take it and a kitchen token on a recipe that 
 After each turn the record must be the one the group's move makes (kitchen order aside), and every
 game is replayed in the guided mode from the same decisions sent as phone actions: the final scores
 must be the same.
+
+With ``--camera`` the readings go through the real camera pipeline instead: the group's tokens,
+markers and dice lie on the synthetic table (vision/synthetic.py: the shipped main board, shopping
+list and diet board layouts, each diet board with a strip below it for the unused markers, its own
+action spaces and the tokens lying on cards, see :func:`player_board`), a hand reaches over the
+board while it changes, and only what the pipeline commits reaches the table.  The Freezer module
+is off there (the freezer boards would lie below the camera's picture).  A game in which the table
+stops following the group (a reading refused, a move not applied, a slot the layouts do not have)
+is counted as stalled, with why, and its scores are not compared.
 """
 from __future__ import annotations
 
@@ -33,6 +43,7 @@ import copy
 import random
 import statistics
 import sys
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -40,24 +51,146 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.games.base import RuleError  # noqa: E402
 from server.games.food_for_thought import inference, physical, rounds  # noqa: E402
-from server.games.food_for_thought.boards import implied  # noqa: E402
+from server.games.food_for_thought.boards import diet_slots, implied  # noqa: E402
 from server.journal import Journal  # noqa: E402
 from server.table import Table  # noqa: E402
 from tests.support.food_for_thought import every_slot  # noqa: E402
+from vision import synthetic as syn  # noqa: E402
+from vision.layout import Layout, sample_layouts  # noqa: E402
+from vision.pipeline import Pipeline, Settings  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 #: Slots per main board action space the camera watches.
 SPACE_SLOTS = 10
 
 
+#: Rows of the strip below each diet board (board mm): the unused markers and the board's own action
+#: spaces, then the tokens lying on recipe cards and on activity cards (a slot pitch of 26 mm).
+STRIP = (("markers.{n}", 4), ("action.snack.{n}", 4), ("action.cook.{n}", 4)), \
+    (("action.workout.{n}", 4), ("onrecipe.{n}", 8)), (("onactivity.{n}", 12),)
+PITCH = 26.0
+
+
+def player_board(diet: Layout) -> Layout:
+    """The shipped diet board layout with a strip below it for what the physical-first table reads
+    there besides the body, kitchen and trash (see STRIP; no sample layout ships these spaces yet).
+    Its wooden markers are ``marker`` (the synthetic table paints them in the player's colour)."""
+    data = diet.to_dict()
+    width, height = diet.size_mm
+    top = height + 9
+    for r, row in enumerate(STRIP):
+        x, y = 14.0, top + r * PITCH
+        for ids, count in row:
+            data["regions"].append({"name": ids.split(".{")[0], "ids": ids, "rows": 1, "cols": count,
+                                    "corners": [[x, y], [x + count * PITCH, y], [x + count * PITCH, y + PITCH],
+                                                [x, y + PITCH]]})
+            x += count * PITCH
+    data["size_mm"] = [width, top + len(STRIP) * PITCH + 7]
+    data["tokens"] = [*diet.token_types(), inference.MARKER]
+    layout = Layout.from_dict(data)
+    assert not layout.marker_problems(), layout.marker_problems()
+    return layout
+
+
+class CameraTable:
+    """The synthetic table the group's tokens lie on, and the calibrated camera pipeline watching it.
+
+    :meth:`show` is one board changed by hand: a hand over it while the tokens move, then the
+    picture still until the pipeline commits the board (or plainly sees nothing new)."""
+
+    #: Still frames looked at after a change before giving up on a commit.
+    PATIENCE = 40
+
+    def __init__(self, players: int, seed: int):
+        every = sample_layouts()
+        self.layouts = {"main": every["main"], "shop": every["shop"]}
+        for seat in range(1, players + 1):
+            self.layouts[f"diet-{seat}"] = player_board(every[f"diet-{seat}"])
+        self.scene = syn.table_scene(self.layouts, seed, tokens={}, hard=False)
+        self.scene.noise = 1.5
+        self.pipe = Pipeline(self.layouts, settings=Settings(still_frames=6))
+        syn.calibrate(self.pipe, self.scene)
+        self.laid = {b: {} for b in self.layouts}
+        self.frame = 0
+        self.frames = 0               # frames the pipeline looked at
+        self.beyond: Counter = Counter()   # slots the record fills that no layout shows, by area
+        self.misread: Counter = Counter()  # slots the pipeline holds otherwise than they lie after a change
+
+    def _frame(self, hands=()):
+        self.frame += 1
+        return syn.render(syn.with_tokens(self.scene, self.laid, self.frame, list(hands)))[0]
+
+    def first_look(self, boards: dict[str, dict]) -> list[dict]:
+        """The table as it is before anyone acts: every board laid, the camera's first commits."""
+        for board, slots in boards.items():
+            self._lay(board, slots)
+        img, commits = self._frame(), []
+        for _ in range(self.PATIENCE // 2):
+            commits += self.pipe.process(img)
+        self.frames += self.PATIENCE // 2
+        return commits
+
+    def _lay(self, board: str, slots: dict) -> None:
+        shown = {s.id for s in self.layouts[board].slots}
+        self.beyond.update(s.rsplit(".", 1)[0] for s, t in slots.items() if t and s not in shown)
+        self.laid[board] = {s: t for s, t in slots.items() if t and s in shown}
+
+    def show(self, board: str, slots: dict) -> list[dict]:
+        """``board`` now holds ``slots`` (absent or null: empty): the pipeline's commits meanwhile."""
+        before = dict(self.laid[board])
+        self._lay(board, slots)
+        if self.laid[board] == before:
+            return []                 # nothing moved that the camera could see
+        return self._settle(board)
+
+    def nudge(self, board: str) -> list[dict]:
+        """Someone straightens the tokens on ``board`` (each lies a little otherwise): the commits."""
+        self._place(board).seed += 1
+        return self._settle(board)
+
+    def _place(self, board: str) -> "syn.Placement":
+        return next(p for p in self.scene.boards if p.layout.board == board)
+
+    def _settle(self, board: str) -> list[dict]:
+        """A hand over ``board``, then the picture still until the pipeline commits it."""
+        place = self._place(board)
+        w, h = place.layout.size_mm
+        tip = place.pose() @ (w / 2, h / 2, 1)
+        hand = syn.Hand(tip=(float(tip[0]), float(tip[1])), origin=(float(tip[0]), 1400.0 if tip[1] > 300 else -500.0))
+        commits = []
+        for img in [self._frame([hand])] * 2 + [self._frame()]:
+            commits += self.pipe.process(img)
+            self.frames += 1
+        for _ in range(self.PATIENCE):
+            got = self.pipe.process(img)
+            self.frames += 1
+            commits += got
+            if any(c["board"]["board"] == board for c in got):
+                break
+        seen = self.pipe.boards[board].tracker.committed or {}
+        lying = {**dict.fromkeys(seen), **self.laid[board]}
+        self.misread.update(f"{board.split('-')[0]}: {t} read as {seen.get(s)}" for s, t in lying.items()
+                            if seen.get(s) != t)
+        return commits
+
+
+class Stalled(Exception):
+    """The table stopped following the group (camera mode): why."""
+
+
 class Group:
     """The people at the table: their decisions, and the inputs each mode gets from them."""
 
-    def __init__(self, players: int, seed: int):
+    def __init__(self, players: int, seed: int, camera: bool = False):
         self.rng = random.Random(seed)
         self.players, self.seed = players, seed
         self.table = Table(Journal(":memory:"))
+        self.camera = CameraTable(players, seed) if camera else None
         self._must(self.table.handle(self._new_game("physical")))
+        self.refused = Counter()         # camera commits the table refused (camera mode), by code
+        self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
+        if self.camera:
+            self._commit(self.camera.first_look({b: implied(self.state, b) for b in self.camera.layouts}))
         self.guided: list[dict] = [self._new_game("guided")]
         self.phone = Counter()           # phone or host inputs of the physical table, by action type
         self.actions = Counter()         # actions taken, by type
@@ -67,11 +200,14 @@ class Group:
         self.wrong = 0                   # moves recorded otherwise than the group made them
         self.bag = [f for f in sorted(self.table.state["foods"]) for _ in range(10)]
         self.rng.shuffle(self.bag)
+        self.oos = sorted(self.state["cards"]["out_of_stock"])       # the group's shuffled decks
+        self.rng.shuffle(self.oos)
+        self.stands = self.rng.sample(sorted(self.state["cards"]["market"]), inference.rules.TWO_PLAYER_MARKET_CARDS)
 
     def _new_game(self, mode: str) -> dict:
         return {"new_game": {"game": "food-for-thought", "players": NAMES[:self.players], "seed": self.seed,
                              "options": {"data": "sample", "draws": "physical", "dice": "physical", "mode": mode,
-                                         "freezer": True, "food_allergy": True}}}
+                                         "freezer": not self.camera, "food_allergy": True}}}
 
     @staticmethod
     def _must(outcome):
@@ -84,16 +220,33 @@ class Group:
 
     # ----- what reaches each table
     def both(self, inp: dict) -> None:
-        """An input both modes get the same way (a tap, a main board reading)."""
-        self._must(self.table.handle(inp))
+        """An input both modes get the same way (a tap, a main board reading; in camera mode the
+        reading reaches the physical table through the camera)."""
+        if self.camera and "board" in inp:
+            board = inp["board"]
+            self._commit(self.camera.show(board["board"], {**self.camera.laid[board["board"]], **board["slots"]}))
+        else:
+            self._must(self.table.handle(inp))
         self.guided.append(inp)
+
+    def _commit(self, commits: list[dict]) -> None:
+        """The camera's commits onto the physical table (as the camera plugin puts them)."""
+        for inp in commits:
+            outcome = self.table.handle(inp)
+            if not outcome.accepted:
+                self.refused[outcome.error.code] += 1
+                raise Stalled(f"a camera reading of {inp['board']['board']} was refused: {outcome.error.message}")
 
     def phone_input(self, kind: str, inp: dict) -> None:
         self.phone[kind] += 1
         self._must(self.table.handle(inp))
 
     def read(self, board: str, slots: dict) -> None:
-        """The camera's reading of ``board``: every slot it watches, empty ones as null."""
+        """The camera's reading of ``board``: every slot it watches, empty ones as null (in camera
+        mode: the board's tokens laid so, and what the pipeline commits)."""
+        if self.camera:
+            self._commit(self.camera.show(board, slots))
+            return
         if board == "main":
             every = {f"action.{space}.{n}": None for space in physical.MAIN_SPACES for n in range(1, SPACE_SLOTS + 1)}
         elif board == "shop":
@@ -105,7 +258,10 @@ class Group:
         self._must(self.table.handle({"board": {"board": board, "slots": body}}))
 
     def lay_out_round(self) -> None:
-        """A round's new out-of-stock spaces covered, and the dining-out tokens laid out from the bag."""
+        """A round's out-of-stock cards revealed (1-2 players: the top two of the group's deck, tapped) and
+        their spaces covered, and the dining-out tokens laid out from the bag."""
+        for card in [self.oos.pop() for _ in range(2)] if self.players <= 2 else []:
+            self.both({"tap": {"reader": "center", "card": physical.card_id("out_of_stock", card)}})
         self.read("shop", implied(self.state, "shop"))
         main = self.state["main"]
         if self.players == 1:
@@ -173,7 +329,8 @@ class Group:
         body = {"action": "market", "card": card, "wild": wild}
         gets = [f for f in stand["foods"] if f != "wild"] + wild
         freezable = [f for f in gets if self.state["foods"][f]["freezable"]]
-        if stand["to"] == "kitchen" and freezable and len(p["freezer"]) < 4 and self.rng.random() < 0.5:
+        if stand["to"] == "kitchen" and freezable and len(p["freezer"]) < 4 and self.state["options"]["freezer"] \
+                and self.rng.random() < 0.5:
             body["freeze"] = freezable[:1]
         return body
 
@@ -246,6 +403,8 @@ class Group:
             self.both({"tap": {"reader": f"seat-{seat}", "card": tap}})
         if body["action"] == "shop":
             body = self._shopping(seat)
+        if not extra and self._insisted(seat, body):
+            return
         self.actions[kind] += 1
         expected = copy.deepcopy(self.state)
         inference.play(expected, seat, body)
@@ -266,6 +425,38 @@ class Group:
             f"{body} was not applied: {self.state['put_back']}"
         self.guided += self._guided_inputs(seat, body)
 
+    def _insisted(self, seat: int, body: dict) -> bool:
+        """Once a game, after a two-token snack was refused and put right, the group insists on another
+        (a house rule): the table lists it to put back, and the host accepts the camera's view of the
+        player's board (one host input).  The guided replay gets the host's correction of the second
+        token, then the snack (the other way round a game's last snack would leave the correction for
+        after the receipts)."""
+        case = "host accepted: a snack of two tokens"
+        p = self.state["seats"][str(seat)]
+        if body["action"] != "snack" or self.cases[case] or not self.cases["illegal snack of two tokens"] \
+                or sum(map(len, p["kitchen"])) < 2:
+            return False
+        trial = copy.deepcopy(self.state)
+        inference.play(trial, seat, body)
+        tp = trial["seats"][str(seat)]
+        column = next(c for c, col in enumerate(tp["kitchen"], 1) if col)
+        food = tp["kitchen"][column - 1][0]
+        second = copy.deepcopy(self.state["seats"][str(seat)])         # the guided record: that token moved first
+        for p_ in (tp, second):
+            inference.actions.tokens.take_from_kitchen(trial, p_, food, column)
+            inference.actions.tokens.to_body(trial, p_, food)
+        self._show({b: implied(trial, b) for b in ("main", "shop", self._diet(seat))}, legal=False)
+        assert self.state["put_back"] and self.state["turn"] == seat, f"{case}: not listed to put back"
+        self.actions["snack"] += 1
+        self.phone_input("snack", {"host": {"action": "accept_board", "board": self._diet(seat)}})
+        self.cases[case] += 1
+        self.wrong += _record(self.state) != _record(trial)
+        before, after = diet_slots(p), diet_slots(second)
+        fix = {s: after.get(s) for s in {*before, *after} if before.get(s) != after.get(s)}
+        self.guided += [{"host": {"action": "correct_board", "board": self._diet(seat), "slots": fix}}] \
+            + self._guided_inputs(seat, body)
+        return True
+
     def skip_extra(self, seat: int) -> None:
         """The Pizza To Go player gives up the extra action: the marker goes back to their board."""
         self.actions["pizza extra"] += 1
@@ -282,7 +473,8 @@ class Group:
         p = self.state["seats"][str(seat)]
         frozen = [self.state["shopping"][i["space"]] for i in items
                   if self.state["foods"][self.state["shopping"][i["space"]]]["freezable"]]
-        freeze = frozen[:max(0, 4 - len(p["freezer"]))] if self.rng.random() < 0.5 else []
+        freeze = frozen[:max(0, 4 - len(p["freezer"]))] if self.rng.random() < 0.5 and self.state["options"]["freezer"] \
+            else []
         return {"action": "shop", "dice": dice, "items": items, **({"freeze": freeze} if freeze else {})}
 
     def _boards_after(self, seat: int, body: dict) -> dict:
@@ -306,6 +498,19 @@ class Group:
             if clean and n < len(changed) and self.state["put_back"] and self.state["phase"] != "round_end":
                 self.flashes += 1           # listed to put back while the move's other boards were still unread
                 clean = False
+        if legal and self.state["phase"] in ("actions", "pizza_extra"):
+            self._straighten()
+
+    def _straighten(self) -> None:
+        """Camera mode: the TV lists slots of a legal move (the camera misread a token): the people
+        straighten the tokens on each board listed and the camera looks again, up to three times."""
+        for _ in range(3 if self.camera else 0):
+            listed = {d["board"] for d in self.state["put_back"]} & set(self.camera.layouts)
+            if not listed:
+                return
+            self.straightened += 1
+            for board in sorted(listed):
+                self._commit(self.camera.nudge(board))
 
     def _looks_different(self, board: str, slots: dict) -> bool:
         info = self.state["boards"].get(board)
@@ -517,9 +722,12 @@ class Group:
             for choice in me["choices"][:me["pick"]]:
                 self.both({"tap": {"reader": f"seat-{seat}", "card": physical.card_id("assistants", choice["id"])}})
 
-    def play(self) -> None:
+    def play(self, rounds: int | None = None) -> None:
+        """The game (or its first ``rounds`` rounds, up to the next round's start)."""
+        for card in self.stands if self.players == 2 else []:     # the 8 market stands drawn at set-up
+            self.both({"tap": {"reader": "center", "card": physical.card_id("market", card)}})
         self.lay_out_round()
-        while not self.state["over"]:
+        while not self.state["over"] and self.state["round"] <= (rounds or inference.rules.ROUNDS):
             self.assistants()
             while self.state["phase"] in ("actions", "pizza_extra"):
                 self.turn()
@@ -527,7 +735,8 @@ class Group:
             self.clean_up()
             if not self.state["over"]:
                 self.guided.append({"host": {"action": "continue"}})
-                self.lay_out_round()
+                if self.state["round"] <= (rounds or inference.rules.ROUNDS):
+                    self.lay_out_round()
 
     def clean_up(self) -> None:
         """The people's clean-up steps (kitchens shifted, shopping tokens off, markers taken back); the
@@ -547,6 +756,8 @@ class Group:
             if trial["over"] and board.startswith("diet"):
                 tidy = {s: t for s, t in tidy.items() if not s.startswith("markers.")}
             self.read(board, tidy)
+        if self.state["phase"] == "round_end":
+            self._straighten()
         assert self.state["phase"] != "round_end", f"the tidy table was not seen: {self.state['put_back']}"
 
     def guided_scores(self) -> dict:
@@ -582,37 +793,59 @@ def _same(a: dict, b: dict) -> bool:
     return key(a) == key(b)
 
 
-def play_game(players: int, seed: int) -> dict:
-    """One whole game: the physical table's phone inputs, actions, cases, and both modes' scores."""
-    group = Group(players, seed)
-    group.play()
+def play_game(players: int, seed: int, camera: bool = False, rounds: int | None = None) -> dict:
+    """One whole game (or its first ``rounds``): the physical table's phone inputs, actions, cases, and
+    both modes' scores (camera mode: also why the game stalled, if it did, and what the camera did)."""
+    group = Group(players, seed, camera)
+    stalled = None
+    try:
+        group.play(rounds)
+    except (Stalled, AssertionError, StopIteration) as exc:     # (StopIteration: the right answer not offered)
+        if not camera:
+            raise
+        stalled = f"round {group.state['round']}, {group.state['phase']}: {exc}"
     physical_scores = {p["name"]: p["score"] for p in group.state["players"]}
-    return {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
-            "cases": group.cases, "physical": physical_scores, "guided": group.guided_scores(),
-            "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong}
+    out = {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
+           "cases": group.cases, "physical": physical_scores, "guided": None if stalled else group.guided_scores(),
+           "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled}
+    if camera:
+        out.update(frames=group.camera.frames, beyond=group.camera.beyond, refused=group.refused,
+                   misread=group.camera.misread, straightened=group.straightened)
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3, help="games per player count")
     ap.add_argument("--players", default="1,2,3,4")
+    ap.add_argument("--camera", action="store_true", help="read the boards through the synthetic camera and "
+                    "the real pipeline instead of sending the readings")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
     flashes = misrecorded = 0
+    stalls, frames, beyond, misread, straightened = [], 0, Counter(), Counter(), 0
+    started = time.perf_counter()
     for n in (int(x) for x in args.players.split(",")):
         for seed in range(1, args.games + 1):
-            g = play_game(n, seed)
+            g = play_game(n, seed, args.camera)
+            if g["stalled"]:
+                stalls.append(f"{n}p seed {seed}: {g['stalled']}")
+            frames += g.get("frames", 0)
+            beyond.update(g.get("beyond", {}))
+            misread.update(g.get("misread", {}))
+            straightened += g.get("straightened", 0)
             phone.update(g["phone"])
             actions.update(g["actions"])
             cases.update(g["cases"])
             orders.update(g["orders"])
             flashes += g["flashes"]
             misrecorded += g["wrong"]
-            wrong += g["physical"] != g["guided"]
+            wrong += not g["stalled"] and g["physical"] != g["guided"]
             per_game.append(sum(g["phone"].values()) / max(1, sum(g["actions"].values())))
             print(f"{n}p seed {seed}: {sum(g['actions'].values())} actions, {sum(g['phone'].values())} phone/host "
-                  f"inputs, scores {g['physical']}" + ("" if g["physical"] == g["guided"] else
-                                                      f" GUIDED DIFFERS {g['guided']}"))
+                  f"inputs, scores {g['physical']}" + (f" STALLED ({g['stalled']})" if g["stalled"] else
+                                                      "" if g["physical"] == g["guided"] else
+                                                      f" GUIDED DIFFERS {g['guided']}"), flush=True)
     by_type = defaultdict(float)
     for kind in set(actions) | set(phone):
         by_type[kind] = phone[kind] / actions[kind] if actions[kind] else float("nan")
@@ -630,7 +863,19 @@ def main() -> None:
           f"diet board before main board: {diet_first}")
     print(f"moves recorded otherwise than the group made them: {misrecorded}")
     print(f"legal moves listed to put back until their last board was read: {flashes}")
-    print(f"games whose final scores differ from the guided replay: {wrong} of {len(per_game)}")
+    print(f"games whose final scores differ from the guided replay: {wrong} of {len(per_game) - len(stalls)} "
+          "played to the end")
+    if args.camera:
+        print(f"camera: {frames} frames through the pipeline; {len(stalls)} of {len(per_game)} games stalled "
+              f"(scores not compared); {time.perf_counter() - started:.0f} s in all")
+        for line in stalls:
+            print("  " + line)
+        print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")
+        print(f"  slots the pipeline held otherwise than they lay after a change: {sum(misread.values())}"
+              + "".join(f"\n    {k} x{v}" for k, v in misread.most_common()))
+        if beyond:
+            print("  slots the record filled that no layout shows: " + ", ".join(f"{a} x{c}" for a, c in
+                                                                             sorted(beyond.items())))
 
 
 if __name__ == "__main__":

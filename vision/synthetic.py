@@ -246,6 +246,8 @@ def _board_texture(place: Placement, scale: float) -> np.ndarray:
         rng = np.random.default_rng(zlib.crc32(f"{place.seed}:{slot.id}:{kind}".encode()))
         dx, dy = rng.uniform(-place.jitter_mm, place.jitter_mm, 2) * scale
         shade = rng.uniform(0.94, 1.06, 3)
+        if kind == "marker" and place.layout.target.startswith("diet-"):
+            kind = "marker" + place.layout.target.split("-")[1]     # a diet board's markers: its player's colour
         colour = tuple(int(min(255, v * f)) for v, f in zip(PIECE_COLOURS.get(kind) or synthetic_colour(kind), shade))
         _draw_token(img, slot.x * scale + dx - 0.5, slot.y * scale + dy - 0.5, radius, kind, colour,
                     rng.uniform(0, 2 * math.pi))
