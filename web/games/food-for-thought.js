@@ -471,6 +471,7 @@
   async function loadData(el, view) {
     const r = await fetch("/api/food-for-thought/data", { headers: { Authorization: "Bearer " + TofuTable.token } });
     dataInfo = r.ok ? await r.json() : { error: (await r.json()).error.message };
+    await TofuTable.loadGame("food-for-thought-boards");   // the diet board form (loadGame loads a script of web/games/ once)
     TofuTable.renderGame("host", view, el);
   }
 
@@ -541,8 +542,9 @@
       h("div", { class: "ft-why" }, dataInfo.sample.length ? "Still sample data: " + dataInfo.sample.join(", ") : "No sample data left."),
       h("div", { class: "ft-why" }, "Lists: comma separated or JSON; foods: " + dataInfo.foods.join(", ")),
       h("div", { class: "ft-form" }, "Kind:", kindSel),
-      ...inputs.map(([name, , input, shown]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), shown || input)),
-      h("button", { onclick: submit }, "Check and save"), result,
+      ...(dataKind === "boards" ? [TofuDietBoardForm.form(dataInfo, (body) => { dataInfo = body; TofuTable.renderGame("host", view, el); })] : [
+        ...inputs.map(([name, , input, shown]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), shown || input)),
+        h("button", { onclick: submit }, "Check and save")]), result,
       completeBox(view, el, result),
       ...(dataInfo.problems || []).map((p) => h("div", { class: "ft-warn" }, p)));
   }
