@@ -115,3 +115,32 @@ def test_a_marker_at_the_edge_or_beside_a_space_is_reported_with_what_to_move():
     problems = Layout.from_dict(data).marker_problems()
     assert any("marker 10" in p and "leaves the board" in p and "6 mm" in p for p in problems)
     assert any("marker 11" in p and "kitchen.4" in p for p in problems)
+
+
+def test_sample_diet_boards_hold_what_played_games_reach():
+    """Rulebook, "The Kitchen & Trash" and clean-up step 1: every round each kitchen space's tokens move
+    one space right and the last space's go to the trash, where they stay to the end.  Played games
+    reach 9-10 tokens in one kitchen column and 20+ in the trash (issue 15): a sample diet board has
+    10 places in every kitchen column and 24 in the trash."""
+    from server.games.food_for_thought import data
+    std = next(b for b in data.load(sample_only=True).records["boards"] if b["id"] == "standard")
+    for n in range(1, 5):
+        ids = [s.id for s in sample_layouts()[f"diet-{n}"].slots]
+        for col in range(1, std["kitchen"]["columns"] + 1):
+            assert sum(i.startswith(f"kitchen.{col}.") for i in ids) == 10
+        assert sum(i.startswith("trash.") for i in ids) == 24
+
+
+def test_a_full_kitchen_column_and_trash_are_read_in_the_engines_order():
+    """A camera reading of 10 tokens in kitchen column 2 and 24 in the trash, accepted by the host on a
+    watched board, becomes the player's record: column 2 holds the 10, the trash the 24."""
+    table = _fft_table()
+    layout = sample_layouts()["diet-1"]
+    full = {s.id: ("water" if s.id.startswith(("kitchen.2.", "trash.")) else None) for s in layout.slots}
+    for inp in ({"host": {"action": "watch_board", "board": "diet-1"}}, {"board": {"board": "diet-1", "slots": full}},
+                {"host": {"action": "accept_board", "board": "diet-1"}}):
+        out = table.handle(inp)
+        assert out.accepted, out.error
+    ann = table.state["seats"]["1"]
+    assert ann["kitchen"][1] == ["water"] * 10 and ann["trash"] == ["water"] * 24
+    assert [len(col) for i, col in enumerate(ann["kitchen"]) if i != 1] == [0] * (len(ann["kitchen"]) - 1)

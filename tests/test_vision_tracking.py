@@ -258,10 +258,9 @@ def test_too_few_markers_in_view_commits_nothing_until_they_are_back():
     before = {layout.board: syn.random_tokens(layout, np.random.default_rng(13))}
     _settle(pipe, scene, before)
     after = {layout.board: {}}
-    # two markers covered by cards lying on them (drawn as still hands from outside the picture)
-    (x0, y0, s0), (x1, y1, s1) = layout.markers[10], layout.markers[13]
-    cards = [syn.Hand(tip=(x0 + s0 / 2, y0 + s0 / 2), origin=(x0 - 400, y0 + s0 / 2), width_mm=50),
-             syn.Hand(tip=(x1 + s1 / 2, y1 + s1 / 2), origin=(x1 - 400, y1 + s1 / 2), width_mm=50)]
+    # all but two markers covered by cards lying on them (drawn as still hands from outside the picture)
+    cards = [syn.Hand(tip=(x + s / 2, y + s / 2), origin=(x - 400 if x < 100 else x + 400, y + s / 2), width_mm=50)
+             for x, y, s in (layout.markers[m] for m in sorted(layout.markers)[:-2])]
     assert _frames(pipe, scene, after, 30, 800, cards) == []
     assert pipe.boards[layout.board].fix.status == "covered"
     commits = _frames(pipe, scene, after, 20, 900)       # every token gone: a second look, then sent

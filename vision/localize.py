@@ -3,9 +3,10 @@
 Each frame, a :class:`BoardLocator` looks only where its markers were: a
 marker whose patch of the picture has not changed is taken as still there; a
 changed one is searched for in a window around its last place.  The
-homography is fitted by RANSAC over the corners of every marker seen (any three
-or more of a board's markers place it), and only refitted when a seen marker
-has moved, so a hand over one marker moves nothing.  With a calibrated lens
+homography is fitted by RANSAC over the corners of every marker seen (three or
+more spread over the board place it; fewer, or bunched on one part, only follow
+a placed board's slide on the table), and only refitted when a seen marker has
+moved, so a hand over one marker moves nothing.  With a calibrated lens
 (:mod:`vision.lens`) the homography is fitted to the straightened corners and
 :meth:`BoardLocator.to_image` bends board points back into the camera's picture.
 A board whose markers are lost or too few is reported as such; the pipeline
@@ -30,6 +31,11 @@ STILL_PX = 1.0
 REFINE_ROUNDS = 10
 #: RANSAC reprojection threshold, px.
 RANSAC_PX = 3.0
+#: Markers whose corners span this share of the board's area place it by themselves (on the sample
+#: boards: the four corners, or five of the six markers); fewer only follow a placed board's slide.
+WHOLE_FIT_SPREAD = 0.6
+#: RANSAC threshold of a slide on the table, mm (about RANSAC_PX at the table's 0.8 px/mm).
+SLIDE_MM = 4.0
 
 
 @dataclass
@@ -81,6 +87,21 @@ class BoardLocator:
         pts = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(1, -1, 2), self.homography)[0]
         return (self.lens.distort(pts) if self.lens is not None else pts).astype(np.float32)
 
+    def windows_to_image(self, centres_mm: np.ndarray, offsets_mm: np.ndarray) -> np.ndarray:
+        """The points ``centres_mm`` (N, 2) + ``offsets_mm`` (K, 2) in the picture, (N, K, 2).
+
+        Through a lens, each window is mapped by the local linear map at its centre: within 0.2 px
+        of bending every point (k1 -0.22), at a fortieth of its cost (bench/bench_boards.py).
+        """
+        centres = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+        offsets = np.asarray(offsets_mm, np.float64).reshape(-1, 2)
+        if self.lens is None:
+            return self.to_image((centres[:, None] + offsets[None]).reshape(-1, 2)).reshape(len(centres), -1, 2)
+        at = self.to_image(centres)
+        du, dv = self.to_image(centres + (1.0, 0.0)) - at, self.to_image(centres + (0.0, 1.0)) - at
+        linear = np.stack([du, dv], 1)                        # (N, 2, 2): d(picture) / d(mm) by rows u, v
+        return at[:, None] + np.matmul(offsets.astype(np.float32)[None], linear)
+
     def expected(self) -> dict[int, np.ndarray]:
         """Every marker's corners in the picture as the current homography puts them."""
         if self.homography is None:
@@ -120,12 +141,8 @@ class BoardLocator:
             return Fix(self.layout.board, self.homography, sorted(seen), False, status)
         changed = False
         if moved or self.homography is None:
-            src = np.concatenate([self.layout.marker_corners(m) for m in seen])
-            dst = np.concatenate([seen[m] for m in seen]).astype(np.float32)
-            if self.lens is not None:
-                dst = self.lens.undistort(dst)
-            h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
-            if h is not None and int(inliers.sum()) >= 4 * self.min_markers - 2:
+            h = self._fit(seen)
+            if h is not None:
                 changed = self.homography is None or self._shift(h) > STILL_PX
                 if changed:
                     self.homography = h
@@ -133,6 +150,32 @@ class BoardLocator:
                 return Fix(self.layout.board, None, sorted(seen), False, "too_few_markers")
         status = "ok" if len(seen) == len(self.layout.markers) else "partly_covered"
         return Fix(self.layout.board, self.homography, sorted(seen), changed, status)
+
+    def _fit(self, seen: dict[int, np.ndarray]) -> np.ndarray | None:
+        """The homography from the markers seen, or None when they cannot place the board well.
+
+        Markers spread over the board (:data:`WHOLE_FIT_SPREAD`) give a whole fit.  Markers on one
+        part of it only (a hand over the rest) would tilt the far side by several pixels, so they
+        only move a board already placed: within the table's plane (a slide and a turn, 3 degrees
+        of freedom, on the last fit).
+        """
+        src = np.concatenate([self.layout.marker_corners(m) for m in seen])
+        dst = np.concatenate([seen[m] for m in seen]).astype(np.float32)
+        if self.lens is not None:
+            dst = self.lens.undistort(dst)
+        enough = 4 * self.min_markers - 2
+        w, ht = self.layout.size_mm
+        if cv2.contourArea(cv2.convexHull(src)) >= WHOLE_FIT_SPREAD * w * ht:
+            h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
+            return h if h is not None and int(inliers.sum()) >= enough else None
+        if self.homography is None:
+            return None
+        before = cv2.perspectiveTransform(dst[None].astype(np.float64), np.linalg.inv(self.homography))[0]
+        move, inliers = cv2.estimateAffinePartial2D(src.astype(np.float64), before, method=cv2.RANSAC,
+                                                    ransacReprojThreshold=SLIDE_MM)
+        if move is None or int(inliers.sum()) < enough or abs(np.hypot(*move[:, 0]) - 1) > 0.03:
+            return None                 # not a slide on the table (lifted, bent): wait for more markers
+        return self.homography @ np.vstack([move, [0, 0, 1]])
 
     def _shift(self, h: np.ndarray) -> float:
         """Largest move (px) of the board's corners between the current homography and ``h``."""

@@ -1,4 +1,7 @@
-"""ArUco markers (DICT_4X4_50): finding them in a picture, and drawing them.
+"""ArUco markers (DICT_4X4_100): finding them in a picture, and drawing them.
+
+Its first 50 markers are DICT_4X4_50's, so markers printed for that dictionary keep their ids;
+six markers a board for nine boards needs more than 50.
 
 One detector for the whole program; :func:`detect` smooths over the OpenCV
 4.x / 5.x difference in the shape of ``ids`` ((N, 1) in 4.x, (N,) in 5.0).
@@ -8,8 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-DICTIONARY_NAME = "DICT_4X4_50"
-DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+DICTIONARY_NAME = "DICT_4X4_100"
+DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100)
 
 
 def make_detector() -> cv2.aruco.ArucoDetector:

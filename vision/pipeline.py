@@ -190,8 +190,7 @@ class Pipeline:
         watch.window, watch.stale = Window.for_token(layout.token_mm), True
         offsets = watch.window.offsets
         to_image = watch.locator.to_image
-        pts = (layout.slot_centres()[:, None, :] + offsets[None]).reshape(-1, 2)
-        img = to_image(pts).reshape(len(layout.slots), len(offsets), 2)
+        img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
         paper = paper_points(layout)
         watch.paper_maps = None

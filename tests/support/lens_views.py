@@ -37,7 +37,7 @@ def sheet_view(lens: L.Lens, ideal: np.ndarray, tilt: tuple[float, float, float]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-#: Where the owner holds the sheet: all over the picture (docs/camera.md says so), about 0.3-0.4 m away.
+#: Where the owner holds the sheet: all over the picture (docs/camera.md says so), a third of it wide.
 PLACES = [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.15, 0.5, 0.85)]
 
 
@@ -45,5 +45,10 @@ def sheet_views(lens: L.Lens, count: int = len(PLACES), seed: int = 1) -> list[n
     """``count`` pictures of the sheet as an owner holds it for `tofu-table vision lens`, through ``lens``."""
     rng = np.random.default_rng(seed)
     ideal = distorted_from_ideal(lens)
-    return [sheet_view(lens, ideal, (rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7), rng.uniform(-0.3, 0.3)),
-                        PLACES[i], rng.uniform(300, 420), rng) for i in range(count)]
+    return [sheet_view(lens, ideal, (rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), rng.uniform(-0.3, 0.3)),
+                        PLACES[i], _a_third_of_the_picture(lens) * rng.uniform(0.85, 1.15), rng) for i in range(count)]
+
+
+def _a_third_of_the_picture(lens: L.Lens) -> float:
+    """How far from the camera (mm) the sheet spans about a third of the picture's width."""
+    return lens.matrix[0, 0] * L.SQUARES[0] * L.SQUARE_MM / (lens.size[0] / 3)
