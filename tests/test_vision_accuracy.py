@@ -15,7 +15,8 @@ from vision.tokens import UNKNOWN
 
 
 def _read_condition(layout, seed: int, pictures: int = 3):
-    base = syn.board_scene(layout, seed)
+    # a picture tall enough for a diet board (340 x 360 mm) at about 1 px/mm, as for the shopping list
+    base = syn.board_scene(layout, seed, 480, max(360, round(layout.size_mm[1] * 1.32)))
     pipe = Pipeline({layout.board: layout})
     syn.calibrate(pipe, base, seed=seed * 100)
     ref = pipe.boards[layout.board].reference

@@ -43,7 +43,7 @@ def test_tokens_read_right_on_spaces_they_were_not_learnt_on():
     for b, w in pipe.boards.items():
         tallies[b] = Tally()
         tallies[b].add_board(truth["boards"][b]["slots"], dict(zip((s.id for s in w.layout.slots), w.reading.labels)))
-    assert len(free) >= 2 * len(types) and tallies["diet-1"].slots == 71
+    assert len(free) >= 2 * len(types) and tallies["diet-1"].slots == len(ls["diet-1"].slots)
     # every food type on two or more spaces it was not learnt on: all read right
     assert tallies["diet-1"].errors == 0, tallies["diet-1"].summary()
     # shopping tokens: never read as something else (an unsure one is the camera saying so)
