@@ -14,8 +14,12 @@ Reading a slot (:func:`read_windows`):
    Ratios that spread widely (glare on part of the square) make the slot ``unknown``.
 2. *Find the token.*  The light-corrected window is compared with the empty board's window
    (allowing a pixel of play); the place within the search area where the difference is
-   largest over a token-sized square is where the token lies.  Its mean difference says
-   whether anything lies there at all: the empty decision is made against the printed space.
+   largest over a disc of the token's size is where the token lies.  Then the light is measured
+   again from everything in the window clear of that place (far more print than the outside
+   alone): a gain per channel and light added to every channel (glare), fitted against the
+   empty board, leaving out samples that changed otherwise (a neighbour's token); the token is
+   found again in that light.  Its disc's mean difference says whether anything lies there at
+   all: the empty decision is made against the printed space.
 3. *The token's own colour.*  The median colour of the token's face (a ring around its printed
    icon, inside its rim, side wall and shadow), brought back to the calibration light and
    divided by the paper colour at the slot: the token's own colour relative to white paper,
@@ -50,11 +54,17 @@ MARGIN_MM = 3.0
 SATURATED = 250
 #: Mean difference from the empty board (grey levels, summed over the three channels) at or below
 #: which the slot is empty, and at or above which something lies on it; between: unknown.
-EMPTY_DIFF = 8.0
-TOKEN_DIFF = 12.0
+EMPTY_DIFF = 11.5
+TOKEN_DIFF = 12.5
 #: The face is read between these shares of the token's radius: outside its printed icon,
 #: inside its rim and side wall.
 FACE = (0.5, 0.8)
+#: The token is found by the mean difference over a disc of this share of its radius.
+DISC = 0.85
+#: How strongly the added light (glare) is held towards none, against the window's own evidence.
+ADDED_PRIOR = 0.3
+#: Beyond this from the token found (mm past its radius), the window shows the board: the light is fitted there.
+CLEAR_MM = 2.0
 #: Least spread of a token type's colour (log units): the tokens' own print varies by a few percent.
 MIN_SIGMA = 0.08
 #: Farther than this many spreads from every type: unknown.
@@ -80,6 +90,8 @@ class Window:
     radius_px: float             # token radius in window samples
     places: np.ndarray           # (P,) indices of the samples a token's centre may lie on
     faces: np.ndarray            # (P, M) for a token centred on each place, the samples of its face ring
+    clear: np.ndarray            # (P, K) for a token centred on each place, the samples clear of it
+    disc: np.ndarray             # a token's face as a kernel: its mean over a disc
 
     @classmethod
     def for_token(cls, token_mm: float) -> "Window":
@@ -99,7 +111,13 @@ class Window:
         ring = (np.hypot(fx, fy) >= FACE[0] * rp) & (np.hypot(fx, fy) <= FACE[1] * rp)
         fy, fx = fy[ring], fx[ring]
         faces = (c + dy[:, None] + fy[None]) * side + (c + dx[:, None] + fx[None])
-        return cls(side, offsets, outside, rp, (c + dy) * side + (c + dx), faces.astype(np.intp))
+        k = int(np.ceil(DISC * rp))
+        ky, kx = np.mgrid[-k:k + 1, -k:k + 1]
+        disc = (np.hypot(kx, ky) <= DISC * rp).astype(np.float32)
+        pxy = np.column_stack([dx, dy]) * STEP_MM
+        clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
+        return cls(side, offsets, outside, rp, (c + dy) * side + (c + dx), faces.astype(np.intp), clear,
+                   disc / disc.sum())
 
 
 def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
@@ -292,13 +310,17 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
         usable &= ~((high - low) > UNEVEN * gain).any(1)
     gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
     lit = (cur + DARK) / gain[:, None, :] - DARK                            # in the calibration light
-    d = np.maximum(lit - reference._hi, 0) + np.maximum(reference._lo - lit, 0)
-    diff = d[..., 0] + d[..., 1] + d[..., 2]
-    diff[sat] = 0.0
-    box = max(3, int(round(window.radius_px * 1.3)) | 1)
-    mean = cv2.blur(diff.reshape(n * side, side), (box, box), borderType=cv2.BORDER_REPLICATE).reshape(n, k)
-    area = mean[:, window.places]                                           # (N, P)
-    best = area.argmax(1)
+    best = _find(reference, lit, sat, window)[1]
+    # the light again, now from everything in the window but the token found: a gain per channel and
+    # added light (glare), without samples that changed otherwise (a neighbour's token)
+    keep = window.clear[best] & ~sat
+    for _ in range(2):
+        gain, added = fit_light(cur, ref, keep)
+        res = np.abs(cur - gain[:, None, :] * ref - added[:, None, None]).sum(2)
+        limit = np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
+        keep &= res <= limit
+    lit = (cur - added[:, None, None]) / gain[:, None, :]
+    mean, best = _find(reference, lit, sat, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
@@ -311,7 +333,41 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     c = side // 2
     at = window.places[best]
     where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
-    return Looks(area[np.arange(n), best].astype(np.float32), colour.astype(np.float32), usable, where)
+    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where)
+
+
+def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
+    """Where in each window (N, K, 3, calibration light) a token most likely lies: the place (N,) whose
+    disc differs most from the empty board, and that mean difference (N,)."""
+    n, k, _ = lit.shape
+    d = np.maximum(lit - reference._hi, 0) + np.maximum(reference._lo - lit, 0)
+    diff = d[..., 0] + d[..., 1] + d[..., 2]
+    diff[sat] = 0.0
+    side = window.side
+    mean = cv2.filter2D(diff.reshape(n * side, side), -1, window.disc, borderType=cv2.BORDER_REPLICATE).reshape(n, k)
+    area = mean[:, window.places]                                           # (N, P)
+    best = area.argmax(1)
+    return area[np.arange(n), best], best
+
+
+def fit_light(cur: np.ndarray, ref: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The light now against calibration's, per slot: ``cur ~ gain * ref + added`` over the samples ``keep``
+    (N, K), with a gain per channel (N, 3) and added light (glare) the same in every channel (N,), held
+    towards none where the window's print has too little contrast to tell the two apart."""
+    w = keep.astype(np.float32)[..., None]
+    sw = w.sum(1)[:, 0]                                                     # (N,)
+    sr, src, sc = (w * ref).sum(1), (w * ref * cur).sum(1), (w * cur).sum(1)
+    srr = (w * ref * ref).sum(1)                                            # (N, 3)
+    n = len(cur)
+    a = np.zeros((n, 4, 4), np.float64)
+    b = np.zeros((n, 4), np.float64)
+    for ch in range(3):
+        a[:, ch, ch], a[:, ch, 3], a[:, 3, ch] = srr[:, ch] + 1e-3, sr[:, ch], sr[:, ch]
+        b[:, ch] = src[:, ch]
+    a[:, 3, 3] = (3 + ADDED_PRIOR) * np.maximum(sw, 1)
+    b[:, 3] = sc.sum(1)
+    x = np.linalg.solve(a, b[..., None])[..., 0]
+    return np.clip(x[:, :3], 0.05, 20).astype(np.float32), x[:, 3].astype(np.float32)
 
 
 @dataclass
