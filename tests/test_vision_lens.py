@@ -139,3 +139,25 @@ def test_the_lens_command_refuses_what_it_cannot_use(tmp_path, capsys, table):
     assert not (tmp_path / "vision" / "lens.json").exists()
     assert main(["vision", "lens", "--camera", "--data", str(tmp_path)]) == 2       # no config.toml: camera off
     assert "the camera is off" in capsys.readouterr().err
+
+
+def test_a_lens_calibrated_at_another_picture_size_is_set_aside_and_said(table, calibrated):
+    from vision.pipeline import Pipeline
+    from vision.service import CameraService
+    layouts, shot, img, truth, _ = table
+    pipe = Pipeline(layouts, lens=calibrated)
+    assert pipe.status()["lens"] == "in use"
+    small = cv2.resize(img, (960, 540), interpolation=cv2.INTER_AREA)     # the camera now gives 960x540
+
+    class Once:
+        def read(self):
+            return small
+
+    service = CameraService(Once(), pipe, lambda inp: None)
+    service.opened = True
+    service.step()
+    assert pipe.lens is None and all(w.locator.lens is None for w in pipe.boards.values())
+    assert pipe.status()["lens"].startswith("calibrated for 1280x720 pictures, the camera gives 960x540")
+    camera = service.health()[0]
+    assert "calibrate the lens again" in camera["detail"]
+    assert any(b["located"] for b in pipe.status()["boards"].values())       # boards are still found without it

@@ -242,9 +242,10 @@ class CameraService:
                                                 "no_frame": "The camera gives no frames."}.get(status["frame"],
                                                                                                status["frame"])}
         else:
+            lens = status["lens"] if status["lens"] not in ("in use", "not calibrated") else ""
             cam = {"status": "simulated" if self.simulated else "ok",
                    "detail": f"resting ({RESTING_FPS:g} frame a second): no game watches a board"
-                   if self.resting() else ""}
+                   if self.resting() else f"lens {lens}" if lens else ""}
         records = [{"name": "camera", **cam, "last_seen": self.last_frame_at,
                     "fps": None if fps is None else round(fps, 1),
                     "ms_per_frame": None if ms is None else round(ms, 2), "commits": self.commits}]
