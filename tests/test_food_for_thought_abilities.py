@@ -548,17 +548,25 @@ def test_a_four_player_game_with_abilities_replays_exactly(tmp_path):
     complete(table, 1, "p01")
     stock(table, 1, ["water"])
     turn_to(table, 1)
-    use(table, 1, recipe="p01", food="water", target=4)
-    for n in (2, 3, 4):
+    used = [use(table, 1, recipe="p01", food="water", target=4)]
+    for n in (2, 3, 4):                      # each uses an assistant option that asks for nothing
         turn_to(table, n)
         mine = player(table, n)["assistants"][0]
         options = table.state["cards"]["assistants"][mine]["does"]
-        for i, ability in enumerate(options, 1):
-            if ability["when"] == "own_turn" and not ability.get("choices"):
-                use(table, n, assistant=mine, option=i)
-                break
+        i = next(i for i, a in enumerate(options, 1) if a["when"] != "during:shop" and not a.get("choices"))
+        used.append(use(table, n, assistant=mine, option=i))
     host(table, "allow_once", seat=2, limit="snacks")
     next_round(table)
+    shopper = table.state["assistant_queue"][0]  # round 2: the Personal Shopper re-rolls a die (the table's dice)
+    seat(table, shopper, "assistant", card="personal-shopper")
+    pick_assistants(table)
+    turn_to(table, shopper)
+    seat(table, shopper, "shop")
+    rolled = list(table.state["dice"])
+    used.append(use(table, shopper, assistant="personal-shopper", option=2, die=1))
+    assert table.state["dice"][1] == rolled[1]
+    seat(table, shopper, "buy", items=[])
+    assert len(used) == 5
     audiences = ("table", "host", "seat-1", "seat-2", "seat-3", "seat-4")
     before = {a: table.view(a) for a in audiences}
     table.journal.close()
