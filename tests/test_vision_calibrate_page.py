@@ -74,6 +74,7 @@ def test_the_camera_self_test_reads_a_laid_plan_and_names_each_wrong_space(tmp_p
         page.fill("#st-count", "6")
         page.click("#st-plan")
         page.wait_for_selector("#st-plan-list li:nth-child(6)")
+        page.wait_for_selector("#st-picture:not([hidden])")        # the board, its planned spaces numbered
         _, summary = _api(srv, "GET", "/api/camera/selftest")
         plan = summary["plans"]["diet-1"]
         assert len(plan) == 6 and sorted(plan.values()) == ["meat"] * 3 + ["veg"] * 3

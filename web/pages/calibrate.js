@@ -73,22 +73,52 @@ function slotCentres(r) {
 function draw() {
   const c = $("board-canvas"), g = c.getContext("2d"), s = layout ? layout.px_per_mm : 2;
   g.clearRect(0, 0, c.width, c.height);
+  drawTestPicture();
   if (!layout) return;
-  // the self-test's plan when there is one (magenta, as on the live picture), else the colour session's
+  // the self-test's plan when there is one (numbered in magenta, as listed), else the colour session's
   const test = testPlan();
   const plan = test || (status && status.boards[$("board").value] ? status.boards[$("board").value].plan : {});
   layout.regions.forEach((r, i) => {
     g.strokeStyle = "#00a0ff"; g.lineWidth = 2; g.beginPath();
     r.corners.forEach(([x, y], k) => k ? g.lineTo(x * s, y * s) : g.moveTo(x * s, y * s));
     g.closePath(); g.stroke();
-    for (const [x, y, row, col, n] of slotCentres(r)) {
+    for (const [x, y, id] of slotsOf(r)) {
       g.beginPath(); g.arc(x * s, y * s, layout.token_mm / 2 * s, 0, 7); g.strokeStyle = "#ffcc00"; g.stroke();
-      const id = r.ids.replace("{row}", row).replace("{col}", col).replace("{n}", n);
-      if (plan[id]) { g.fillStyle = test ? "#ff7cff" : "#fff"; g.font = `${Math.round(5 * s)}px sans-serif`; g.fillText(plan[id], x * s - 8 * s, y * s + 2 * s); }
+      if (plan[id] && !test) { g.fillStyle = "#fff"; g.font = `${Math.round(5 * s)}px sans-serif`; g.fillText(plan[id], x * s - 8 * s, y * s + 2 * s); }
     }
     r.corners.forEach(([x, y]) => { g.beginPath(); g.arc(x * s, y * s, 6, 0, 7); g.fillStyle = "#ff3b30"; g.fill(); });
     g.fillStyle = "#00a0ff"; g.font = "14px sans-serif"; g.fillText(r.name, r.corners[0][0] * s + 4, r.corners[0][1] * s - 4);
   });
+  if (test) markPlan(g, s, test);
+}
+// a region's slots: their centres (mm) and ids
+function slotsOf(r) {
+  return slotCentres(r).map(([x, y, row, col, n]) => [x, y, r.ids.replace("{row}", row).replace("{col}", col).replace("{n}", n)]);
+}
+// the self-test's plan on a board picture: each planned space ringed in magenta with its number in the list
+function markPlan(g, s, plan) {
+  const at = Object.fromEntries(layout.regions.flatMap((r) => slotsOf(r).map(([x, y, id]) => [id, [x * s, y * s]])));
+  const r = layout.token_mm / 2 * s;
+  Object.keys(plan).forEach((slot, i) => {
+    if (!at[slot]) return;
+    const [x, y] = at[slot];
+    g.beginPath(); g.arc(x, y, r * 1.15, 0, 7); g.lineWidth = Math.max(3, r / 4); g.strokeStyle = "#ff3bff"; g.stroke();
+    g.font = `bold ${Math.round(r * 1.3)}px sans-serif`; g.textAlign = "center"; g.textBaseline = "middle";
+    g.lineWidth = Math.max(3, r / 4); g.strokeStyle = "#000"; g.strokeText(String(i + 1), x, y);
+    g.fillStyle = "#fff"; g.fillText(String(i + 1), x, y);
+    g.textAlign = "start"; g.textBaseline = "alphabetic"; g.lineWidth = 2;
+  });
+}
+// the self-test's own picture of the board, with its plan, beside its buttons (on a phone the board
+// picture of step 1 is far up the page)
+function drawTestPicture() {
+  const c = $("st-picture"), img = $("board-img"), plan = testPlan();
+  c.hidden = !(plan && layout && img.naturalWidth);
+  if (c.hidden) return;
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  const g = c.getContext("2d");
+  g.drawImage(img, 0, 0);
+  markPlan(g, layout.px_per_mm, plan);
 }
 function drawRegions() {
   const row = (r, i) => h("tr", {},
@@ -201,7 +231,7 @@ $("st-plan").onclick = async () => {
   const board = $("board").value;
   const types = [...document.querySelectorAll("#st-types input:checked")].map((i) => i.value);
   const r = await selftestCall(`/api/camera/selftest/${board}/plan`, { count: Number($("st-count").value), types });
-  if (r) { showRun(null); testSay(`Plan made: put these ${Object.keys(r.plan).length} tokens on ${board} (boxed on both pictures), every other space empty, then read.`); }
+  if (r) { showRun(null); testSay(`Plan made: put these ${Object.keys(r.plan).length} tokens on ${board}, every other space empty, then read. They are numbered on the board picture and boxed on the live one.`); }
 };
 $("st-lay").onclick = async () => {
   try { await api("POST", `/api/camera/simulate/${$("board").value}`, { lay_plan: true }); testSay("The plan lies on the simulated table: read it."); }
@@ -212,7 +242,7 @@ $("st-read").onclick = async () => {
   $("st-read").disabled = true;
   testSay("Waiting for the board to lie still, then reading … keep hands away.");
   const r = await selftestCall(`/api/camera/selftest/${$("board").value}/read`).finally(() => { reading = false; showSelftest(); });
-  if (r) { testSay(""); showRun(r.run); }
+  if (r) { testSay(""); showRun(r.run); newPicture(); }   // the board as it was read
 };
 
 if (!token) $("need-token").hidden = false;
