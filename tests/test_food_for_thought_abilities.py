@@ -175,14 +175,17 @@ def test_an_ability_reads_as_one_sentence():
     names = {"veg": "Vegetables", "meat": "Meat"}
     assert abilities.describe({"when": "during:cook", "often": "once",
                                "effects": [{"kind": "limit", "limit": "tokens_per_cook", "add": 1}]}, names) == \
-        "During your cook action, once (then the card flips): +1 tokens moved in a cook."
+        "During your cook, once (then the card flips): 1 more token moved in a cook."
     assert abilities.describe({"when": "own_turn", "often": "once", "choices": ["food", "target"],
                                "effects": [{"kind": "move", "from": "kitchen", "to": "target:kitchen"}]}, names) == \
-        "During your turn, once (then the card flips): move 1 a food of your choice token from your kitchen " \
+        "During your turn, once (then the card flips): move a token of your choice from your kitchen " \
         "to another player's kitchen."
     assert abilities.describe({"when": "end_of_game", "often": "once", "effects": [
-        {"kind": "end_vp", "measure": {"of": "body", "where": {"food": "veg"}}, "at_least": 3, "vp": 4}]}) == \
-        "At the end of the game: +4 VP with at least 3 token in your body (food veg)."
+        {"kind": "end_vp", "measure": {"of": "body", "where": {"food": "veg"}}, "at_least": 3, "vp": 4}]}, names) == \
+        "At the end of the game: +4 VP with at least 3 tokens in your body (food: Vegetables)."
+    assert abilities.describe({"when": "end_of_game", "often": "once", "effects": [
+        {"kind": "end_vp", "measure": {"of": "activities", "distinct": "icon"}, "each": 1}]}) == \
+        "At the end of the game: +1 VP per different icon among your completed activities."
 
 
 # ----------------------------------------------------------------------------- limits
@@ -617,7 +620,7 @@ def test_the_entry_form_previews_an_ability_in_words(tmp_path, monkeypatch):
     does = {"when": "during:shop", "often": "once", "choices": ["food"],
             "effects": [{"kind": "price", "price": 1, "food": "chosen"}]}
     assert web.preview("recipes", does) == {
-        "text": ["During your shop action, once (then the card flips): a food of your choice costs $1."]}
+        "text": ["During your shopping, once (then the card flips): a food of your choice costs $1."]}
     assert "choose_one_per_turn" in web.preview("assistants", [does])["problems"][0]
     assert web.preview("assistants", does)["problems"][0].startswith("an assistant's \"does\" is a list")
 

@@ -201,25 +201,38 @@ def _area(area: str) -> str:
             "thaw": "your thaw area"}.get(area, f"your {area}")
 
 
-_LIMIT_WORDS = {"tokens_per_cook": "tokens moved in a cook", "tokens_per_workout": "tokens moved in a work out",
-                "shop_budget": "dollars to spend shopping", "recipes_taken": "recipes taken in one action",
-                "activities_taken": "activities taken in one action", "market_visits": "farmers market visits",
-                "snacks": "snacks this round"}
+#: Each limit in words: (one, more than one).
+_LIMIT_WORDS = {"tokens_per_cook": ("token moved in a cook", "tokens moved in a cook"),
+                "tokens_per_workout": ("token moved in a work out", "tokens moved in a work out"),
+                "shop_budget": ("dollar to spend shopping", "dollars to spend shopping"),
+                "recipes_taken": ("recipe taken in one action", "recipes taken in one action"),
+                "activities_taken": ("activity taken in one action", "activities taken in one action"),
+                "market_visits": ("farmers market visit this round", "farmers market visits this round"),
+                "snacks": ("snack this round", "snacks this round")}
+#: What ``during:<action>`` reads as.
+_ACTION_WORDS = {"shop": "shopping", "market": "farmers market visit", "pizza": "meal at Pizza To Go",
+                 "buffet": "meal at the Chinese Buffet", "snack": "snack", "cook": "cook", "workout": "work out"}
+
+
+def _limit_words(e: dict) -> str:
+    n = abs(e["add"])
+    return f"{n} {'more' if e['add'] > 0 else 'fewer'} {_LIMIT_WORDS[e['limit']][n != 1]}"
 
 
 def _effect_words(e: dict, names: dict) -> str:
     kind = e["kind"]
     if kind == "limit":
-        return f"{e['add']:+d} {_LIMIT_WORDS[e['limit']]}"
+        return _limit_words(e)
     if kind == "price":
         what = f"{_food(e['food'], names)} costs" if "food" in e else "a shopping space of your choice costs"
         return f"{what} ${e['price']}"
     if kind == "die":
         return "re-roll a die" if e["do"] == "reroll" else "turn a die to the face you choose"
     if kind == "move":
-        n = e.get("count", 1)
-        return (f"move {n} {_food(e.get('food', 'chosen'), names)} token{'s' if n != 1 else ''} from "
-                f"{_area(e['from'])} to {_area(e['to'])}")
+        n, food = e.get("count", 1), e.get("food", "chosen")
+        what = (("a token" if n == 1 else f"{n} tokens of one food") + " of your choice" if food == "chosen"
+                else f"{n} {names.get(food, food)} token{'s' if n != 1 else ''}")
+        return f"move {what} from {_area(e['from'])} to {_area(e['to'])}"
     if kind == "wild_token":
         n = e.get("count", 1)
         return f"{n} token{'s' if n != 1 else ''} you place on a recipe count{'s' if n == 1 else ''} as wild"
@@ -234,24 +247,38 @@ def _effect_words(e: dict, names: dict) -> str:
         return ("your kitchen does not move right this round" if e["do"] == "skip" else
                 "undo this round's kitchen move (spoiled tokens come back)")
     if kind == "end_vp":
-        what = _measure_words(e["measure"])
-        return (f"{e['each']:+d} VP per {what}" if "each" in e else
-                f"{e['vp']:+d} VP with at least {e['at_least']} {what}")
+        if "each" in e:
+            return f"{e['each']:+d} VP per {_measure_words(e['measure'], names, False)}"
+        return f"{e['vp']:+d} VP with at least {e['at_least']} {_measure_words(e['measure'], names, True)}"
     return e["text"]
 
 
-def _measure_words(measure) -> str:
+_NOUNS = {"recipes": ("completed recipe", "completed recipes"),
+          "activities": ("completed activity", "completed activities"),
+          "body": ("token in your body", "tokens in your body"),
+          "kitchen": ("token in your kitchen", "tokens in your kitchen"),
+          "trash": ("token in your trash", "tokens in your trash")}
+
+
+def _test_words(test, names: dict) -> str:
+    if isinstance(test, dict):
+        return f"{test.get('min', '')}-{test.get('max', '')}"
+    if isinstance(test, list):
+        return " or ".join(_test_words(t, names) for t in test)
+    return str(names.get(test, test))
+
+
+def _measure_words(measure, names: dict, plural: bool) -> str:
+    """What a measure counts, in words: "tokens in your body (food: Vegetables)"."""
     spec = goals.spell({"measure": measure})
-    of = {"recipes": "completed recipe", "activities": "completed activity", "body": "token in your body",
-          "kitchen": "token in your kitchen", "trash": "token in your trash"}[spec["of"]]
+    one, many = _NOUNS[spec["of"]]
     where = spec.get("where", {})
-    if where:
-        of += " (" + ", ".join(f"{k} {v}" for k, v in where.items()) + ")"
+    only = " (" + ", ".join(f"{k}: {_test_words(v, names)}" for k, v in where.items()) + ")" if where else ""
     if "distinct" in spec:
-        return f"different {spec['distinct']} among your {of}s"
+        return f"different {spec['distinct']}{'s' if plural else ''} among your {many}{only}"
     if "sum" in spec:
-        return f"{spec['sum']} of your {of}s"
-    return of
+        return f"point{'s' if plural else ''} of {spec['sum']} on your {many}{only}"
+    return (many if plural else one) + only
 
 
 _WHEN_WORDS = {"on_complete": "When you complete it", "own_turn": "During your turn",
@@ -264,8 +291,8 @@ def describe(ability: dict, names: dict | None = None) -> str:
     """The ability as one sentence (``names``: food id -> name), for the TV, phones and the entry form."""
     names = names or {}
     when = ability["when"]
-    head = _WHEN_WORDS.get(when) or f"During your {when.split(':', 1)[1]} action"
-    effects = "; ".join(_effect_words(e, names) for e in ability["effects"])
+    head = _WHEN_WORDS.get(when) or f"During your {_ACTION_WORDS[when.split(':', 1)[1]]}"
+    effects = "; ".join(_effect_words(e, names).rstrip(".") for e in ability["effects"])
     often = "" if when in ("on_complete", "end_of_game") else f", {_OFTEN_WORDS[ability['often']]}"
     return f"{head}{often}: {effects}."
 
@@ -460,7 +487,7 @@ def apply(state: dict, p: dict, ability: dict, body: dict, what: str) -> list[di
 def _limit(state, p, e, body):
     lim = p["turn_effects"]["limits"]
     lim[e["limit"]] = lim.get(e["limit"], 0) + e["add"]
-    return f"{e['add']:+d} {_LIMIT_WORDS[e['limit']]} this turn"
+    return f"{_limit_words(e)} this turn"
 
 
 def _price(state, p, e, body):
