@@ -62,6 +62,14 @@ def test_a_whole_diet_board_is_entered_checked_in_words_and_saved_as_the_schema_
         assert page.input_value("input[name=board-g0-id]") == "fats-oils"       # suggested from the name
         page.check("input[name=board-g0-food-fats]")
         page.wait_for_selector(".ftb .problems li:has-text('No group takes alcohol, dairy')")
+        # the table moves on while the owner types (a score adjusted): the form keeps the text and the caret
+        page.click("input[name=board-name]")
+        page.keyboard.type("Real Stan")
+        seq = srv.post({"host": {"action": "adjust", "seat": 1, "vp": 1, "reason": "test"}}).json()["seq"]
+        page.wait_for_function(f"Number(document.body.dataset.seq || 0) >= {seq}")
+        page.keyboard.type("dard")
+        assert page.input_value("input[name=board-name]") == "Real Standard"
+        assert page.input_value("input[name=board-g0-name]") == "Fats & Oils"
 
         page.reload()
         page.click("#secrets summary")
