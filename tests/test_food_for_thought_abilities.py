@@ -14,6 +14,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.games.food_for_thought import abilities, actions, cleanup, data, inference, rules, web
 from server.games.food_for_thought.boards import implied
@@ -161,6 +163,27 @@ def test_data_check_refuses_an_ability_it_cannot_apply(ability, expected):
     found = data.check_record("recipes", record, {"veg", "meat", "water"}, "recipes.jsonl line 3")
     assert found and any(expected in p for p in found), found
     assert all(p.startswith("recipes.jsonl line 3: field 'does'") for p in found)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.sampled_from(
+    ["kitchen", "chosen", "veg", "once", "own_turn", "move", "limit", "end_vp", "food", "target:body"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+        ["when", "often", "choices", "effects", "kind", "from", "to", "food", "limit", "add", "measure", "do"]),
+        inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ability=_JSON | st.fixed_dictionaries({"when": _JSON, "often": _JSON, "choices": _JSON,
+                                              "effects": st.lists(st.dictionaries(st.sampled_from(
+                                                  ["kind", "from", "to", "food", "limit", "add", "measure", "do",
+                                                   "count", "price", "space", "each", "vp", "at_least"]),
+                                                  _JSON, max_size=5), max_size=3)}))
+def test_data_check_never_fails_on_any_json(ability):
+    """Whatever JSON the owner writes in "does", data check answers with problems (or none): it
+    never crashes, and what it passes can be put in words."""
+    found = abilities.problems(ability, {"veg", "meat"})
+    if not found:
+        assert abilities.describe(ability).endswith(".")
 
 
 def test_assistant_abilities_need_one_per_option():

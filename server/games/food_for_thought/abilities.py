@@ -69,6 +69,11 @@ def _whole(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _one_of(value, names) -> bool:
+    """``value`` is one of the strings ``names`` (any other JSON value is not, whatever its type)."""
+    return isinstance(value, str) and value in names
+
+
 def _area_ok(area) -> bool:
     if not isinstance(area, str):
         return False
@@ -80,7 +85,7 @@ def _area_ok(area) -> bool:
 # ----------------------------------------------------------------------------- checking
 def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
     where = f"effects[{i}]"
-    if not isinstance(e, dict) or e.get("kind") not in EFFECTS:
+    if not isinstance(e, dict) or not _one_of(e.get("kind"), EFFECTS):
         return [f"{where} must be an object whose \"kind\" is one of {', '.join(EFFECTS)}"]
     kind, fields = e["kind"], EFFECTS[e["kind"]]
     out = []
@@ -96,10 +101,10 @@ def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
     def food_ok(value, field, words=("chosen", "any")):
         if value == "chosen" and "food" not in choices:
             out.append(f"{where}.{field} is \"chosen\": add \"food\" to the ability's choices")
-        elif value not in foods and value not in words:
+        elif not _one_of(value, foods) and not _one_of(value, words):
             out.append(f"{where}.{field}: {value!r} is not a food id or " + " or ".join(f'"{w}"' for w in words))
     if kind == "limit":
-        if e.get("limit") not in LIMITS:
+        if not _one_of(e.get("limit"), LIMITS):
             out.append(f"{where}.limit must be one of {', '.join(LIMITS)}")
         if not _whole(e.get("add")) or e.get("add") == 0:
             out.append(f"{where}.add must be a whole number other than 0")
@@ -113,7 +118,7 @@ def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
         elif e["space"] != "chosen" or "space" not in choices:
             out.append(f"{where}.space must be \"chosen\", with \"space\" in the ability's choices")
     elif kind == "die":
-        if e.get("do") not in ("reroll", "set"):
+        if not _one_of(e.get("do"), ("reroll", "set")):
             out.append(f"{where}.do must be reroll or set")
         if "die" not in choices or (e.get("do") == "set" and "value" not in choices):
             out.append(f"{where} (die) needs \"die\" in the ability's choices (and \"value\" to set it)")
@@ -133,7 +138,7 @@ def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
         if "count" in e and (not _whole(e["count"]) or not 1 <= e["count"] <= 3):
             out.append(f"{where}.count must be a whole number from 1 to 3")
     elif kind == "spoilage":
-        if e.get("do") not in ("skip", "undo"):
+        if not _one_of(e.get("do"), ("skip", "undo")):
             out.append(f"{where}.do must be skip (this round's kitchen shift) or undo (the one just done)")
         elif e["do"] == "undo" and ability.get("when") != "end_of_round":
             out.append(f"{where} (spoilage undo) needs \"when\": \"end_of_round\" (the move is undone at clean-up)")
@@ -153,7 +158,7 @@ def _effect_problems(e, i: int, ability: dict, foods: set) -> list[str]:
         if not isinstance(e.get("text"), str) or not e["text"].strip() or len(e["text"]) > 400:
             out.append(f"{where}.text must say what the host does (at most 400 characters)")
     need = _NEEDS_WHEN.get(kind)
-    if need and ability.get("when") not in need:
+    if need and not _one_of(ability.get("when"), need):
         out.append(f"{where} ({kind}) needs \"when\": {' or '.join(need)}")
     return out
 
@@ -166,17 +171,18 @@ def problems(ability, foods: set, assistant: bool = False) -> list[str]:
     unknown = sorted(set(ability) - {"when", "often", "choices", "effects"})
     if unknown:
         out.append(f"has an unknown key {unknown[0]!r}; keys are when, often, choices, effects")
-    if ability.get("when") not in WHEN:
+    if not _one_of(ability.get("when"), WHEN):
         out.append(f"\"when\" must be one of {', '.join(WHEN)}, not {ability.get('when')!r}")
-    if ability.get("often") not in OFTEN:
+    if not _one_of(ability.get("often"), OFTEN):
         out.append(f"\"often\" must be one of {', '.join(OFTEN)}, not {ability.get('often')!r}")
     elif assistant != (ability["often"] == "choose_one_per_turn"):
         out.append("an assistant's option is \"often\": \"choose_one_per_turn\"" if assistant else
                    "\"choose_one_per_turn\" is for an assistant's options; a recipe is once or per_turn")
     choices = ability.get("choices", [])
-    if not isinstance(choices, list) or not set(choices) <= set(CHOICES) or len(set(choices)) != len(choices):
+    if not isinstance(choices, list) or not all(_one_of(c, CHOICES) for c in choices) \
+            or len(set(choices)) != len(choices):
         out.append(f"\"choices\" must list different names from {', '.join(CHOICES)}")
-    if ability.get("when") in ("on_complete", "end_of_game") and choices:
+    if _one_of(ability.get("when"), ("on_complete", "end_of_game")) and choices:
         out.append(f"an ability {ability['when']} applies by itself: it can have no choices")
     effects = ability.get("effects")
     if not isinstance(effects, list) or not effects:
