@@ -194,6 +194,10 @@ def test_the_self_test_refuses_what_it_cannot_test_and_records_nothing(table):
         assert words in r.get_json()["error"]["message"], (body, r.get_json())
     r = client.post("/api/camera/selftest/diet-1/read", headers=auth)
     assert r.status_code == 409 and r.get_json()["error"]["code"] == "no_plan"
+    for body, code in (({}, "bad_simulation"), ({"slots": {"nope.1": "meat"}}, "bad_simulation"),
+                       ({"lay_plan": True}, "no_plan")):
+        r = client.post("/api/camera/simulate/diet-1", json=body, headers=auth)
+        assert r.get_json()["error"]["code"] == code, body
     assert client.get("/api/camera/selftest", headers=auth).get_json()["plans"] == {}
     assert client.post("/api/camera/selftest/diet-1/plan").status_code == 403   # host only
 

@@ -60,6 +60,25 @@ def check_plan(layout: Layout, plan, types: list[str]) -> dict[str, str]:
     return dict(plan)
 
 
+def plan_asked(layout: Layout, body, types: list[str]) -> dict[str, str]:
+    """The plan a request asks for: ``{"plan": {slot: type}}`` (the owner's own), or ``{"count": n,
+    "types": [...], "seed": s}`` (random; each key may be left out) among the calibrated ``types``."""
+    if not isinstance(body, dict):
+        raise SelfTestError("bad_plan", 'Send an object: {"count": 8, "types": ["dairy", ...]} for a random '
+                            'plan, or {"plan": {"slot": "type", ...}} for your own.')
+    if "plan" in body:
+        return check_plan(layout, body["plan"], types)
+    count, chosen, seed = body.get("count", DEFAULT_COUNT), body.get("types", types), body.get("seed")
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise SelfTestError("bad_count", f"count must be a whole number of tokens, not {count!r}.")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise SelfTestError("bad_seed", f"seed must be a whole number (or left out), not {seed!r}.")
+    if not isinstance(chosen, list) or not set(chosen) <= set(types):
+        raise SelfTestError("bad_types", f"types must be a list of the token types calibrated on "
+                            f"{layout.board}: {', '.join(types)}.")
+    return make_plan(layout, [t for t in types if t in chosen], count, seed)
+
+
 def read_still(service, board: str, timeout: float = READ_TIMEOUT_S) -> tuple[dict[str, object], float]:
     """What the camera reads on ``board`` once it has lain still for the pipeline's still frames
     (``unknown`` where unsure), and the light change since calibration then.

@@ -261,17 +261,20 @@ def register(app, socketio, ctx) -> None:
         from .selftest import SelfTests
         return ctx.plugins.setdefault(SELFTEST_PLUGIN, SelfTests())
 
-    def calibrated_types(board: str, watch):
-        """The token types the camera can read on ``board``, or a refusal when it cannot read any."""
+    def calibrated(board: str):
+        """The board's watch and the token types the camera can read on it, or a refusal."""
+        watch, err = watch_of(board)
+        if err:
+            return None, None, err
         if watch.reference is None:
-            return None, json_error(409, "not_calibrated", f"Board {board} is not calibrated: capture the empty "
-                                    "board and the token colours (steps 2 and 3) before testing it.")
+            return None, None, json_error(409, "not_calibrated", f"Board {board} is not calibrated: capture the "
+                                          "empty board and the token colours (steps 2 and 3) before testing it.")
         missing = set(watch.reference.missing_types(watch.layout.token_types()))
         types = [t for t in watch.layout.token_types() if t not in missing]
         if not types:
-            return None, json_error(409, "not_calibrated", f"No token colours are captured on {board} yet: "
-                                    "capture the token colours (step 3) before testing it.")
-        return types, None
+            return None, None, json_error(409, "not_calibrated", f"No token colours are captured on {board} yet: "
+                                          "capture the token colours (step 3) before testing it.")
+        return watch, types, None
 
     @bp.get("/api/camera/selftest")
     def selftest_summary():
@@ -279,32 +282,14 @@ def register(app, socketio, ctx) -> None:
 
     @bp.post("/api/camera/selftest/<board>/plan")
     def selftest_plan(board: str):
-        from .selftest import DEFAULT_COUNT, SelfTestError, check_plan, make_plan
+        from .selftest import SelfTestError, plan_asked
 
-        watch, err = watch_of(board)
-        if err:
-            return err
-        types, err = calibrated_types(board, watch)
+        watch, types, err = calibrated(board)
         if err:
             return err
         body = request.get_json(silent=True)
-        body = {} if body is None else body
         try:
-            if not isinstance(body, dict):
-                raise SelfTestError("bad_plan", 'Send an object: {"count": 8, "types": ["dairy", ...]} for a random '
-                                    'plan, or {"plan": {"slot": "type", ...}} for your own.')
-            if "plan" in body:
-                plan = check_plan(watch.layout, body["plan"], types)
-            else:
-                count, chosen, seed = body.get("count", DEFAULT_COUNT), body.get("types", types), body.get("seed")
-                if not isinstance(count, int) or isinstance(count, bool):
-                    raise SelfTestError("bad_count", f"count must be a whole number of tokens, not {count!r}.")
-                if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-                    raise SelfTestError("bad_seed", f"seed must be a whole number (or left out), not {seed!r}.")
-                if not isinstance(chosen, list) or not set(chosen) <= set(types):
-                    raise SelfTestError("bad_types", f"types must be a list of the token types calibrated on "
-                                        f"{board}: {', '.join(types)}.")
-                plan = make_plan(watch.layout, [t for t in types if t in chosen], count, seed)
+            plan = plan_asked(watch.layout, {} if body is None else body, types)
         except SelfTestError as exc:
             return json_error(400, exc.code, str(exc))
         tests = selftests()
@@ -316,10 +301,7 @@ def register(app, socketio, ctx) -> None:
     def selftest_read(board: str):
         from .selftest import SelfTestError, read_still, score
 
-        watch, err = watch_of(board)
-        if err:
-            return err
-        _types, err = calibrated_types(board, watch)
+        watch, _types, err = calibrated(board)
         if err:
             return err
         tests = selftests()
