@@ -65,6 +65,7 @@ CATALOGUE: dict[str, str] = {
     "bad_seed": "A self-test plan's seed that is not a whole number.",
     "no_plan": "A self-test reading (or laying) before a plan was made for that board.",
     "board_busy": "A self-test reading while something stays over the board.",
+    "board_in_play": "A camera self-test on a board the running game watches.",
     "not_simulated": "Tokens laid through the API on a table whose camera is not the simulated one.",
     "bad_simulation": "A simulated camera change that is not lay_plan, slots or hand.",
     # --- the table (session, journal, tags) ---

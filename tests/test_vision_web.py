@@ -198,6 +198,10 @@ def test_the_self_test_refuses_what_it_cannot_test_and_records_nothing(table):
                        ({"lay_plan": True}, "no_plan")):
         r = client.post("/api/camera/simulate/diet-1", json=body, headers=auth)
         assert r.get_json()["error"]["code"] == code, body
+    # a board of the running game: the test's tokens would be taken for moves
+    assert ctx.table.submit({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 4}}).accepted
+    r = client.post("/api/camera/selftest/diet-1/plan", json={}, headers=auth)
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "board_in_play"
     assert client.get("/api/camera/selftest", headers=auth).get_json()["plans"] == {}
     assert client.post("/api/camera/selftest/diet-1/plan").status_code == 403   # host only
 

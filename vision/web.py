@@ -33,7 +33,7 @@ from flask import Blueprint, Response, jsonify, request, send_from_directory
 
 from server.web_access import json_error, refuse_unless_host
 
-from .camera import service_for
+from .camera import board_in_play, service_for
 
 #: Rectified board scale on the calibrate page, pixels per millimetre.
 RECTIFIED_PX_PER_MM = 2.0
@@ -266,6 +266,9 @@ def register(app, socketio, ctx) -> None:
         watch, err = watch_of(board)
         if err:
             return None, None, err
+        if board_in_play(ctx.table.state, watch.layout.target):
+            return None, None, json_error(409, "board_in_play", f"Board {board} is in the running game: the test's "
+                                          "tokens would be taken for moves. Test it between games (or end this one).")
         if watch.reference is None:
             return None, None, json_error(409, "not_calibrated", f"Board {board} is not calibrated: capture the "
                                           "empty board and the token colours (steps 2 and 3) before testing it.")
