@@ -52,7 +52,7 @@ def test_tokens_read_right_on_spaces_they_were_not_learnt_on():
 
 def test_a_face_washed_out_by_glare_reads_unknown_not_a_colour():
     ls = layouts("diet-1")
-    seed = 4343
+    seed = 4344     # 4343's light leaves the plan's dairy unseen on the 360 mm diet board: calibration refuses
     play = scenes.shot(ls, "easy", seed)
     refs, _ = _calibrated(ls, play, seed)
     slot = ls["diet-1"].slots[20]
