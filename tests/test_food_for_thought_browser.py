@@ -147,6 +147,11 @@ def test_a_solo_round_played_from_the_phone(tmp_path):
             phone.wait_for_function("document.getElementById('score').textContent.includes('4')")
             view = srv.state("seat-1", token=srv.host_token)
             assert view["seats"][0]["recipes_done"][0]["id"] == "r03"
+            # abilities read in words, with the choices they ask for (issue 15)
+            phone.wait_for_selector("button:has-text('Use Sample Stew: During your turn, once (then the card "
+                                    "flips): move a token of your choice from your kitchen to your body.')")
+            phone.click("button:has-text('Executive Chef 1: During your cook')")
+            phone.wait_for_selector("text=Sol uses Executive Chef (option 1)")
             phone.click("text=Pass for the rest of the round")
             phone.wait_for_function("document.getElementById('prompt').textContent.startsWith('Clean-up')")
             screenshot(phone, "food-for-thought-phone-solo")
