@@ -108,6 +108,11 @@ def test_host_card_entry_form(tmp_path):
             page.click("text=Mark goals complete")
             page.wait_for_selector("option:has-text('goals (yours, 1)')", state="attached")
             page.wait_for_selector("text=Your 1 goals are marked complete")
+            page.select_option("select[name=kind]", "recipes")          # an ability previews in words
+            page.fill("input[name=does]", '{"when": "own_turn", "often": "once", "effects": [{"kind": "extra_action"}]}')
+            page.wait_for_selector("text=In words: During your turn, once (then the card flips): take 1 extra action")
+            page.fill("input[name=does]", '{"when": "own_turn", "often": "twice", "effects": [{"kind": "extra_action"}]}')
+            page.wait_for_selector("text=\"often\" must be one of once, per_turn, choose_one_per_turn")
             screenshot(page, "food-for-thought-host-entry")
     finally:
         srv.stop()
