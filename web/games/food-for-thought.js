@@ -413,7 +413,10 @@
     if (me.can.includes("pass")) parts.push(h("div", { class: "ft-form" }, btn("Pass for the rest of the round", { action: "pass" })));
     if (me.can.includes("skip")) parts.push(h("div", { class: "ft-form" }, btn("Skip the extra Pizza To Go action", { action: "skip" })));
     // Abilities: a completed recipe's (once, then it flips) and each assistant option, with the
-    // choices the ability asks for (a food, a column, a space, another player, a die, a face).
+    // choices the ability asks for (a food, a column, a space, another player, a die, a face);
+    // shown when they may be used: in the player's own turn, or at the round's end.
+    const myTurn = ["actions", "pizza_extra"].includes(view.phase) && view.turn === seat;
+    const now = (u) => (u.when === "end_of_round" ? ["cleanup", "round_end"].includes(view.phase) : myTurn);
     const others = view.seats.filter((p) => p.seat !== seat);
     const choiceInput = (c) => ({
       food: () => foodSel("food"), target: () => select("target", others.map((p) => String(p.seat)), others.map((p) => p.name)),
@@ -422,6 +425,7 @@
       space: () => h("input", { name: "space", placeholder: "row.col", size: 4 }),
     }[c])();
     const useRow = (label, u, body) => {
+      if (!now(u)) return;
       const inputs = u.choices.map((c) => [c, choiceInput(c)]);
       const values = () => Object.fromEntries(inputs.map(([c, i]) => [c, ["space", "food"].includes(c) ? i.value : Number(i.value)]));
       parts.push(h("div", { class: "ft-form" }, ...inputs.map(([, i]) => i),

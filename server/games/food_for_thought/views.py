@@ -62,15 +62,15 @@ def _usable(state: dict, p: dict, rid: str) -> dict | None:
     if not does and not r["ability"]:
         return None
     return {"text": abilities.describe(does, _names(state)) if does else r["ability"],
-            "choices": list(does.get("choices", [])) if does else []}
+            "choices": list(does.get("choices", [])) if does else [], "when": does["when"] if does else "own_turn"}
 
 
 def _assistant(state: dict, aid: str) -> dict:
     a = state["cards"]["assistants"][aid]
     does = a.get("does") or []
     return {"id": aid, "name": a["name"], "options": a["options"],
-            "does": [{"text": abilities.describe(d, _names(state)), "choices": list(d.get("choices", []))}
-                     for d in does]}
+            "does": [{"text": abilities.describe(d, _names(state)), "choices": list(d.get("choices", [])),
+                      "when": d["when"]} for d in does]}
 
 
 def _public_player(state: dict, p: dict) -> dict:
