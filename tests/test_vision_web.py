@@ -219,3 +219,8 @@ def test_the_self_test_reads_an_owners_own_plan_laid_on_the_table(table):
     slots = len(service.pipeline.boards["diet-1"].layout.slots)
     assert (run["slots"], run["errors"], run["boards_right"]) == (slots, 1, 0)
     assert run["slot_errors"] == [{"slot": "kitchen.1.1", "want": "veg", "got": None}]
+    # the board comes into play: its plan goes (the boxes on the pictures would be taken for the game's)
+    assert ctx.table.submit({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 4}}).accepted
+    assert _wait(lambda: "diet-1" not in service.marks)
+    summary = client.get("/api/camera/selftest", headers=auth).get_json()
+    assert summary["plans"] == {} and len(summary["runs"]) == 1            # the reading stays in the session

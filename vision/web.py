@@ -279,6 +279,18 @@ def register(app, socketio, ctx) -> None:
                                           "capture the token colours (step 3) before testing it.")
         return watch, types, None
 
+    def forget_plans_in_play(*_outcome) -> None:
+        """A board that comes into play loses its self-test plan (its boxes would be taken for the game's)."""
+        service, tests = service_for(ctx), ctx.plugins.get(SELFTEST_PLUGIN)
+        if service is None or tests is None:
+            return
+        for board in list(tests.plans):
+            watch = service.pipeline.boards.get(board)
+            if watch is None or board_in_play(ctx.table.state, watch.layout.target):
+                tests.plans.pop(board)
+                service.marks.pop(board, None)
+    ctx.table.listeners.append(forget_plans_in_play)
+
     @bp.get("/api/camera/selftest")
     def selftest_summary():
         return jsonify(selftests().summary())

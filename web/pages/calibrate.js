@@ -25,6 +25,10 @@ async function api(method, path, body) {
 
 async function refreshStatus() {
   try { status = await api("GET", "/api/camera/status"); } catch (e) { say(e.message, true); return; }
+  // the session's self-tests (another page may have read; a board that came into play lost its plan)
+  const asked = selftestAnswers;
+  try { const r = await api("GET", "/api/camera/selftest"); if (asked === selftestAnswers) selftest = r; }
+  catch (e) { /* the status line says what is wrong */ }
   $("health").replaceChildren(...status.health.map((r) => h("tr", {}, h("td", {}, r.name),
     h("td", { class: "status-" + r.status }, r.status),
     h("td", {}, r.detail || (r.fps ? `${r.fps} fps, ${r.ms_per_frame} ms per frame` : "")))));
@@ -47,6 +51,7 @@ async function refreshStatus() {
     showTypes(b);
   }
   showSelftest();
+  draw();
 }
 
 async function loadBoard() {
@@ -179,6 +184,7 @@ $("cap-tokens").onclick = () => capture("tokens");
 
 // ----- 4. the self-test: a plan of tokens on named spaces, then the board read and scored
 let selftest = { plans: {}, runs: [], total: null };   // this table session's plans and readings
+let selftestAnswers = 0;   // answers to this page's own self-test calls: an older summary is not shown over them
 let typesShown = "";
 let reading = false;     // a reading is under way (it waits up to a few seconds for the board to lie still)
 const testPlan = () => selftest.plans[$("board").value] || null;
@@ -223,7 +229,7 @@ function showRun(run) {
     h("ul", {}, ...run.slot_errors.map((e) => h("li", { class: "no" }, h("b", {}, e.slot), `: ${said(e.want)} there, read ${said(e.got)}`))));
 }
 async function selftestCall(path, body) {
-  try { selftest = await api("POST", path, body); return selftest; }
+  try { selftest = await api("POST", path, body); selftestAnswers++; return selftest; }
   catch (e) { testSay(e.message, true); return null; }
   finally { showSelftest(); draw(); }
 }
@@ -248,7 +254,6 @@ $("st-read").onclick = async () => {
 if (!token) $("need-token").hidden = false;
 else {
   $("live").src = "/api/camera/stream.mjpg?" + q;
-  api("GET", "/api/camera/selftest").then((r) => { selftest = r; showSelftest(); draw(); }).catch(() => {});
   refreshStatus();
   setInterval(refreshStatus, 3000);
 }
