@@ -131,6 +131,7 @@
   function draw() {
     const m = model;
     const cols = Math.max(1, Math.min(9, Number(m.columns) || 1));
+    const focused = root.contains(document.activeElement) ? document.activeElement.name : null;
     root.replaceChildren(
       h("div", { class: "row" },
         h("label", {}, "Board name ", field("name", "name", m.name, (v) => { m.name = v; if (!m.idTyped) { m.id = slug(v); syncId("id", m.id); } })),
@@ -154,6 +155,8 @@
       h("ul", { class: "problems", "aria-live": "polite" }),
       h("div", { class: "row" }, h("button", { type: "button", class: "save", onclick: save }, "Save the board"),
         h("span", { class: said ? "saved" : "taken" }, said || "")));
+    const again = focused && root.querySelector(`[name="${focused}"]`);   // a food ticked, a space added: keep the place
+    if (again) again.focus();
     check();
   }
 
