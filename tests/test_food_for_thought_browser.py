@@ -46,6 +46,8 @@ def test_tv_action_round_and_final_receipts(tmp_path):
             assert page.locator(".fttv-player").count() == 2
             turn_name = next(p["name"] for p in srv.state()["players"] if p["seat"] == srv.state()["turn"])
             assert turn_name in page.locator(".fttv-player.turn").inner_text()
+            assert srv.post({"host": {"action": "allow_once", "seat": 1, "limit": "market_visits"}}).ok
+            page.wait_for_selector(".fttv-player:has-text('Host allows once: market visits')")
             screenshot(page, "food-for-thought-tv-action-round")
 
             # the player whose turn it is acts from their phone: the page offers only what the rules allow

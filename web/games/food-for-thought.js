@@ -221,6 +221,7 @@
       h("h3", {}, h("span", {}, p.name), h("span", {}, `${score} VP`)),
       h("div", { class: "line fttv-muted" }, p.assistants.map((a) => a.name).join(", ") || "no assistant yet"),
       doing ? h("div", { class: "line" }, doing) : null,
+      p.allow_once.length ? h("div", { class: "line" }, "Host allows once: " + p.allow_once.map((l) => l.replace(/_/g, " ")).join(", ")) : null,
       ...(full ? p.groups.map((g) => h("div", { class: "fttv-group" },
         h("span", {}, (g.tile ? "\u26A0" : "") + shortName(g.name)),
         h("span", { class: "fttv-dots", "aria-label": `${g.tokens.length} of ${g.spaces.length}` },
