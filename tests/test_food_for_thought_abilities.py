@@ -400,24 +400,33 @@ def test_a_token_counts_as_wild_on_a_recipe():
     assert "alcohol" in player(table, 1)["recipe_tokens"][target]
 
 
-def test_wild_uniqueness_lifted_for_a_work_out():
+@pytest.mark.parametrize("mode", ["guided", "physical"])
+def test_wild_uniqueness_lifted_for_a_work_out(mode):
     """Rulebook: a wild activity space takes a food neither shown on the card nor already on it.
-    Sample r02 (during a work out) lifts that once."""
+    Sample r02 (during a work out) lifts that: a second token of the food the card shows goes on its
+    wild space (physical-first: worked out from the two tokens the camera sees on the card)."""
     def wild_activity(state):
         return next((a for a in state["planner"] if "wild" in state["cards"]["activities"][a]["needs"]
                      and any("wild" not in n for n in state["cards"]["activities"][a]["needs"])), None)
-    table = game(["Ann"], "r02", also=wild_activity)
+    table = game(["Ann"], "r02", also=wild_activity, mode=mode)
     act = wild_activity(table.state)
     complete(table, 1, "r02")
-    turn_to(table, 1)
-    shown = next(n.split("|")[0] for n in table.state["cards"]["activities"][act]["needs"] if "wild" not in n)
-    wild_space = table.state["cards"]["activities"][act]["needs"].index("wild") + 1
-    stock(table, 1, [shown], where="body")
-    item = {"activity": act, "food": shown, "space": wild_space}
-    refused(table, {"seat": {"seat": 1, "action": "workout", "take": [act], "place": [item]}}, "unavailable")
+    needs = table.state["cards"]["activities"][act]["needs"]
+    shown = next(n.split("|")[0] for n in needs if "wild" not in n)
+    seat(table, 1, "workout", take=[act])
+    stock(table, 1, [shown, shown], where="body")
+    place = [{"activity": act, "food": shown}, {"activity": act, "food": shown}]
+    refused(table, {"seat": {"seat": 1, "action": "workout", "place": place}}, "unavailable")
+    had = body(table, 1).count(shown)
     use(table, 1, recipe="r02")
-    seat(table, 1, "workout", take=[act], place=[item])
-    assert player(table, 1)["activity_tokens"][act][wild_space - 1] == [shown]
+    if mode == "physical":
+        by_hand(table, 1, {"action": "workout", "place": place})
+    else:
+        seat(table, 1, "workout", place=place)
+    assert body(table, 1).count(shown) == had - 2, table.view("table")["put_back"]
+    done = act in player(table, 1)["activities_done"]
+    assert done == (len(needs) == 2)                      # a two-space card is complete
+    assert done or player(table, 1)["activity_tokens"][act][needs.index("wild")] == [shown]
 
 
 def test_extra_action_this_round():
