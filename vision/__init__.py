@@ -14,5 +14,6 @@ One job per module (docs/camera.md is the user's guide):
 - ``sources``: picamera2, webcam, replay, synthetic; ``config``: the ``[camera]`` section.
 - ``service``: the camera thread and its health; ``camera``: starting it with the server.
 - ``web``: the /calibrate page's API; ``cli``: ``tofu-table markers`` and ``tofu-table vision``.
+- ``check``: scoring readings against the truth; ``selftest``: the /calibrate page's camera self-test.
 - ``synthetic``: the synthetic renderer (tests, benchmark, simulation).
 """
