@@ -249,6 +249,7 @@ $("st-read").onclick = async () => {
   testSay("Waiting for the board to lie still, then reading … keep hands away.");
   const r = await selftestCall(`/api/camera/selftest/${$("board").value}/read`).finally(() => { reading = false; showSelftest(); });
   if (r) { testSay(""); showRun(r.run); newPicture(); }   // the board as it was read
+  else showRun(null);        // the refusal says why; the last reading stays in the session's table
 };
 
 if (!token) $("need-token").hidden = false;
