@@ -21,8 +21,8 @@ from server.games.food_for_thought import abilities, actions, cleanup, data, inf
 from server.games.food_for_thought.boards import implied
 from server.journal import Journal
 from server.table import Table
-from tests.support.food_for_thought import (finish_actions, host, new_table, next_round, ok, pick_assistants,
-                                            player, refused, seat)
+from tests.support.food_for_thought import (every_slot, finish_actions, host, new_table, next_round, ok,
+                                            pick_assistants, player, refused, seat)
 
 FILLER = "veg"          # the food put on a recipe's wild space
 
@@ -221,7 +221,8 @@ def test_a_cook_limit_raised_for_one_cook():
     stock(table, 1, needs + ["water"])
     turn_to(table, 1)
     other = next(r for r in _visible(table) if r != soup)
-    four = [{"recipe": soup, "food": f} for f in needs[:3]] + [{"recipe": other, "food": table.state["cards"]["recipes"][other]["needs"][0].split("|")[0]}]
+    first = table.state["cards"]["recipes"][other]["needs"][0].split("|")[0]
+    four = [{"recipe": soup, "food": f} for f in needs[:3]] + [{"recipe": other, "food": first}]
     stock(table, 1, [four[3]["food"]])
     refused(table, {"seat": {"seat": 1, "action": "cook", "take": [soup, other], "place": four}}, "bad_argument")
     use(table, 1, recipe="r16")
@@ -562,7 +563,8 @@ def test_end_of_game_vp_per_icon_on_the_receipt():
     foods = [next(wilds) if "wild" in n else n.split("|")[0] for n in needs]
     counts = [2 if n == "wild2" else 1 for n in needs]
     stock(table, 1, [f for f, c in zip(foods, counts) for _ in range(c)], where="body")
-    seat(table, 1, "workout", take=[act], place=[{"activity": act, "food": f, "count": c} for f, c in zip(foods, counts)])
+    seat(table, 1, "workout", take=[act],
+         place=[{"activity": act, "food": f, "count": c} for f, c in zip(foods, counts)])
     assert act in player(table, 1)["activities_done"]
     line = _end_line(table, "Sample Wine Night")
     assert line["vp"] == 1
@@ -613,9 +615,10 @@ def test_a_four_player_game_with_abilities_replays_exactly(tmp_path):
 
 # ----------------------------------------------------------------------------- physical-first
 def camera_reads(table, boards: dict) -> None:
-    """The camera reports each board as ``boards`` gives its slots (slots it saw before, now empty, as null)."""
+    """The camera reports each diet board as ``boards`` gives its slots, every other slot empty."""
     for board, slots in boards.items():
-        held = {**implied(table.state, board), **table.state["boards"].get(board, {}).get("seen", {})}
+        empty = every_slot(table.state, board) if board.startswith("diet-") else {}
+        held = {**empty, **implied(table.state, board), **table.state["boards"].get(board, {}).get("seen", {})}
         ok(table, {"board": {"board": board, "slots": {**{s: None for s in held if s not in slots}, **slots}}})
 
 
@@ -637,7 +640,7 @@ def test_physical_first_an_abilitys_move_is_checked_against_the_camera():
     camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
     left = player(table, 1)["actions_left"]
     use(table, 1, recipe="r03", food="dairy")
-    assert table.view("table")["disagreements"]["diet-1"] == [{"slot": "kitchen.2", "recorded": [], "seen": ["dairy"]}]
+    assert {d["slot"] for d in table.view("table")["disagreements"]["diet-1"]} == {"kitchen.2", "body.dairy.1"}
     camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
     assert table.view("table")["disagreements"] == {} and table.state["question"] is None
     assert player(table, 1)["actions_left"] == left and player(table, 1)["snacks"] == 0
@@ -788,7 +791,8 @@ def test_fitness_coach_a_work_out_of_four_tokens():
     table = with_assistant(["Ann", "Ben"], 2, "fitness-coach")
     plain = [a for a in table.state["planner"]
              if all("wild" not in n for n in table.state["cards"]["activities"][a]["needs"])][:2]
-    place = [{"activity": a, "food": n.split("|")[0]} for a in plain for n in table.state["cards"]["activities"][a]["needs"]]
+    place = [{"activity": a, "food": n.split("|")[0]}
+             for a in plain for n in table.state["cards"]["activities"][a]["needs"]]
     assert len(place) >= 4
     place = place[:4]
     stock(table, 1, [item["food"] for item in place], where="body")
@@ -855,7 +859,8 @@ def test_an_end_of_round_ability_in_the_last_round_comes_before_the_scoring():
     assert len(player(table, 1)["trash"]) == trash
     host(table, "continue")
     assert table.state["over"]
-    assert sum(l["vp"] for l in table.state["receipts"][0]["lines"] if l["section"] == "trash") == rules.TRASH_VP * trash
+    lines = table.state["receipts"][0]["lines"]
+    assert sum(line["vp"] for line in lines if line["section"] == "trash") == rules.TRASH_VP * trash
 
 
 def test_with_the_end_of_round_ability_used_up_the_last_round_scores_at_once():
@@ -870,3 +875,18 @@ def test_with_the_end_of_round_ability_used_up_the_last_round_scores_at_once():
     pick_assistants(table)
     finish_actions(table)
     assert table.state["over"] and table.state["receipts"]
+
+
+def test_physical_first_a_potluck_move_is_checked_on_both_boards():
+    """Physical-first: sample p01 gives Ben a Water from Ann's kitchen; the TV lists the difference on
+    both boards until the camera sees the token on Ben's, and neither player's action is worked out."""
+    table = game(["Ann", "Ben"], "p01", potluck=True, mode="physical")
+    complete(table, 1, "p01")
+    stock(table, 1, ["water"])
+    turn_to(table, 1)
+    camera_reads(table, {b: implied(table.state, b) for b in ("diet-1", "diet-2")})
+    use(table, 1, recipe="p01", food="water", target=2)
+    assert set(table.view("table")["disagreements"]) == {"diet-1", "diet-2"}
+    camera_reads(table, {b: implied(table.state, b) for b in ("diet-1", "diet-2")})
+    assert table.view("table")["disagreements"] == {} and table.state["question"] is None
+    assert kitchen(table, 2) == ["water"] and table.state["turn"] == 1
