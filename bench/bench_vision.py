@@ -41,6 +41,7 @@ from vision.calibration import capture_empty, capture_tokens, token_plan  # noqa
 from vision.check import Tally                             # noqa: E402
 from vision.classify import Window, classify               # noqa: E402
 from vision.layout import sample_layouts                   # noqa: E402
+from vision.lens import Lens                               # noqa: E402
 from vision.markers import detect, make_detector           # noqa: E402
 from vision.pipeline import Pipeline                       # noqa: E402
 from vision.tokens import UNKNOWN                          # noqa: E402
@@ -75,19 +76,21 @@ def _renderer_key(ls: dict) -> str:
 
 
 def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | None) -> dict:
-    """One table of ``level``: its calibration pictures (empty, token plan), the plans, and
-    ``pictures`` play pictures with their truth; read from ``cache`` when rendered before."""
+    """One table of ``level``: its calibration pictures (empty, token plan), the plans, the camera's
+    lens (as ``tofu-table vision lens`` measures it, here the renderer's own: a perfect calibration)
+    and ``pictures`` play pictures with their truth; read from ``cache`` when rendered before."""
     folder = cache / _renderer_key(ls) / f"{level}-{seed}" if cache else None
+    play = scenes.shot(ls, level, seed)
+    lens = Lens(*play.lens(), size=(play.camera.width, play.camera.height))
     if folder and (folder / "truth.json").exists():
         meta = json.loads((folder / "truth.json").read_text())
         if len(meta["truth"]) >= pictures:
             load = lambda name: cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
-            return {"plans": meta["plans"], "empty": [load(f"empty-{i}.png") for i in range(3)],
+            return {"plans": meta["plans"], "lens": lens, "empty": [load(f"empty-{i}.png") for i in range(3)],
                     "full": [load(f"plan-{i}.png") for i in range(3)],
                     "play": [(load(f"play-{k}.png"), meta["truth"][k]) for k in range(pictures)]}
-    play = scenes.shot(ls, level, seed)
     plans = {b: token_plan(layout) for b, layout in ls.items()}
-    out = {"plans": plans,
+    out = {"plans": plans, "lens": lens,
            "empty": [scenes.render(scenes.calibration_shot(play, {}, seed * 10 + i))[0] for i in range(3)],
            "full": [scenes.render(scenes.calibration_shot(play, plans, seed * 10 + 5 + i))[0] for i in range(3)],
            "play": []}
@@ -106,14 +109,16 @@ def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | Non
     return out
 
 
-def level_error(level: str, shots: int, pictures: int, cache: Path | None = None, first: int = 0) -> Tally:
+def level_error(level: str, shots: int, pictures: int, cache: Path | None = None, first: int = 0,
+                use_lens: bool = True) -> Tally:
     """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each."""
     every = sample_layouts()
     ls = {b: every[b] for b in LEVEL_BOARDS}
     tally = Tally()
     for c in range(first, first + shots):
         got = level_shot(ls, level, LEVEL_SEEDS[level] + c, pictures, cache)
-        pipe = Pipeline(ls)
+        lens = got["lens"] if use_lens else None
+        pipe = Pipeline(ls, lens=lens)
         for b in ls:
             try:
                 capture_empty(pipe, b, got["empty"])
@@ -122,7 +127,7 @@ def level_error(level: str, shots: int, pictures: int, cache: Path | None = None
                 pass                      # refused: the board stays uncalibrated and reads nothing
         refs = {b: w.reference for b, w in pipe.boards.items() if w.reference is not None}
         for img, truth in got["play"]:
-            fresh = Pipeline(ls, refs)
+            fresh = Pipeline(ls, refs, lens=lens)
             fresh.process(img)
             for b, w in fresh.boards.items():
                 read = None if w.reading is None else dict(zip((s.id for s in w.layout.slots), w.reading.labels))
@@ -283,12 +288,13 @@ def main() -> int:
     ap.add_argument("--first-shot", type=int, default=0, help="start at this shot (seeds level base + n)")
     ap.add_argument("--cache", default=str(CACHE), help="folder of rendered shots ('' renders every time)")
     ap.add_argument("--levels-only", action="store_true", help="only the harder renderer's error")
+    ap.add_argument("--no-lens", action="store_true", help="read the harder renderer's shots without the lens")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     total = Tally()
     for level in [v for v in args.levels.split(",") if v]:
         t = level_error(level, args.shots, args.pictures, Path(args.cache) if args.cache else None,
-                        args.first_shot)
+                        args.first_shot, not args.no_lens)
         total = total.merge(t)
         _print_tally(f"harder renderer, {level}", t)
     if total.slots:
