@@ -1,6 +1,6 @@
 """Food for Thought physical-first: phone and host inputs per action, and the same scores as the guided mode.
 
-    python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4] [--camera]
+    python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4] [--camera [easy|hard]]
 
 A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``,
 the Freezer and Food Allergy modules on): it taps the recipe, activity and assistant cards it takes,
@@ -31,8 +31,8 @@ With ``--camera`` the readings go through the real camera pipeline instead: the 
 markers and dice lie on the synthetic table (vision/synthetic.py: the shipped main board, shopping
 list and diet board layouts, each diet board with a strip below it for the unused markers, its own
 action spaces and the tokens lying on cards, see :func:`player_board`), a hand reaches over the
-board while it changes, and only what the pipeline commits reaches the table.  The Freezer module
-is off there (the freezer boards would lie below the camera's picture).  A game in which the table
+board while it changes, and only what the pipeline commits reaches the table (the freezer boards,
+read for their players' diet boards, lie right of the shopping list).  A game in which the table
 stops following the group (a reading refused, a move not applied, a slot the layouts do not have)
 is counted as stalled, with why, and its scores are not compared.
 """
@@ -95,19 +95,22 @@ def player_board(diet: Layout) -> Layout:
 class CameraTable:
     """The synthetic table the group's tokens lie on, and the calibrated camera pipeline watching it.
 
-    :meth:`show` is one board changed by hand: a hand over it while the tokens move, then the
-    picture still until the pipeline commits the board (or plainly sees nothing new)."""
+    :meth:`show` is one of the game's boards changed by hand (its slots may lie on more than one
+    physical board: a diet board's freezer and thaw spaces are on the freezer board): a hand over each
+    physical board that changes, then the picture still until the pipeline commits it."""
 
     #: Still frames looked at after a change before giving up on a commit.
     PATIENCE = 40
 
-    def __init__(self, players: int, seed: int):
+    def __init__(self, players: int, seed: int, hard: bool = False):
         every = sample_layouts()
         self.layouts = {"main": every["main"], "shop": every["shop"]}
         for seat in range(1, players + 1):
             self.layouts[f"diet-{seat}"] = player_board(every[f"diet-{seat}"])
-        self.scene = syn.table_scene(self.layouts, seed, tokens={}, hard=False)
-        self.scene.noise = 1.5
+            self.layouts[f"freezer-{seat}"] = every[f"freezer-{seat}"]
+        self.scene = syn.table_scene(self.layouts, seed, tokens={}, hard=hard)   # hard: blur, noise, JPEG
+        if not hard:
+            self.scene.noise = 1.5                                                 # (the live simulation's)
         self.pipe = Pipeline(self.layouts, settings=Settings(still_frames=6))
         syn.calibrate(self.pipe, self.scene)
         self.laid = {b: {} for b in self.layouts}
@@ -115,6 +118,10 @@ class CameraTable:
         self.frames = 0               # frames the pipeline looked at
         self.beyond: Counter = Counter()   # slots the record fills that no layout shows, by area
         self.misread: Counter = Counter()  # slots the pipeline holds otherwise than they lie after a change
+
+    def boards(self) -> set[str]:
+        """The game's boards the camera reads."""
+        return {layout.target for layout in self.layouts.values()}
 
     def _frame(self, hands=()):
         self.frame += 1
@@ -130,33 +137,40 @@ class CameraTable:
         self.frames += self.PATIENCE // 2
         return commits
 
-    def _lay(self, board: str, slots: dict) -> None:
-        shown = {s.id for s in self.layouts[board].slots}
+    def _lay(self, board: str, slots: dict) -> list[str]:
+        """Lay the game board's tokens on the physical boards that show its slots; those that changed."""
+        changed, shown = [], set()
+        for name, layout in self.layouts.items():
+            if layout.target == board:
+                ids = {s.id for s in layout.slots}
+                shown |= ids
+                laid = {s: t for s, t in slots.items() if t and s in ids}
+                if laid != self.laid[name]:
+                    self.laid[name] = laid
+                    changed.append(name)
         self.beyond.update(s.rsplit(".", 1)[0] for s, t in slots.items() if t and s not in shown)
-        self.laid[board] = {s: t for s, t in slots.items() if t and s in shown}
+        return changed
 
     def show(self, board: str, slots: dict) -> list[dict]:
         """``board`` now holds ``slots`` (absent or null: empty): the pipeline's commits meanwhile."""
-        before = dict(self.laid[board])
-        self._lay(board, slots)
-        if self.laid[board] == before:
-            return []                 # nothing moved that the camera could see
-        return self._settle(board)
+        return [c for name in self._lay(board, slots) for c in self._settle(name)]
 
     def nudge(self, board: str) -> list[dict]:
         """Someone straightens the tokens on ``board`` (each lies a little otherwise): the commits."""
-        self._place(board).seed += 1
-        return self._settle(board)
+        commits = []
+        for place in self.scene.boards:
+            if place.layout.target == board:
+                place.seed += 1
+                commits += self._settle(place.layout.board)
+        return commits
 
-    def _place(self, board: str) -> "syn.Placement":
-        return next(p for p in self.scene.boards if p.layout.board == board)
-
-    def _settle(self, board: str) -> list[dict]:
-        """A hand over ``board``, then the picture still until the pipeline commits it."""
-        place = self._place(board)
+    def _settle(self, name: str) -> list[dict]:
+        """A hand over the physical board ``name``, then the picture still until the pipeline commits it."""
+        place = next(p for p in self.scene.boards if p.layout.board == name)
         w, h = place.layout.size_mm
         tip = place.pose() @ (w / 2, h / 2, 1)
         hand = syn.Hand(tip=(float(tip[0]), float(tip[1])), origin=(float(tip[0]), 1400.0 if tip[1] > 300 else -500.0))
+        ids = {s.id for s in place.layout.slots}
         commits = []
         for img in [self._frame([hand])] * 2 + [self._frame()]:
             commits += self.pipe.process(img)
@@ -165,11 +179,11 @@ class CameraTable:
             got = self.pipe.process(img)
             self.frames += 1
             commits += got
-            if any(c["board"]["board"] == board for c in got):
+            if any(ids & set(c["board"]["slots"]) for c in got):
                 break
-        seen = self.pipe.boards[board].tracker.committed or {}
-        lying = {**dict.fromkeys(seen), **self.laid[board]}
-        self.misread.update(f"{board.split('-')[0]}: {t} read as {seen.get(s)}" for s, t in lying.items()
+        seen = self.pipe.boards[name].tracker.committed or {}
+        lying = {**dict.fromkeys(seen), **self.laid[name]}
+        self.misread.update(f"{name.split('-')[0]}: {t} read as {seen.get(s)}" for s, t in lying.items()
                             if seen.get(s) != t)
         return commits
 
@@ -181,16 +195,16 @@ class Stalled(Exception):
 class Group:
     """The people at the table: their decisions, and the inputs each mode gets from them."""
 
-    def __init__(self, players: int, seed: int, camera: bool = False):
+    def __init__(self, players: int, seed: int, camera: str | None = None):
         self.rng = random.Random(seed)
         self.players, self.seed = players, seed
         self.table = Table(Journal(":memory:"))
-        self.camera = CameraTable(players, seed) if camera else None
+        self.camera = CameraTable(players, seed, camera == "hard") if camera else None
         self._must(self.table.handle(self._new_game("physical")))
         self.refused = Counter()         # camera commits the table refused (camera mode), by code
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
         if self.camera:
-            self._commit(self.camera.first_look({b: implied(self.state, b) for b in self.camera.layouts}))
+            self._commit(self.camera.first_look({b: implied(self.state, b) for b in self.camera.boards()}))
         self.guided: list[dict] = [self._new_game("guided")]
         self.phone = Counter()           # phone or host inputs of the physical table, by action type
         self.actions = Counter()         # actions taken, by type
@@ -207,7 +221,7 @@ class Group:
     def _new_game(self, mode: str) -> dict:
         return {"new_game": {"game": "food-for-thought", "players": NAMES[:self.players], "seed": self.seed,
                              "options": {"data": "sample", "draws": "physical", "dice": "physical", "mode": mode,
-                                         "freezer": not self.camera, "food_allergy": True}}}
+                                         "freezer": True, "food_allergy": True}}}
 
     @staticmethod
     def _must(outcome):
@@ -505,7 +519,7 @@ class Group:
         """Camera mode: the TV lists slots of a legal move (the camera misread a token): the people
         straighten the tokens on each board listed and the camera looks again, up to three times."""
         for _ in range(3 if self.camera else 0):
-            listed = {d["board"] for d in self.state["put_back"]} & set(self.camera.layouts)
+            listed = {d["board"] for d in self.state["put_back"]} & self.camera.boards()
             if not listed:
                 return
             self.straightened += 1
@@ -793,7 +807,7 @@ def _same(a: dict, b: dict) -> bool:
     return key(a) == key(b)
 
 
-def play_game(players: int, seed: int, camera: bool = False, rounds: int | None = None) -> dict:
+def play_game(players: int, seed: int, camera: str | None = None, rounds: int | None = None) -> dict:
     """One whole game (or its first ``rounds``): the physical table's phone inputs, actions, cases, and
     both modes' scores (camera mode: also why the game stalled, if it did, and what the camera did)."""
     group = Group(players, seed, camera)
@@ -818,8 +832,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3, help="games per player count")
     ap.add_argument("--players", default="1,2,3,4")
-    ap.add_argument("--camera", action="store_true", help="read the boards through the synthetic camera and "
-                    "the real pipeline instead of sending the readings")
+    ap.add_argument("--camera", nargs="?", const="easy", choices=("easy", "hard"),
+                    help="read the boards through the synthetic camera and the real pipeline instead of sending "
+                    "the readings: the live simulation's picture (easy) or one with blur, noise, JPEG and "
+                    "uneven coloured light (hard)")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
     flashes = misrecorded = 0

@@ -46,9 +46,9 @@ def test_a_round_through_the_camera_pipeline_is_recorded_as_the_group_played_it(
     """The group's tokens, markers and dice lie on the synthetic table and only what the calibrated
     pipeline commits reaches the table: the round's moves (wrong ones first, each listed to put back
     until put right) are worked out with no phone input, and the record scores like the guided replay."""
-    game = bench.play_game(1, seed=1, camera=True, rounds=1)
+    game = bench.play_game(1, seed=3, camera="easy", rounds=1)      # (seed 3: shop, snack, market and cook)
     assert game["stalled"] is None
-    assert sum(game["actions"].values()) == 4 and sum(game["phone"].values()) == 0
+    assert set(game["actions"]) == {"shop", "snack", "market", "cook"} and sum(game["phone"].values()) == 0
     assert game["wrong"] == 0 and game["physical"] == game["guided"]
-    assert sum(game["cases"].values()) >= 1, game["cases"]          # a wrong move made, refused, put right
+    assert sum(game["cases"].values()) >= 2, game["cases"]          # wrong moves made, refused, put right
     assert game["frames"] > 50 and not game["beyond"] and not game["refused"]
