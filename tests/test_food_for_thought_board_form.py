@@ -53,7 +53,7 @@ def test_a_whole_diet_board_is_entered_checked_in_words_and_saved_as_the_schema_
         assert srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"]}}).ok
         page = b.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{srv.url}/host?token={srv.host_token}")
-        page.click("#secrets summary")
+        page.click("#owner summary")
         page.click("text=Open the card entry form")
         page.select_option("select[name=kind]", "boards")
         page.wait_for_selector("input[name=board-name]")

@@ -82,13 +82,13 @@ def test_tv_action_round_and_final_receipts(tmp_path):
 
 
 def test_host_card_entry_form(tmp_path):
+    """The owner enters cards between games (no game needs to run for the form)."""
     srv = Server(tmp_path / "data").start()
     try:
-        srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"]}})
         with browser() as b:
             page = b.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"{srv.url}/host?token={srv.host_token}")
-            page.click("#secrets summary")   # the host opens the folded answers and corrections
+            page.click("#owner summary")   # "Your cards and boards"
             page.click("text=Open the card entry form")
             page.wait_for_selector("text=Check and save")
             page.select_option("select[name=kind]", "goals")
@@ -106,7 +106,7 @@ def test_host_card_entry_form(tmp_path):
             saved = (tmp_path / "data" / "food-for-thought" / "goals.jsonl").read_text()
             assert json.loads(saved) == {"id": "real-g1", "name": "Most recipes",
                                          "measure": {"of": "recipes", "at_least": 2}, "first": 7, "second": 5}
-            page.wait_for_selector("text=new games use the sample goals until you mark yours complete")
+            page.wait_for_selector("text=Your goals entered so far: 1; new games use the sample goals until you mark yours complete")
             page.click("text=Mark goals complete")
             page.wait_for_selector("option:has-text('goals (yours, 1)')", state="attached")
             page.wait_for_selector("text=Your 1 goals are marked complete")

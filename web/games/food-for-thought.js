@@ -473,23 +473,25 @@
   let dataKind = "recipes";
   const entryDraft = {};   // typed values survive the redraws that state updates cause
 
-  async function loadData(el, view) {
+  async function loadData(redraw) {
     const r = await fetch("/api/food-for-thought/data", { headers: { Authorization: "Bearer " + TofuTable.token } });
     dataInfo = r.ok ? await r.json() : { error: (await r.json()).error.message };
     await TofuTable.loadGame("food-for-thought-boards");   // the diet board form (loadGame loads a script of web/games/ once)
-    TofuTable.renderGame("host", view, el);
+    redraw();
   }
 
   const kindLabel = (k, info) => (info.source === "owner" ? `${k} (yours, ${info.count})`
     : info.entered ? `${k} (sample; ${info.entered} of yours entered)` : `${k} (sample, ${info.count})`);
 
-  function entryForm(view, el) {
-    if (!dataInfo) return h("button", { onclick: () => loadData(el, view) }, "Open the card entry form");
+  // The owner's card entry form; `view` is the running game's host view (null between games),
+  // `redraw` draws the part holding the form again.
+  function entryForm(view, redraw) {
+    if (!dataInfo) return h("button", { onclick: () => loadData(redraw) }, "Open the card entry form");
     if (dataInfo.error) return h("div", { class: "ft-warn" }, dataInfo.error);
     const kinds = Object.keys(dataInfo.kinds);
     const kindSel = select("kind", kinds, kinds.map((k) => kindLabel(k, dataInfo.kinds[k])));
     kindSel.value = dataKind;
-    kindSel.onchange = () => { dataKind = kindSel.value; TofuTable.renderGame("host", view, el); };
+    kindSel.onchange = () => { dataKind = kindSel.value; redraw(); };
     const fields = dataInfo.kinds[dataKind].fields;
     const inputs = Object.entries(fields).map(([name, f]) => {
       const typ = Array.isArray(f.type) ? f.type.join("|") : f.type;
@@ -535,39 +537,39 @@
       if (r.ok) {
         dataInfo = body;
         Object.keys(entryDraft).filter((k) => k.startsWith(dataKind + ".")).forEach((k) => delete entryDraft[k]);
-        TofuTable.renderGame("host", view, el);
+        redraw();
         return;
       }
       else result.textContent = (body.error.problems || [body.error.message]).join("\n");
     };
-    const changed = view.options.data === "owner" && !view.over && dataInfo.fingerprint !== (view.host || {}).data_fingerprint;
+    const changed = view && view.options.data === "owner" && !view.over && dataInfo.fingerprint !== (view.host || {}).data_fingerprint;
     return h("div", { class: "ft-box" }, h("h4", {}, "Enter a real card into " + dataInfo.owner_dir),
       changed ? h("div", { class: "ft-warn" }, "The data files differ from the ones this game started with: an undo " +
         "or a restart replays this game with the new files. Finish the game before entering more cards.") : null,
       h("div", { class: "ft-why" }, dataInfo.sample.length ? "Still sample data: " + dataInfo.sample.join(", ") : "No sample data left."),
       h("div", { class: "ft-why" }, "Lists: comma separated or JSON; foods: " + dataInfo.foods.join(", ")),
       h("div", { class: "ft-form" }, "Kind:", kindSel),
-      ...(dataKind === "boards" ? [TofuDietBoardForm.form(dataInfo, (body) => { dataInfo = body; TofuTable.renderGame("host", view, el); })] : [
+      ...(dataKind === "boards" ? [TofuDietBoardForm.form(dataInfo, (body) => { dataInfo = body; redraw(); })] : [
         ...inputs.map(([name, , input, shown]) => h("div", { class: "ft-form" }, h("label", {}, name + " "), shown || input)),
         h("button", { onclick: submit }, "Check and save")]), result,
-      completeBox(view, el, result),
+      completeBox(redraw, result),
       ...(dataInfo.problems || []).map((p) => h("div", { class: "ft-warn" }, p)));
   }
 
   // A kind stays sample until the owner marks it complete: the first card entered never replaces a deck.
-  function completeBox(view, el, result) {
+  function completeBox(redraw, result) {
     const info = dataInfo.kinds[dataKind];
     const mark = async (complete) => {
       const r = await fetch("/api/food-for-thought/complete", { method: "POST",
         headers: { "Content-Type": "application/json", Authorization: "Bearer " + TofuTable.token },
         body: JSON.stringify({ kind: dataKind, complete }) });
       const body = await r.json();
-      if (r.ok) { dataInfo = body; TofuTable.renderGame("host", view, el); }
+      if (r.ok) { dataInfo = body; redraw(); }
       else result.textContent = (body.error.problems || [body.error.message]).join("\n");
     };
     const said = info.complete
       ? `Your ${info.entered} ${dataKind} are marked complete: new games use them.`
-      : `${info.entered} ${dataKind} entered; new games use the sample ${dataKind} until you mark yours complete.`;
+      : `Your ${dataKind} entered so far: ${info.entered}; new games use the sample ${dataKind} until you mark yours complete.`;
     return h("div", { class: "ft-why" }, said + " ",
       info.complete ? h("button", { onclick: () => mark(false) }, "Use the sample " + dataKind + " again")
         : info.entered ? h("button", { onclick: () => mark(true) }, "Mark " + dataKind + " complete") : null);
@@ -611,10 +613,14 @@
     if (view.over) parts.push(receipts(view));
     parts.push(h("div", { class: "ft-why" }, `Bag: ${hv.bag_left} tokens; data: ` +
       Object.entries(hv.data_sources || {}).map(([k, v]) => `${k} ${v}`).join(", ")));
-    parts.push(entryForm(view, el));
     parts.push(h("div", { class: "ft-row" }, ...view.seats.map((p) => playerBoard(view, p))));
     el.append(h("div", { class: "ft" }, ...parts));
   }
 
-  window.TofuGames["food-for-thought"] = { tv, seat, host, activeSeat };
+  // The host page's "Your cards and boards" part, in and between games (`view`: this game's, or null).
+  function owner(el, view) {
+    TofuTable.keepDrafts(el, () => el.replaceChildren(h("div", { class: "ft" }, entryForm(view, () => owner(el, view)))));
+  }
+
+  window.TofuGames["food-for-thought"] = { tv, seat, host, activeSeat, owner };
 })();

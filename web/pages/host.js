@@ -62,6 +62,7 @@ async function loadGames() {
   const list = await (await fetch("/api/games")).json();
   gamesById = Object.fromEntries(list.map((g) => [g.id, g]));
   if (current) TofuMoveForm.show(current, gamesById[current.game], $("correction"));
+  showOwnerParts(current);
   $("ng-game").replaceChildren(...list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}-${g.max_players} players)`)));
   showOptions();
 }
@@ -165,6 +166,22 @@ $("host-code").onclick = async () => {
                    r.ok ? "info" : undefined);
 };
 
+// Each game's owner part (Food for Thought's card entry), in and between games; drawn again with
+// every state (what is typed stays: TofuTable.keepDrafts), told the running game's view.
+async function showOwnerParts(view) {
+  const area = $("owner-area");
+  for (const game of Object.values(gamesById)) {
+    const part = (await TofuTable.loadGame(game.id)).owner;
+    if (!part) continue;
+    let box = area.querySelector(`[data-game="${game.id}"]`);
+    if (!box) {
+      box = h("div", { "data-game": game.id });
+      area.append(h("h3", {}, game.name), box);
+    }
+    part(box, view && view.game === game.id ? view : null);
+  }
+}
+
 function render(view) {
   current = view;
   showUndo(view.undo);
@@ -183,6 +200,7 @@ function render(view) {
   else { $("game-area").replaceChildren("No game running."); shown(); }
   TofuMoveForm.show(view, gamesById[view.game], $("correction"));
   refreshJournal();
+  showOwnerParts(view);
 }
 
 if (!TofuTable.token) $("need-token").hidden = false;
