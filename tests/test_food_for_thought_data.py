@@ -83,6 +83,7 @@ def test_board_schema_checks_groups_and_kitchen(tmp_path):
     bad["groups"][1]["foods"].append("fats")          # fats now in two groups
     del bad["kitchen"]["entry"]["water"]               # water has no kitchen column
     bad["groups"][0]["spaces"] = []
+    bad["groups"].append({"id": "spare", "name": "Spare", "foods": [], "zero_vp": 0, "spaces": [1]})
     _write(tmp_path, "boards.jsonl", [bad])
     problems = data.load(tmp_path).problems
     text = "\n".join(problems)
@@ -90,6 +91,7 @@ def test_board_schema_checks_groups_and_kitchen(tmp_path):
     assert "'fats' is already in group 'fats'" in text
     assert "kitchen.entry has no column for water" in text
     assert "groups[0].spaces must be a non-empty list" in text
+    assert f"groups[{len(bad['groups']) - 1}].foods must list at least one food" in text
 
 
 def test_data_check_command(tmp_path, capsys):

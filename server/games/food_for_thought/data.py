@@ -309,6 +309,8 @@ def _check_groups(groups, foods: set, out: _Problems) -> None:
             out.add(f"{where}.id {g['id']!r} appears twice")
         else:
             ids.add(g["id"])
+        if "foods" in g and (not isinstance(g["foods"], list) or not g["foods"]):
+            out.add(f"{where}.foods must list at least one food: a group no token can enter scores nothing")
         for f in g.get("foods", []) if isinstance(g.get("foods"), list) else []:
             if f not in foods:
                 out.add(f"{where}.foods: {f!r} is not a food id")
