@@ -86,8 +86,14 @@ def next_round(table: Table) -> None:
         host(table, "continue")
 
 
-#: Slots per kitchen column and trash spaces on the sample diet board layouts (vision/data/layouts).
-KITCHEN_ROWS, TRASH_SPACES = 6, 8
+def _sample_diet_capacity() -> tuple[int, int]:
+    """Slots per kitchen column and trash spaces on the sample diet board layout (vision/data/layouts)."""
+    from vision.layout import sample_layouts
+    ids = [s.id for s in sample_layouts()["diet-1"].slots]
+    return sum(i.startswith("kitchen.1.") for i in ids), sum(i.startswith("trash.") for i in ids)
+
+
+KITCHEN_ROWS, TRASH_SPACES = _sample_diet_capacity()
 
 
 def every_slot(state: dict, board: str) -> dict:
