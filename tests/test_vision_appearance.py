@@ -4,7 +4,10 @@ Each type is learnt on the token plan's spaces only; the reading must hold on ev
 printed space (coloured rows, food pictures under the spaces), with tokens off centre, a side
 wall and a shadow, under a light mix that changed since calibration; glare is never read as a colour.
 """
+from dataclasses import replace
+
 import cv2
+import numpy as np
 
 from tests.support.vision_scenes import layouts
 from vision import scenes
@@ -70,3 +73,34 @@ def test_a_face_washed_out_by_glare_reads_unknown_not_a_colour():
     fresh = Pipeline(ls, refs)
     fresh.process(img)
     assert fresh.boards["diet-1"].reading.labels[20] == UNKNOWN
+
+
+def test_tokens_under_soft_glare_read_their_own_colour():
+    """Glare adds light to every colour (a dark token looks paler, not just brighter): the light measured
+    around each slot includes that added light, so tokens under a glare spot that does not clip still
+    read as what they are (issue 13: glare must not turn a token into unknown or into another type)."""
+    ls = layouts("diet-1")
+    seed = 4545
+    play = scenes.shot(ls, "easy", seed)
+    refs, plans = _calibrated(ls, play, seed)
+    layout = ls["diet-1"]
+    free = [s for s in layout.slots if s.id not in plans["diet-1"]]
+    centre = free[len(free) // 2]
+    near = sorted(free, key=lambda s: (s.x - centre.x) ** 2 + (s.y - centre.y) ** 2)[:9]
+    dark = ("meat", "nuts", "seafood", "water", "alcohol", "veg", "fats", "poultry", "grain")
+    tokens = {"diet-1": {s.id: kind for s, kind in zip(near, dark)}}
+    board = next(b for b in play.boards if b.layout.board == "diet-1")
+    h = scenes.board_homography(play, board)
+    at = cv2.perspectiveTransform(np.array([[[centre.x, centre.y]]], np.float64), h)[0, 0]
+    plain, truth = scenes.render(scenes.with_tokens(play, tokens, seed + 1))
+    glare = replace(play.light, glare=[(at[0] / play.camera.width, at[1] / play.camera.height, 0.035, 60.0)])
+    img, _ = scenes.render(replace(scenes.with_tokens(play, tokens, seed + 1), light=glare))
+    x, y = (int(round(v)) for v in at)
+    # the glare is really there and does not clip: some 50-60 grey levels added at its centre
+    spot = (slice(y - 15, y + 16), slice(x - 15, x + 16))
+    added = img[spot].astype(float).mean() - plain[spot].astype(float).mean()
+    assert added > 40 and (img[spot] >= SATURATED).mean() < 0.01, (added, (img[spot] >= SATURATED).mean())
+    pipe = Pipeline(ls, refs)
+    pipe.process(img)
+    read = dict(zip((s.id for s in layout.slots), pipe.boards["diet-1"].reading.labels))
+    assert {s.id: read[s.id] for s in near} == {s.id: truth["boards"]["diet-1"]["slots"][s.id] for s in near}

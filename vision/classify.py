@@ -16,7 +16,8 @@ Reading a slot (:func:`read_windows`):
    (allowing a pixel of play); the place within the search area where the difference is
    largest over a disc of the token's size is where the token lies.  Then the light is measured
    again from everything in the window clear of that place (far more print than the outside
-   alone): a gain per channel and light added to every channel (glare), fitted against the
+   alone): a gain (in the tint the light took on over the whole board, held towards the board's
+   usual gain) and light added to every channel (glare, never below none), fitted against the
    empty board, leaving out samples that changed otherwise (a neighbour's token); the token is
    found again in that light.  Its disc's mean difference says whether anything lies there at
    all: the empty decision is made against the printed space.
@@ -63,7 +64,10 @@ FACE = (0.5, 0.8)
 #: share of its radius.
 DISC = 0.85
 #: How strongly the added light (glare) is held towards none, against the window's own evidence.
-ADDED_PRIOR = 0.15
+ADDED_PRIOR = 0.03
+#: How strongly a slot's gain is held towards the board's usual gain: the light's mix changes smoothly
+#: over a board, glare is local, so a window brighter than its neighbours is mostly added light.
+GAIN_PRIOR = 0.3
 #: Beyond this from the token found (mm past its radius), the window shows the board: the light is fitted there.
 CLEAR_MM = 2.0
 #: Least spread of a token type's colour (log units): the tokens' own print varies by a few percent.
@@ -310,13 +314,19 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
     lit = (cur + DARK) / gain[:, None, :] - DARK                            # in the calibration light
     best = _find(reference, lit, sat, window)[1]
-    # the light again, now from everything in the window but the token found: a gain per channel and
-    # added light (glare), without samples that changed otherwise (a neighbour's token)
+    # the light again, now from everything in the window but the token found: a gain in the board's tint
+    # (the colour of the light's change, much the same all over it) and added light (glare), without
+    # samples that changed otherwise (a neighbour's token)
     keep = window.clear[best] & ~sat
-    gain, added = fit_light(cur, ref, keep)
-    res = np.abs(cur - gain[:, None, :] * ref - added[:, None, None]).sum(2)
+    tint = gain / gain.mean(1, keepdims=True)
+    tint = np.median(tint[usable], 0) if usable.any() else np.ones(3, np.float32)
+    usual = float(np.median(gain[usable].mean(1))) if usable.any() else 1.0
+    tinted = ref * tint
+    gain, added = fit_light(cur, tinted, keep, usual)
+    res = np.abs(cur - gain[:, None, None] * tinted - added[:, None, None]).sum(2)
     keep &= res <= np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
-    gain, added = fit_light(cur, ref, keep)
+    gain, added = fit_light(cur, tinted, keep, usual)
+    gain = gain[:, None] * tint
     lit = (cur - added[:, None, None]) / gain[:, None, :]
     mean, best = _find(reference, lit, sat, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
@@ -352,28 +362,22 @@ def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window
     return area[np.arange(n), best], best
 
 
-def fit_light(cur: np.ndarray, ref: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def fit_light(cur: np.ndarray, ref: np.ndarray, keep: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The light now against calibration's, per slot: ``cur ~ gain * ref + added`` over the samples ``keep``
-    (N, K), with a gain per channel (N, 3) and added light (glare) the same in every channel (N,), held
-    towards none where the window's print has too little contrast to tell the two apart."""
+    (N, K) and all three channels (``ref`` already in the board's tint), a gain (N,) held towards ``usual``
+    and added light (glare) the same in every channel (N,), never below none."""
     w = keep.astype(np.float32)
-    sw = w.sum(1)                                                           # (N,)
-    sr, srr, src, sc = (np.matmul(w[:, None, :], v)[:, 0].astype(np.float64)         # (N, 3) each
+    sw = 3 * w.sum(1).astype(np.float64)                                    # (N,)
+    sr, srr, src, sc = (np.matmul(w[:, None, :], v)[:, 0].sum(1).astype(np.float64)     # (N,) each
                         for v in (ref, ref * ref, ref * cur, cur))
-    n = len(cur)
-    a = np.zeros((n, 4, 4), np.float64)
-    b = np.zeros((n, 4), np.float64)
-    for ch in range(3):
-        a[:, ch, ch], a[:, ch, 3], a[:, 3, ch] = srr[:, ch] + 1e-3, sr[:, ch], sr[:, ch]
-        b[:, ch] = src[:, ch]
-    a[:, 3, 3] = (3 + ADDED_PRIOR) * np.maximum(sw, 1)
-    b[:, 3] = sc.sum(1)
-    x = np.linalg.solve(a, b[..., None])[..., 0]
+    a11, a12, a22 = srr * (1 + GAIN_PRIOR) + 1e-3, sr, (1 + ADDED_PRIOR) * np.maximum(sw, 1)
+    b1 = src + GAIN_PRIOR * srr * usual
+    det = a11 * a22 - a12 * a12
+    gain, added = (b1 * a22 - a12 * sc) / det, (a11 * sc - a12 * b1) / det
     # light is only ever added: where the fit says taken away, the print's contrast misled it (no glare)
-    dim = x[:, 3] < 0
-    x[dim, :3] = src[dim] / (srr[dim] + 1e-3)
-    x[dim, 3] = 0.0
-    return np.clip(x[:, :3], 0.05, 20).astype(np.float32), x[:, 3].astype(np.float32)
+    dim = added < 0
+    gain[dim], added[dim] = src[dim] / (srr[dim] + 1e-3), 0.0
+    return np.clip(gain, 0.05, 20).astype(np.float32), added.astype(np.float32)
 
 
 @dataclass
