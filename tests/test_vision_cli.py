@@ -9,6 +9,7 @@ from server.cli import main
 from tests.support.vision_scenes import layouts
 from vision import synthetic as syn
 from vision.calibration import token_plan
+from vision.lens import Lens
 from vision.markers import detect, make_detector
 
 
@@ -92,6 +93,15 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     truth_file.write_text(json.dumps({"game.png": {"kitchen.9.9": None}}))
     assert main(args) == 2
     assert "kitchen.9.9" in capsys.readouterr().err
+    # photos of a camera whose lens was calibrated (`tofu-table vision lens`) are read through it
+    # (this camera's lens is perfect: the same reading); a broken lens file is refused
+    truth_file.write_text(json.dumps({"game.png": dict(truth["boards"]["diet-1"]["slots"])}))
+    h, w = cv2.imread(str(photos / "game.png")).shape[:2]
+    lens_file = Lens(np.array([[600.0, 0, w / 2], [0, 600.0, h / 2], [0, 0, 1]]), np.zeros(5), (w, h)).save(tmp_path)
+    assert main(args + ["--lens", str(lens_file)]) == 0
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(args + ["--lens", str(tmp_path / "bad.json")]) == 2
+    assert "the lens file is malformed" in capsys.readouterr().err
     read = {slot: s["token"] for slot, s in result["slots"].items()}
     assert read == truth["boards"]["diet-1"]["slots"]
     assert all(0 <= s["confidence"] <= 1 for s in result["slots"].values())

@@ -1,9 +1,9 @@
 """``tofu-table markers`` (the printable sheet) and ``tofu-table vision ...`` (the pipeline on still images).
 
     tofu-table markers -o markers.pdf [--boards shop,diet-1] [--dpi 300] [--paper a4|letter]
-    tofu-table vision calibrate --layout FILE --empty IMAGE... --tokens IMAGE... --reference DIR
-    tofu-table vision classify --layout FILE --reference DIR IMAGE... [--json]
-    tofu-table vision check --layout FILE --reference DIR --truth FILE PHOTO_FOLDER [--json]
+    tofu-table vision calibrate --layout FILE --empty IMAGE... --tokens IMAGE... --reference DIR [--lens FILE]
+    tofu-table vision classify --layout FILE --reference DIR IMAGE... [--json] [--lens FILE]
+    tofu-table vision check --layout FILE --reference DIR --truth FILE PHOTO_FOLDER [--json] [--lens FILE]
     tofu-table vision lens --sheet lens.pdf | PHOTO... | --camera [--views N] [--data DIR]
 
 Only the parsers are here: every ``tofu-table`` command (``serve`` too) builds them, and the
@@ -36,6 +36,7 @@ def add_parser(subparsers) -> None:
     c.add_argument("--reference", required=True, help="folder with the board's colour reference (<board>.json)")
     c.add_argument("images", nargs="+")
     c.add_argument("--json", action="store_true", help="print JSON")
+    _lens_option(c)
     c.set_defaults(func=_later("classify"))
     k = vsub.add_parser("calibrate", help="make a colour reference from still images")
     k.add_argument("--layout", required=True)
@@ -43,6 +44,7 @@ def add_parser(subparsers) -> None:
     k.add_argument("--tokens", nargs="+", required=True,
                    help="images with tokens laid as `--plan` prints (run it first)")
     k.add_argument("--reference", required=True, help="folder to write <board>.json into")
+    _lens_option(k)
     k.set_defaults(func=_later("calibrate"))
     ch = vsub.add_parser("check", help="score the camera on photos whose true contents you wrote down")
     ch.add_argument("--layout", required=True)
@@ -51,6 +53,7 @@ def add_parser(subparsers) -> None:
                     help='JSON: {"photo.jpg": {"kitchen.1.1": "water", "kitchen.1.2": null, ...}, ...}')
     ch.add_argument("photos", help="the folder holding the photos")
     ch.add_argument("--json", action="store_true", help="print JSON")
+    _lens_option(ch)
     ch.set_defaults(func=_later("check"))
     ln = vsub.add_parser("lens", help="calibrate the camera's lens with the printed ChArUco sheet")
     ln.add_argument("--sheet", metavar="FILE", help="write the sheet to print (.pdf or .png) and stop")
@@ -65,6 +68,11 @@ def add_parser(subparsers) -> None:
     pl = vsub.add_parser("plan", help="print where to lay each token type for `vision calibrate`")
     pl.add_argument("--layout", required=True)
     pl.set_defaults(func=_later("plan"))
+
+
+def _lens_option(parser) -> None:
+    parser.add_argument("--lens", metavar="FILE", help="the camera's lens file (DATA/vision/lens.json, from "
+                                                      "`tofu-table vision lens`) for pictures taken by that camera")
 
 
 def _later(name: str):

@@ -160,15 +160,20 @@ def plan(args) -> int:
     return 0
 
 
+def _lens(args) -> lens_mod.Lens | None:
+    """The lens file named by ``--lens``, if any; LensError when it cannot be used."""
+    return lens_mod.Lens.read(args.lens) if args.lens else None
+
+
 def calibrate(args) -> int:
     """Make a colour reference from still images of the empty board and of the token plan."""
     try:
         layout = Layout.load(args.layout)
-        pipe = Pipeline({layout.board: layout})
+        pipe = Pipeline({layout.board: layout}, lens=_lens(args))
         ref = empty_reference(layout, measure(pipe, layout.board, _images(args.empty)))
         pipe.set_reference(layout.board, ref)
         ref = add_token_colours(ref, layout, measure(pipe, layout.board, _images(args.tokens)), token_plan(layout))
-    except (LayoutError, LookupError, FileNotFoundError) as exc:
+    except (LayoutError, LensError, LookupError, FileNotFoundError) as exc:
         return _fail(str(exc))
     path = ref.save(args.reference)
     print(f"Wrote {path}.")
@@ -187,9 +192,9 @@ def _layout_and_reference(args) -> tuple[Layout, Reference]:
     return layout, ref
 
 
-def _read(layout: Layout, ref: Reference, path) -> dict:
+def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = None) -> dict:
     """One picture through a fresh pipeline: where the board is, what lies over it, every slot."""
-    pipe = Pipeline({layout.board: layout}, {layout.board: ref})
+    pipe = Pipeline({layout.board: layout}, {layout.board: ref}, lens=lens)
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     pipe.process(img)
     watch = pipe.boards[layout.board]
@@ -212,9 +217,10 @@ def classify(args) -> int:
     """Classify every slot of the layout's board in each image."""
     try:
         layout, ref = _layout_and_reference(args)
-    except ValueError as exc:          # LayoutError is one
+        lens = _lens(args)
+    except ValueError as exc:          # LayoutError and LensError are
         return _fail(str(exc))
-    results = [_read(layout, ref, path) for path in args.images]
+    results = [_read(layout, ref, path, lens) for path in args.images]
     failed = any(not r["slots"] for r in results)
     if args.json:
         print(json.dumps({"images": results}, indent=1))
@@ -233,6 +239,7 @@ def check(args) -> int:
     """Read a folder of photos and score every slot against a ground-truth file."""
     try:
         layout, ref = _layout_and_reference(args)
+        lens = _lens(args)
     except ValueError as exc:
         return _fail(str(exc))
     try:
@@ -254,7 +261,7 @@ def check(args) -> int:
                          f"have; its slots are {', '.join(sorted(slots)[:4])}, ...")
     tally, photos = Tally(), []
     for name, want in sorted(truth.items()):
-        entry = _read(layout, ref, folder / name)
+        entry = _read(layout, ref, folder / name, lens)
         read = {slot: s["token"] for slot, s in entry["slots"].items()} if entry["slots"] else None
         # slots the file leaves out are not scored; listed slots must read exactly as given
         tally.add_board(want, read)

@@ -116,12 +116,16 @@ class Lens:
     def load(cls, data_dir: str | Path | None) -> "Lens | None":
         """The table's lens, or None when it was never calibrated."""
         path = Path(data_dir) / FILE if data_dir else None
-        if path is None or not path.is_file():
-            return None
+        return cls.read(path) if path is not None and path.is_file() else None
+
+    @classmethod
+    def read(cls, path: str | Path) -> "Lens":
+        """A lens file; LensError when it cannot be read or used."""
         try:
-            return cls.from_dict(json.loads(path.read_text()))
-        except json.JSONDecodeError as exc:
-            raise LensError(f"{path} is not JSON ({exc}); calibrate the lens again") from None
+            return cls.from_dict(json.loads(Path(path).read_text()))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise LensError(f"cannot read the lens file {path} ({exc}); calibrate the lens again "
+                            "(`tofu-table vision lens`)") from None
 
 
 def find_corners(detector: cv2.aruco.CharucoDetector, grey: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
