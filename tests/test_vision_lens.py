@@ -161,3 +161,21 @@ def test_a_lens_calibrated_at_another_picture_size_is_set_aside_and_said(table, 
     camera = service.health()[0]
     assert "calibrate the lens again" in camera["detail"]
     assert any(b["located"] for b in pipe.status()["boards"].values())       # boards are still found without it
+
+
+def test_the_lens_command_takes_its_views_from_the_configured_camera(tmp_path, capsys, table):
+    """`tofu-table vision lens --camera` with the table's [camera] (here a replay of the owner moving
+    the sheet about): a view is kept each time the sheet shows enough corners somewhere new."""
+    from server.cli import main
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    views = sheet_views(table[4])
+    for i, view in enumerate(views):          # each place held for three frames, as a person holds it
+        for k in range(3):
+            cv2.imwrite(str(frames / f"f{i:02d}-{k}.png"), view)
+    (tmp_path / "config.toml").write_text(f'[camera]\nsource = "replay"\npath = "{frames}"\n')
+    assert main(["vision", "lens", "--camera", "--views", str(len(views)), "--timeout", "60",
+                 "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"view {len(views)} of {len(views)} taken" in out and f"{len(views)} views" in out
+    assert L.Lens.load(tmp_path).dist[0] == pytest.approx(K1, abs=0.02)
