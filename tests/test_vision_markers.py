@@ -90,3 +90,23 @@ def test_markers_spread_over_the_board_place_it_and_bunched_ones_wait(table):
     assert len(upper) == 4
     fix = BoardLocator(layout, 3, lens).update(grey, make_detector(), {m: found[m] for m in upper})
     assert not fix.usable and fix.status == "too_few_markers"
+
+
+def test_the_health_line_says_why_markers_in_view_do_not_place_a_board(table):
+    from vision.pipeline import Pipeline
+    from vision.service import CameraService
+    layout, lens, (grey, truth, found), _ = table
+    upper = [m for m, (x, y, s) in layout.markers.items() if y < layout.size_mm[1] / 2]
+    picture = cv2.cvtColor(_covered(grey, found, set(layout.markers) - set(upper)), cv2.COLOR_GRAY2BGR)
+
+    class Once:
+        def read(self):
+            return picture
+
+    service = CameraService(Once(), Pipeline({layout.board: layout}), lambda inp: None,
+                            expected={layout.board})
+    service.opened = True
+    service.step()
+    line = {r["name"]: r for r in service.health()}[f"board {layout.board}"]
+    assert line["status"] == "down" and "4 of its markers" in line["detail"]
+    assert "must be spread over it" in line["detail"]

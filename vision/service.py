@@ -256,7 +256,9 @@ class CameraService:
             fault = "down" if self.expected is not None and name in self.expected else "off"
             if not b["located"]:
                 state, detail = fault, (f"board not in view: {len(b['markers_seen'])} of its markers "
-                                        f"{b['markers']} seen")
+                                        f"{b['markers']} seen" + ("; to place it they must be spread over it "
+                                                                  "(the four corners, or all but one)"
+                                                                  if len(b["markers_seen"]) >= 3 else ""))
             elif not b["calibrated"]:
                 state, detail = fault, "not calibrated: capture the empty board and token colours on /calibrate"
             else:
