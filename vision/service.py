@@ -257,7 +257,7 @@ class CameraService:
             if not b["located"]:
                 state, detail = fault, (f"board not in view: {len(b['markers_seen'])} of its markers "
                                         f"{b['markers']} seen" + ("; to place it they must be spread over it "
-                                                                  "(the four corners, or all but one)"
+                                                                  "(its four corners, or five of six)"
                                                                   if len(b["markers_seen"]) >= 3 else ""))
             elif not b["calibrated"]:
                 state, detail = fault, "not calibrated: capture the empty board and token colours on /calibrate"
