@@ -28,7 +28,7 @@ def draw(frame: np.ndarray, pipeline, marks: dict[str, dict[str, str]] | None = 
         for mid, corners in watch.locator.expected().items():
             colour = SEEN if mid in fix.seen else MISSING
             cv2.polylines(img, [corners.astype(np.int32)], True, colour, 2, cv2.LINE_AA)
-        centres = cv2.perspectiveTransform(watch.layout.slot_centres()[None], h)[0]
+        centres = watch.locator.to_image(watch.layout.slot_centres())      # through the lens, if calibrated
         px_per_mm = float(np.sqrt(abs(np.linalg.det(h[:2, :2]))) / abs(h[2, 2]))
         r = max(3, int(watch.layout.token_mm / 2 * px_per_mm * 0.8))
         labels = watch.reading.labels if watch.reading is not None else [None] * len(centres)
@@ -50,7 +50,7 @@ def draw(frame: np.ndarray, pipeline, marks: dict[str, dict[str, str]] | None = 
             x, y = (int(v) for v in centres[index[slot]])
             cv2.rectangle(img, (x - r - 2, y - r - 2), (x + r + 2, y + r + 2), PLANNED, 2, cv2.LINE_AA)
             _text(img, kind, (x - r, y + r + 12), 0.4, PLANNED)
-        corner = cv2.perspectiveTransform(np.array([[[0, 0]]], np.float32), h)[0][0]
+        corner = watch.locator.to_image(np.zeros((1, 2)))[0]
         _text(img, f"{name}: {'busy' if watch.busy else watch.tracker.state}",
               (int(corner[0]), max(12, int(corner[1]) - 6)), 0.5, (255, 255, 255))
     return img

@@ -152,8 +152,10 @@ def register(app, socketio, ctx) -> None:
                           "are visible and not covered.")
         s = RECTIFIED_PX_PER_MM
         w, ht = (int(v * s) for v in watch.layout.size_mm)
-        to_px = np.array([[s, 0, -0.5], [0, s, -0.5], [0, 0, 1]])
-        img = cv2.warpPerspective(frame, to_px @ np.linalg.inv(h), (w, ht))
+        ys, xs = np.mgrid[0:ht, 0:w]
+        # each pixel's board point in the camera's picture (through the lens, if calibrated)
+        at = watch.locator.to_image(np.stack([(xs + 0.5) / s, (ys + 0.5) / s], -1).reshape(-1, 2)).reshape(ht, w, 2)
+        img = cv2.remap(frame, np.ascontiguousarray(at[..., 0]), np.ascontiguousarray(at[..., 1]), cv2.INTER_LINEAR)
         return Response(cv2.imencode(".jpg", img)[1].tobytes(), mimetype="image/jpeg",
                         headers={"Cache-Control": "no-store"})
 
