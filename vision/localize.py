@@ -186,15 +186,18 @@ class BoardLocator:
         return float(np.abs(a - b).max())
 
 
-def measure_markers(layout: Layout, found: dict[int, np.ndarray]) -> dict[int, tuple]:
+def measure_markers(layout: Layout, found: dict[int, np.ndarray], lens: Lens | None = None) -> dict[int, tuple]:
     """Where the board's markers really are (mm), from one picture of them.
 
     For boards whose markers were stuck by eye: the lowest-numbered marker seen keeps its place
     in the layout, the others are placed where the picture shows them relative to it (each marker
     square and straight on the board, of the side the layout gives; the camera looking down
     roughly straight, as docs/camera.md asks).  Needs at least two markers;
-    markers not seen keep their old place.  Returns ``{id: (x, y, size)}`` for every marker.
+    markers not seen keep their old place; ``lens``, when calibrated, straightens the picture's
+    corners first.  Returns ``{id: (x, y, size)}`` for every marker.
     """
+    if lens is not None:
+        found = {m: lens.undistort(c) for m, c in found.items()}
     seen = sorted(m for m in found if m in layout.markers)
     if len(seen) < 2:
         raise LookupError(f"Only {len(seen)} of {layout.board}'s markers are in view; at least two are needed.")

@@ -218,7 +218,7 @@ def register(app, socketio, ctx) -> None:
             found = detect(service.pipeline.detector, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)) \
                 if frame is not None else {}
         try:
-            markers = measure_markers(watch.layout, found)
+            markers = measure_markers(watch.layout, found, service.pipeline.lens)
         except LookupError as exc:
             return json_error(409, "markers_not_found", str(exc))
         xs = [x + s for x, _, s in markers.values()]
