@@ -55,7 +55,7 @@ MARGIN_MM = 3.0
 SATURATED = 250
 #: Mean difference from the empty board (grey levels, summed over the three channels) at or below
 #: which the slot is empty, and at or above which something lies on it; between: unknown.
-EMPTY_DIFF = 11.5
+EMPTY_DIFF = 10.0
 TOKEN_DIFF = 12.5
 #: The face is read between these shares of the token's radius: outside its printed icon,
 #: inside its rim and side wall.
