@@ -205,6 +205,8 @@ class Reference:
         lo = cv2.erode(cv2.erode(tiles, k), k.T).reshape(e.shape)
         hi = cv2.dilate(cv2.dilate(tiles, k), k.T).reshape(e.shape)
         self._lo, self._hi = lo.astype(np.float32), hi.astype(np.float32)
+        self._ref = e.astype(np.float32)
+        self._ref2 = self._ref * self._ref
 
     def missing_types(self, types) -> list[str]:
         """Those of ``types`` without a colour reference yet."""
@@ -301,7 +303,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     side = window.side
     clipped = cur >= SATURATED                                              # (N, K, 3)
     sat = clipped[..., 0] | clipped[..., 1] | clipped[..., 2]               # (a reduction over 3 is slow)
-    ref = reference.empty.astype(np.float32)
+    ref = reference._ref
     # local light: the window's outside, without glare; none of it left: the slot cannot be read
     o = window.outside
     ratio = (cur[:, o] + DARK) / (ref[:, o] + DARK)
@@ -321,11 +323,14 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     tint = gain / gain.mean(1, keepdims=True)
     tint = np.median(tint[usable], 0) if usable.any() else np.ones(3, np.float32)
     usual = float(np.median(gain[usable].mean(1))) if usable.any() else 1.0
-    tinted = ref * tint
-    gain, added = fit_light(cur, tinted, keep, usual)
-    res = np.abs(cur - gain[:, None, None] * tinted - added[:, None, None]).sum(2)
+    # per sample, summed over the channels in the tint: ref^2, ref, ref * cur, cur
+    mix = lambda v, t: v[..., 0] * t[0] + v[..., 1] * t[1] + v[..., 2] * t[2]    # (no BLAS threads)
+    parts = (mix(reference._ref2, tint * tint), mix(ref, tint), mix(ref * cur, tint), mix(cur, (1, 1, 1)))
+    gain, added = fit_light(parts, keep, usual)
+    res = np.abs(cur - (gain[:, None] * tint)[:, None, :] * ref - added[:, None, None])
+    res = res[..., 0] + res[..., 1] + res[..., 2]                           # (a reduction over 3 is slow)
     keep &= res <= np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
-    gain, added = fit_light(cur, tinted, keep, usual)
+    gain, added = fit_light(parts, keep, usual)
     gain = gain[:, None] * tint
     lit = (cur - added[:, None, None]) / gain[:, None, :]
     mean, best = _find(reference, lit, sat, window)
@@ -362,14 +367,14 @@ def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window
     return area[np.arange(n), best], best
 
 
-def fit_light(cur: np.ndarray, ref: np.ndarray, keep: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """The light now against calibration's, per slot: ``cur ~ gain * ref + added`` over the samples ``keep``
-    (N, K) and all three channels (``ref`` already in the board's tint), a gain (N,) held towards ``usual``
-    and added light (glare) the same in every channel (N,), never below none."""
+def fit_light(parts: tuple, keep: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The light now against calibration's, per slot: ``cur ~ gain * tint * ref + added`` over the samples
+    ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` and added light (glare) the
+    same in every channel (N,), never below none.  ``parts``: per sample (N, K), summed over the channels
+    in the board's tint, ``ref**2``, ``ref``, ``ref * cur`` and ``cur``."""
     w = keep.astype(np.float32)
-    sw = 3 * w.sum(1).astype(np.float64)                                    # (N,)
-    sr, srr, src, sc = (np.matmul(w[:, None, :], v)[:, 0].sum(1).astype(np.float64)     # (N,) each
-                        for v in (ref, ref * ref, ref * cur, cur))
+    srr, sr, src, sc = ((w * v).sum(1, dtype=np.float64) for v in parts)       # (N,) each
+    sw = 3 * w.sum(1, dtype=np.float64)
     a11, a12, a22 = srr * (1 + GAIN_PRIOR) + 1e-3, sr, (1 + ADDED_PRIOR) * np.maximum(sw, 1)
     b1 = src + GAIN_PRIOR * srr * usual
     det = a11 * a22 - a12 * a12
