@@ -34,6 +34,8 @@ from . import physical, rules
 
 COVERED = "covered"
 MARKER = "marker"
+#: Diet board slots only the physical-first mode reads (a player's mat: markers, tokens on cards).
+PHYSICAL_ONLY = ("markers", "action", "onrecipe", "onactivity")
 _DIET = re.compile(r"^diet-([1-9])$")
 
 
@@ -221,6 +223,8 @@ def board_input(state: dict, body: dict) -> list[dict]:
     if board != "shop":
         _seat_of(state, board)
     physical_first = state["options"]["mode"] == "physical"
+    if not physical_first:            # a player's mat (markers, tokens on cards) means nothing to a guided game
+        slots = {s: t for s, t in slots.items() if s.split(".")[0] not in PHYSICAL_ONLY}
     info = state["boards"].get(board) or {"watched": physical_first, "seen": {}, "areas": []}
     for slot, token in slots.items():
         _check_slot(state, board, slot, token, strict=False)
