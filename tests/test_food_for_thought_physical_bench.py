@@ -52,3 +52,64 @@ def test_a_round_through_the_camera_pipeline_is_recorded_as_the_group_played_it(
     assert game["wrong"] == 0 and game["physical"] == game["guided"]
     assert sum(game["cases"].values()) >= 2, game["cases"]          # wrong moves made, refused, put right
     assert game["frames"] > 50 and not game["beyond"] and not game["refused"]
+
+
+def test_a_simulated_table_whose_camera_feeds_it_is_played_by_moving_its_tokens(tmp_path):
+    """The live simulation with its camera feeding the table (``[camera] commit = true``) and an owner's
+    mat below each diet board: the synthetic table is laid out from the record when the game starts;
+    then Ann dines at Pizza To Go by moving the tokens and her marker on the synthetic table (what
+    /api/camera/simulate does) and the table learns it through the camera thread's own step, the real
+    pipeline and the table's queue, with no phone input (rulebook Pizza To Go: every token of the
+    brochure into the body)."""
+    import copy
+
+    from server.context import TableContext
+    from server.games.food_for_thought import inference
+    from server.games.food_for_thought.boards import implied
+    from tests.support.food_for_thought import ok, pick_assistants
+    from vision import camera
+
+    data = tmp_path / "table"
+    for seat in (1, 2):
+        bench.player_mat(seat).save(data / "vision" / "layouts" / f"mat-{seat}.json")
+    ctx = TableContext.open(data, simulate=True)
+    service = camera.build(ctx, {"commit": True})
+    table = ctx.table
+    table.start()
+    try:
+        ok(table, {"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 2,
+                                "options": {"data": "sample", "mode": "physical"}}})
+        pick_assistants(table)
+        service.prepare()                                  # the camera thread's calibration, here
+        service.prepare = None
+
+        def run_until(done) -> bool:
+            for _ in range(200):
+                service.step()
+                assert table.ping(5)                       # the commits put on the queue are applied
+                if done():
+                    return True
+            return False
+        seen = lambda b: table.state["boards"].get(b, {}).get("areas")   # noqa: E731
+        assert run_until(lambda: seen("diet-1") and seen("diet-2") and seen("main"))
+        turn, brochure = table.state["turn"], list(table.state["pizza"])
+        before = len(table.journal.live_since_last_game())
+        trial = copy.deepcopy(table.state)
+        inference.play(trial, turn, {"action": "pizza"})
+        diet = f"diet-{turn}"
+        for board in (diet, "main"):       # the group's hands: the tokens into the body, then the marker down
+            after = implied(trial, board)
+            for place in service.source.scene.boards:
+                if place.layout.target == board:
+                    service.source.set_slots(place.layout.board, {s.id: after.get(s.id) for s in place.layout.slots})
+            if board == diet:              # read before the marker is seen: nothing decided yet
+                assert run_until(lambda: table.state["boards"][diet]["seen"].get("markers.4") is None)
+                assert table.state["spaces"]["pizza"] is None and not table.state["put_back"]
+        assert run_until(lambda: table.state["spaces"]["pizza"] == turn), table.state["put_back"]
+        p = table.state["seats"][str(turn)]
+        assert sorted(f for g in p["body"].values() for f in g if f) == sorted(brochure)
+        assert p["actions_left"] == 3 and table.state["turn"] != turn and not table.state["question"]
+        assert {next(iter(inp)) for _row, inp in table.journal.live_since_last_game()[before:]} == {"board"}
+    finally:
+        table.stop()
+        service.stop()

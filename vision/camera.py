@@ -6,7 +6,8 @@ in a thread of its own once the server listens (so the table answers first, the 
 dir, makes the frame source and the pipeline, and starts the camera thread; its health is under
 ``camera`` in /api/health.  In simulation the synthetic camera shows the table as the running
 game has it (Food for Thought's boards) and is calibrated in memory at start; its snapshots
-agree with the game by construction, so they are not put on the table unless ``commit = true``.
+agree with the game by construction, so they are not put on the table unless ``commit = true``
+(then it is laid out from the record only when a game starts, and its tokens move by hand).
 The camera rests while the running game watches no board (vision/service.py).  A camera
 switched off (``source = "off"``, the default outside simulation) starts nothing: OpenCV, numpy
 and the pipeline are not even imported.
@@ -98,11 +99,16 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare,
                             expected=set(cfg.boards) if cfg.boards is not None else None)
 
+    laid_game = [None]          # the game the synthetic table was last laid out for
+
     def follow(*_outcome) -> None:
         wanted = games.boards(ctx.table.state)
         service.watch(bool(wanted))
-        if synthetic:
+        # a synthetic camera that feeds the table is the table's truth, as a real one is: it is laid out
+        # from the record when a game starts, and then its tokens move by hand (/api/camera/simulate)
+        if synthetic and (not commit or ctx.table.game_seq != laid_game[0]):
             follow_game(source, wanted)
+            laid_game[0] = ctx.table.game_seq
     ctx.table.listeners.append(follow)
     follow()
     return service
