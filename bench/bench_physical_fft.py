@@ -33,8 +33,9 @@ main board, the shopping list and each player's diet board and freezer board, an
 diet board for what no sample layout has yet: the unused markers, the diet board's own action
 spaces and the tokens lying on cards, see :func:`player_mat`), a hand reaches over each physical
 board while it changes, and only what the pipeline commits reaches the table.  A game in which the table
-stops following the group (a reading refused, a move not applied, a slot the layouts do not have)
-is counted as stalled, with why, and its scores are not compared.
+stops following the group (a move not applied) is counted as stalled, with
+why, and its scores are not compared; readings the table refuses and slots the layouts do not have
+are counted.
 """
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ def player_mat(seat: int) -> Layout:
     width = {4: 111, 10: 250}
     return Layout.from_dict({
         "board": f"mat-{seat}", "target": f"diet-{seat}", "tokens": physical.MAT_TOKENS, "size_mm": [340, 118],
+        "patch": {"x": 272, "y": 9, "w": 26, "h": 46},
         "markers": {str(base + i): {"x": x, "y": y, "size": 30}
                     for i, (x, y) in enumerate([(5, 5), (305, 5), (305, 83), (5, 83), (5, 44), (305, 44)])},
         "regions": [{"name": name, "ids": name + ".{n}", "rows": 1, "cols": n,
@@ -177,10 +179,6 @@ class CameraTable:
         return commits
 
 
-class Stalled(Exception):
-    """The table stopped following the group (camera mode): why."""
-
-
 class Group:
     """The people at the table: their decisions, and the inputs each mode gets from them."""
 
@@ -190,7 +188,7 @@ class Group:
         self.table = Table(Journal(":memory:"))
         self.camera = CameraTable(players, seed, camera == "hard") if camera else None
         self._must(self.table.handle(self._new_game("physical")))
-        self.refused = Counter()         # camera commits the table refused (camera mode), by code
+        self.refused = Counter()         # camera commits the table refused (camera mode), by message
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
         if self.camera:
             self._commit(self.camera.first_look({b: implied(self.state, b) for b in self.camera.boards()}))
@@ -233,12 +231,12 @@ class Group:
         self.guided.append(inp)
 
     def _commit(self, commits: list[dict]) -> None:
-        """The camera's commits onto the physical table (as the camera plugin puts them)."""
+        """The camera's commits onto the physical table (as the camera plugin puts them: a refused one
+        is counted, and the table goes on with what it saw before)."""
         for inp in commits:
             outcome = self.table.handle(inp)
             if not outcome.accepted:
-                self.refused[outcome.error.code] += 1
-                raise Stalled(f"a camera reading of {inp['board']['board']} was refused: {outcome.error.message}")
+                self.refused[outcome.error.message] += 1
 
     def phone_input(self, kind: str, inp: dict) -> None:
         self.phone[kind] += 1
@@ -803,7 +801,7 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
     stalled = None
     try:
         group.play(rounds)
-    except (Stalled, AssertionError, StopIteration) as exc:     # (StopIteration: the right answer not offered)
+    except (AssertionError, StopIteration) as exc:     # (StopIteration: the right answer not offered)
         if not camera:
             raise
         stalled = f"round {group.state['round']}, {group.state['phase']}: {exc}"
@@ -828,7 +826,7 @@ def main() -> None:
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
     flashes = misrecorded = 0
-    stalls, frames, beyond, misread, straightened = [], 0, Counter(), Counter(), 0
+    stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
     started = time.perf_counter()
     for n in (int(x) for x in args.players.split(",")):
         for seed in range(1, args.games + 1):
@@ -838,6 +836,7 @@ def main() -> None:
             frames += g.get("frames", 0)
             beyond.update(g.get("beyond", {}))
             misread.update(g.get("misread", {}))
+            refused.update(g.get("refused", {}))
             straightened += g.get("straightened", 0)
             phone.update(g["phone"])
             actions.update(g["actions"])
@@ -876,6 +875,8 @@ def main() -> None:
         for line in stalls:
             print("  " + line)
         print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")
+        print(f"  camera readings the table refused: {sum(refused.values())}"
+              + "".join(f"\n    {k} x{v}" for k, v in refused.most_common()))
         print(f"  slots the pipeline held otherwise than they lay after a change: {sum(misread.values())}"
               + "".join(f"\n    {k} x{v}" for k, v in misread.most_common()))
         if beyond:
