@@ -29,10 +29,10 @@ must be the same.
 
 With ``--camera`` the readings go through the real camera pipeline instead: the group's tokens,
 markers and dice lie on the synthetic table (vision/synthetic.py, with the shipped layouts of the
-main board, the shopping list and each player's diet board and freezer board, and a mat below each
-diet board for what no sample layout has yet: the unused markers, the diet board's own action
-spaces and the tokens lying on cards, see :func:`player_mat`), a hand reaches over each physical
-board while it changes, and only what the pipeline commits reaches the table.  A game in which the table
+main board, the shopping list and each player's diet board and freezer board; each diet board gets
+a strip below it for what no sample layout has yet: the unused markers, its own action spaces and
+the tokens lying on cards, see :func:`player_board`), a hand reaches over each physical board while
+it changes, and only what the pipeline commits reaches the table.  A game in which the table
 stops following the group (a move not applied) is counted as stalled, with
 why, and its scores are not compared; readings the table refuses and slots the layouts do not have
 are counted.
@@ -65,22 +65,35 @@ NAMES = ["Ann", "Ben", "Cat", "Dan"]
 SPACE_SLOTS = 10
 
 
-def player_mat(seat: int) -> Layout:
-    """Seat ``seat``'s mat below the diet board (no sample layout ships one: an owner adds theirs): the
-    unused action markers, the diet board's own action spaces, and the tokens lying on recipe and
-    activity cards; six markers of its own (68 on)."""
-    base = 68 + (seat - 1) * 6
-    rows = [("markers", 45, 7, 4), ("action.snack", 156, 7, 4), ("action.cook", 45, 33, 4),
-            ("action.workout", 156, 33, 4), ("onrecipe", 45, 59, 10), ("onactivity", 45, 85, 10)]
-    width = {4: 111, 10: 250}
-    return Layout.from_dict({
-        "board": f"mat-{seat}", "target": f"diet-{seat}", "tokens": physical.MAT_TOKENS, "size_mm": [340, 118],
-        "patch": {"x": 272, "y": 9, "w": 26, "h": 46},
-        "markers": {str(base + i): {"x": x, "y": y, "size": 30}
-                    for i, (x, y) in enumerate([(5, 5), (305, 5), (305, 83), (5, 83), (5, 44), (305, 44)])},
-        "regions": [{"name": name, "ids": name + ".{n}", "rows": 1, "cols": n,
-                     "corners": [[x, y], [x + width[n], y], [x + width[n], y + 26], [x, y + 26]]}
-                    for name, x, y, n in rows]})
+#: Rows of the strip below each diet board (board mm): the unused markers and the board's own action
+#: spaces, then the tokens lying on recipe cards and on activity cards (a slot pitch of 26 mm).
+STRIP = (("markers.{n}", 4), ("action.snack.{n}", 4), ("action.cook.{n}", 4)), \
+    (("action.workout.{n}", 4), ("onrecipe.{n}", 8)), (("onactivity.{n}", 12),)
+PITCH = 26.0
+
+
+def player_board(diet: Layout) -> Layout:
+    """The shipped diet board layout with a strip below it for what the physical-first table reads
+    there besides the body, kitchen and trash (see STRIP; no sample layout ships these spaces yet).
+    Its wooden markers are ``marker`` (the synthetic table paints them in the player's colour).  The
+    unused markers lie on the diet board's own layout, so one snapshot shows a marker leaving the
+    supply and the tokens the move moved on that board (read from a mat of its own, the marker could
+    be seen gone before the tokens moved, and the move was taken half done)."""
+    data = diet.to_dict()
+    width, height = diet.size_mm
+    top = height + 9
+    for r, row in enumerate(STRIP):
+        x, y = 14.0, top + r * PITCH
+        for ids, count in row:
+            data["regions"].append({"name": ids.split(".{")[0], "ids": ids, "rows": 1, "cols": count,
+                                    "corners": [[x, y], [x + count * PITCH, y], [x + count * PITCH, y + PITCH],
+                                                [x, y + PITCH]]})
+            x += count * PITCH
+    data["size_mm"] = [width, top + len(STRIP) * PITCH + 7]
+    data["tokens"] = [*diet.token_types(), inference.MARKER]
+    layout = Layout.from_dict(data)
+    assert not layout.marker_problems(), layout.marker_problems()
+    return layout
 
 
 class CameraTable:
@@ -97,8 +110,8 @@ class CameraTable:
         every = sample_layouts()
         self.layouts = {"main": every["main"], "shop": every["shop"]}
         for seat in range(1, players + 1):
-            self.layouts.update({f"{kind}-{seat}": every[f"{kind}-{seat}"] for kind in ("diet", "freezer")})
-            self.layouts[f"mat-{seat}"] = player_mat(seat)
+            self.layouts[f"diet-{seat}"] = player_board(every[f"diet-{seat}"])
+            self.layouts[f"freezer-{seat}"] = every[f"freezer-{seat}"]
         self.scene = syn.table_scene(self.layouts, seed, tokens={}, hard=hard)   # hard: blur, noise, JPEG
         if not hard:
             self.scene.noise = 1.5                                                 # (the live simulation's)

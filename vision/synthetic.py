@@ -412,26 +412,21 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
                 tokens: dict[str, dict] | None = None, light: Light | None = None, hard: bool = True) -> Scene:
     """The whole table: the main board at the top (the shopping list and, left of it, the dice,
     dining-out and action spaces), the freezer boards right of it, and up to four diet boards in a
-    row below, each with its player's mat below it."""
+    row below."""
     rng = np.random.default_rng(seed)
     places = []
     shop = layouts.get("shop")
     if shop:
         places.append(Placement(shop, 590 + rng.uniform(-20, 20), 40 + rng.uniform(-10, 10), rng.uniform(-3, 3)))
     diets = [layouts[k] for k in sorted(layouts) if k.startswith("diet-")][:4]
-    row = 385 if any(k.startswith("mat-") for k in layouts) else 420    # (the mats below need the room)
     for i, layout in enumerate(diets):
-        places.append(Placement(layout, 80 + i * 370 + rng.uniform(-10, 10), row + rng.uniform(-10, 10),
+        places.append(Placement(layout, 80 + i * 370 + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10),
                                 rng.uniform(-4, 4)))
     extra = np.random.default_rng([seed, 1])       # the boards added later leave the others where they were
     main = layouts.get("main")
     if main:
         places.append(Placement(main, 150 + extra.uniform(-10, 10), 40 + extra.uniform(-10, 10), extra.uniform(-3, 3)))
     for i, layout in enumerate(diets):
-        mat = layouts.get("mat-" + layout.board.split("-")[-1])
-        if mat:                                    # the player's mat: unused markers, tokens on cards
-            places.append(Placement(mat, 80 + i * 370 + extra.uniform(-5, 5), row + 10 + layout.size_mm[1]
-                                    + extra.uniform(-3, 3), extra.uniform(-2, 2)))
         freezer = layouts.get("freezer-" + layout.board.split("-")[-1])
         if freezer:
             places.append(Placement(freezer, 1040 + (i % 2) * 215 + extra.uniform(-5, 5),

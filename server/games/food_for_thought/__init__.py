@@ -216,15 +216,13 @@ def camera_boards(state: dict) -> dict[str, dict]:
 
 def camera_tokens(data_dir: Path | None) -> dict[str, tuple[str, ...]]:
     """The camera's token sets: ``foods``, every food id (the owner's foods in ``data_dir`` over the
-    sample); ``main-board``, what lies on the main board: the foods, the dice and each seat's
-    player-colour action markers; ``player-mat``, what lies on a player's mat below their diet board:
-    the foods (on cards) and their own action markers."""
+    sample), and ``main-board``, what lies on the main board: the foods, the dice and each seat's
+    player-colour action markers."""
     owner = Path(data_dir) / data.OWNER_SUBDIR if data_dir else None
     catalog = data.load(owner, sample_only=owner is None)
     foods = tuple(f["id"] for f in catalog.records["foods"])
     markers = tuple(physical.marker(seat) for seat in range(1, GAME.max_players + 1))
-    return {"foods": foods, physical.MAIN_TOKENS: foods + (physical.DIE,) + markers,
-            physical.MAT_TOKENS: foods + (boards.MARKER,)}
+    return {"foods": foods, physical.MAIN_TOKENS: foods + (physical.DIE,) + markers}
 
 
 OPTIONS = (

@@ -34,7 +34,7 @@ from . import physical, rules
 
 COVERED = "covered"
 MARKER = "marker"
-#: Diet board slots only the physical-first mode reads (a player's mat: markers, tokens on cards).
+#: Diet board slots only the physical-first mode reads (the unused markers, action spaces, tokens on cards).
 PHYSICAL_ONLY = ("markers", "action", "onrecipe", "onactivity")
 _DIET = re.compile(r"^diet-([1-9])$")
 
@@ -223,7 +223,7 @@ def board_input(state: dict, body: dict) -> list[dict]:
     if board != "shop":
         _seat_of(state, board)
     physical_first = state["options"]["mode"] == "physical"
-    if not physical_first:            # a player's mat (markers, tokens on cards) means nothing to a guided game
+    if not physical_first:            # the marker spaces and tokens on cards mean nothing to a guided game
         slots = {s: t for s, t in slots.items() if s.split(".")[0] not in PHYSICAL_ONLY}
     info = state["boards"].get(board) or {"watched": physical_first, "seen": {}, "areas": []}
     for slot, token in slots.items():

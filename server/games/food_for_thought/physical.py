@@ -285,8 +285,6 @@ MAIN = "main"
 DIE = "die"
 #: The camera's token set of the main board (``Game.tokens``): foods, dice and the player-colour markers.
 MAIN_TOKENS = "main-board"
-#: The token set of a player's mat below the diet board: foods lying on cards, the player's own markers.
-MAT_TOKENS = "player-mat"
 
 
 #: Main board action spaces whose markers the camera reads (``action.<space>.<n>`` holding ``marker<seat>``).
