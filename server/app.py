@@ -151,7 +151,9 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     # ----- HTTP API ---------------------------------------------------------
     @app.get("/api/games")
     def api_games():
-        return jsonify([g.describe() for g in games.all_games()])
+        # "page": whether the game brings its own page part (web/games/<id>.js)
+        return jsonify([{**g.describe(), "page": (WEB_DIR / "games" / f"{g.id}.js").is_file()}
+                        for g in games.all_games()])
 
     @app.get("/api/state")
     def api_state():

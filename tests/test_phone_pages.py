@@ -87,7 +87,8 @@ def _me(srv, seat: int) -> dict:
 
 def test_assistant_choices_show_what_each_does(table):
     """Picking an assistant, the player reads each one's options on the phone itself (a phone has no
-    hover): every choice's options are visible text beside its button."""
+    hover): every choice's options are visible text beside its button, in words worked out from the
+    card's abilities where the card has them (issue 15), else the card's text."""
     srv, phone = table
     me = _me(srv, 2)                                     # Ben picks first (the script's first pick)
     assert me["can"] == ["assistant"]
@@ -95,7 +96,8 @@ def test_assistant_choices_show_what_each_does(table):
     for choice in me["assistant"]["choices"]:
         box = phone.locator(".ft-choice", has=phone.locator(f"button:text-is('{choice['name']}')"))
         text = box.locator(".ft-why")
-        assert text.is_visible() and text.inner_text() == " / ".join(choice["options"])
+        said = [d["text"] for d in choice["does"]] or choice["options"]
+        assert text.is_visible() and text.inner_text() == " / ".join(said)
     screenshot(phone, "phone-food-for-thought-assistants")
 
 

@@ -170,7 +170,7 @@ $("host-code").onclick = async () => {
 // every state (what is typed stays: TofuTable.keepDrafts), told the running game's view.
 async function showOwnerParts(view) {
   const area = $("owner-area");
-  for (const game of Object.values(gamesById)) {
+  for (const game of Object.values(gamesById).filter((g) => g.page)) {
     const part = (await TofuTable.loadGame(game.id)).owner;
     if (!part) continue;
     let box = area.querySelector(`[data-game="${game.id}"]`);
