@@ -9,6 +9,7 @@ it (kept across restarts) until the host asks for a new one.  TVs hear ``join``
 when the codes they show change.
 
     GET  /api/join                  host or display: the join code and where its QR codes are
+                                    (anyone else: {"paired": false} and no code)
     POST /api/join/renew            host: a new join code (the old one stops working)
     GET  /qr/join.svg               host or display: the join code as a QR code (-> /join?code=...)
     GET  /qr/host.svg               host or display: the host code, while it is unused (-> /host/code#<code>)
@@ -177,10 +178,11 @@ def register(app, socketio, ctx) -> None:
     # ----- codes for the host and the displays ------------------------------------
     @bp.get("/api/join")
     def join_info():
-        refusal = refuse_unless_display("The join code")
-        if refusal:
-            return refusal
-        return jsonify({"code": pairing.join_code, "url": f"{base()}/join?code={pairing.join_code}",
+        if request_role(ctx) not in ("host", "display"):
+            # a TV nobody paired asks too: it learns that it shows no codes (a 403 would be a
+            # console error on every such screen), and no code
+            return jsonify({"paired": False, "message": "This screen shows no join codes: pair it at /pair."})
+        return jsonify({"paired": True, "code": pairing.join_code, "url": f"{base()}/join?code={pairing.join_code}",
                         "host_url": f"{base()}/host", "qr": "/qr/join.svg",
                         "host_qr": "/qr/host.svg" if host_code.code else None,
                         "seat_qr": {str(s): f"/qr/seat/{s}.svg" for s in ctx.table.seats()}})

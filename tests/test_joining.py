@@ -13,7 +13,7 @@ from tests.support.server import run_server
 from tests.test_http_api import scan
 
 GAME = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 3}}}
-CODES = ["/qr/seat/1.svg", "/qr/join.svg", "/qr/host.svg", "/api/join"]
+CODES = ["/qr/seat/1.svg", "/qr/join.svg", "/qr/host.svg"]
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +54,14 @@ def join_with_code(srv) -> str:
 
 
 # ----- issue 11 item 5: the codes are not public ------------------------------------------
+
+def test_a_screen_nobody_paired_learns_it_shows_no_codes(srv):
+    for token in (None, "not-a-token", srv.seat_token(1), join_with_code(srv)):
+        r = call(srv, "GET", "/api/join", token)
+        assert r.status_code == 200 and r.json()["paired"] is False, (token, r.text)
+        assert "code" not in r.json() and "qr" not in r.json() and "seat_qr" not in r.json()
+    assert call(srv, "GET", "/api/join", srv.host_token).json()["paired"] is True
+
 
 @pytest.mark.parametrize("path", CODES)
 def test_codes_are_refused_without_the_host_or_a_paired_displays_token(srv, path):

@@ -131,7 +131,7 @@ function lobby(view) {
 
 async function loadJoin() {
   const r = await TofuTable.api("/api/join");
-  join = r.ok ? r.body : null;
+  join = r.ok && r.body.paired ? r.body : null;
   if (latest && !latest.over && !suspense.on) render(latest);   // the codes appear (or go)
 }
 
