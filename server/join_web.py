@@ -154,8 +154,12 @@ def register(app, socketio, ctx) -> None:
     def base() -> str:
         return (ctx.public_url or request.host_url).rstrip("/")
 
+    def shows_codes() -> bool:
+        """Whether this request comes from the host or a display (a paired TV, the kiosk TV)."""
+        return request_role(ctx) in ("host", "display")
+
     def refuse_unless_display(what: str):
-        if request_role(ctx) in ("host", "display"):
+        if shows_codes():
             return None
         return json_error(403, "display_token_needed", f"{what} is shown only on the host page and on "
                           "TVs the host has paired: pair this screen at /pair, or open the host page.")
@@ -178,7 +182,7 @@ def register(app, socketio, ctx) -> None:
     # ----- codes for the host and the displays ------------------------------------
     @bp.get("/api/join")
     def join_info():
-        if request_role(ctx) not in ("host", "display"):
+        if not shows_codes():
             # a TV nobody paired asks too: it learns that it shows no codes (a 403 would be a
             # console error on every such screen), and no code
             return jsonify({"paired": False, "message": "This screen shows no join codes: pair it at /pair."})
