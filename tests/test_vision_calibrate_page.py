@@ -27,6 +27,11 @@ def test_calibrate_page_shows_the_camera_and_saves_an_edited_layout(tmp_path):
         assert page.locator("#regions tr").count() > 5          # kitchen columns, trash, body groups
         page.select_option("#board", "shop")
         page.wait_for_selector("#regions input[value='shop']")
+        # the shop's own picture is in (the canvas takes its size from it; until then a drag is
+        # measured against the last board's picture and misses the corner)
+        page.wait_for_function("(() => { const i = document.getElementById('board-img'), c = document.getElementById('board-canvas');"
+                               " return i.src.includes('/shop.jpg') && i.complete && i.naturalWidth > 0"
+                               " && c.width === i.naturalWidth; })()")
         # drag the shop grid's top-left corner 20 mm to the right, make it 5 rows, save
         canvas = page.locator("#board-canvas").bounding_box()
         layout = json.loads(page.evaluate("JSON.stringify(layout)"))
