@@ -325,7 +325,7 @@
         parts.push(h("p", {}, "Draw two of your cards at random and tap them face up to set them aside."),
           h("div", {}, ...me.available.map((c) => h("button", { class: "card secondary", onclick: () => play(c) }, label(view, c)))));
       }
-      const num = h("input", { type: "number", name: "conundrum", min: 1, max: 999, value: view.turn.conundrum || "", placeholder: "card number" });
+      const num = h("input", { type: "number", name: "conundrum", min: 1, max: 999, value: view.turn.conundrum || "", placeholder: "e.g. 12" });
       parts.push(h("p", {}, "Conundrum number ", num, h("button", { class: "secondary",
         onclick: () => act({ seat: { seat: me.seat, action: "conundrum", number: num.value ? Number(num.value) : null } }) }, "Save")));
     } else {

@@ -166,9 +166,11 @@ $("host-code").onclick = async () => {
                    r.ok ? "info" : undefined);
 };
 
-// Each game's owner part (Food for Thought's card entry), in and between games; drawn again with
-// every state (what is typed stays: TofuTable.keepDrafts), told the running game's view.
+// Each game's owner part (Food for Thought's card entry), in and between games, told the running
+// game's view; drawn while its panel is open (again with every state: what is typed stays,
+// TofuTable.keepDrafts) and when the panel opens, not while it is folded.
 async function showOwnerParts(view) {
+  if (!$("owner").open) return;
   const area = $("owner-area");
   for (const game of Object.values(gamesById).filter((g) => g.page)) {
     const part = (await TofuTable.loadGame(game.id)).owner;
@@ -203,6 +205,7 @@ function render(view) {
   showOwnerParts(view);
 }
 
+$("owner").addEventListener("toggle", () => showOwnerParts(current));
 if (!TofuTable.token) $("need-token").hidden = false;
 for (const id of ["enrol-link", "calibrate-link", "history-link"])
   $(id).href += "?token=" + encodeURIComponent(TofuTable.token || "");
