@@ -1,5 +1,5 @@
 """Hands and changes: anything reaching a board's edge makes it busy (a still resting fingertip too);
-a board whose light changed a lot since calibration reads nothing and asks for a new calibration."""
+a board whose light changed a lot since calibration asks for a new calibration and is still read slot by slot."""
 from dataclasses import replace
 
 import numpy as np
@@ -43,7 +43,10 @@ def test_a_still_fingertip_resting_on_an_edge_space_keeps_the_board_busy():
     assert not pipe.status()["boards"]["diet-1"]["busy"]
 
 
-def test_a_board_whose_light_changed_a_lot_is_unsure_and_asks_for_calibration():
+def test_a_board_whose_light_changed_a_lot_asks_for_calibration_and_is_still_read_slot_by_slot():
+    """Issue 13: a board whose light changed a lot is reported (the calibrate page asks for a quick
+    recalibration), but it is not blanked: each slot measures the light around it, so what is committed
+    is what lies on the board, and a slot the camera is unsure of is left out, never guessed."""
     pipe, scene = calibrated(("diet-1",), seed=3, width=640, height=360, hard=False)
     tokens = random_layout_tokens(scene, 3)
     assert run(pipe, scene, tokens, 10, 100), "the board is read under the calibration's light"
@@ -51,9 +54,15 @@ def test_a_board_whose_light_changed_a_lot_is_unsure_and_asks_for_calibration():
     dim = replace(scene.light, gain=tuple(g * 0.6 for g in scene.light.gain))    # a lamp switched off
     moved = {"diet-1": dict(list(tokens["diet-1"].items())[2:])}
     commits = []
-    for i in range(12):
+    for i in range(16):          # past the periodic re-read of a still board (every 15th frame)
         commits += pipe.process(syn.render(syn.with_tokens(scene, moved, 200 + i, light=dim))[0])
     board = pipe.status()["boards"]["diet-1"]
-    assert board["recalibrate"] and board["light_change"] > 0.25
-    assert set(pipe.boards["diet-1"].reading.labels) == {UNKNOWN}
-    assert commits == [], "nothing is decided under a light the calibration does not know"
+    assert board["recalibrate"] and board["light_change"] > 0.45      # more than the old rule's blanking
+    slots = [s.id for s in pipe.boards["diet-1"].layout.slots]
+    truth = {s: moved["diet-1"].get(s) for s in slots}
+    read = dict(zip(slots, pipe.boards["diet-1"].reading.labels))
+    assert not [s for s in slots if read[s] not in (truth[s], UNKNOWN)], "no slot is read as something else"
+    assert sum(read[s] == truth[s] for s in slots) >= 0.95 * len(slots), "the board is read, not blanked"
+    gone = [s for s in tokens["diet-1"] if s not in moved["diet-1"]]
+    assert [read[s] for s in gone] == [None, None], "the tokens taken away read as empty spaces"
+    assert all(v == truth[s] for c in commits for s, v in c["board"]["slots"].items())

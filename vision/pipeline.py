@@ -21,17 +21,15 @@ from .lens import Lens
 from .localize import BoardLocator, Fix
 from .markers import detect, make_detector
 from .motion import MotionDetector
-from .tokens import UNKNOWN
 from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
 DEAD_SPREAD = 4.0
 #: Light changed since calibration by more than this share (the grey patch says): the owner is
-#: asked to calibrate again (each slot still corrects the light locally, so reading goes on).
+#: asked to calibrate again.  Reading goes on: each slot measures the light around it and reads
+#: unsure only where its own evidence is weak (vision/classify.py), so a board is never blanked
+#: for its patch alone (glare on the patch, or a daylight mix that changed, says little of a slot).
 LIGHT_WARN = 0.25
-#: Beyond this (a lamp switched off or moved): the local correction cannot be trusted either, every
-#: slot reads unsure and nothing is decided until the board is calibrated again.
-LIGHT_LOST = 0.45
 #: A still board's slots are read again at least every this many frames (slow light changes);
 #: otherwise only when something on it changed since the last reading.
 REREAD_EVERY = 15
@@ -172,17 +170,13 @@ class Pipeline:
             return None
         if watch.patch_maps is not None:
             watch.patch = cv2.remap(frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
-        gain = watch.gain = patch_gain(watch.reference, watch.patch)
+        watch.gain = patch_gain(watch.reference, watch.patch)
         watch.stale |= busy or watch.motion.last["motion_mm2"] > 0
         # read the slots when the board lies still after a change (nothing is decided while it is busy)
         if watch.reading is None or (watch.stale and not busy) or self.frame_no % REREAD_EVERY == 0:
             windows = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
             watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence)
             watch.stale = busy
-        if light_change(gain) > LIGHT_LOST:
-            # a lamp switched or moved, a curtain drawn: the patch cannot make up for that much
-            watch.reading = Reading([UNKNOWN] * len(watch.reading.labels), np.zeros(len(watch.reading.labels), np.float32))
-            watch.stale = True
         return watch.tracker.update(watch.reading.labels, busy)
 
     def _build_maps(self, watch: BoardWatch) -> None:
