@@ -87,6 +87,8 @@ class MotionDetector:
         regions that reach the board's edge (mm^2 each)."""
         fg = (cv2.absdiff(view.astype(np.float32), background.astype(np.float32)) > CHANGE).astype(np.uint8)
         outside = int(np.count_nonzero(fg & self.outside)) * self.px_mm2
+        if not (fg[0].any() or fg[-1].any() or fg[:, 0].any() or fg[:, -1].any()):
+            return float(outside), 0.0      # nothing reaches the edge: no need to label the regions
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         if n <= 1:
             return float(outside), 0.0
