@@ -102,6 +102,8 @@ CATALOGUE: dict[str, str] = {
     "too_late": "A correction of something the players have already seen revealed.",
     "option_off": "The move needs an option or module this game was started without.",
     "breaks_rule": "The move breaks one of the game's rules; the message names the rule.",
+    "wrong_action": "The player used an ability this turn that serves another action (Food for Thought's "
+                    "during:<action> abilities): only that action may follow.",
 }
 
 

@@ -306,7 +306,18 @@ def describe(ability: dict, names: dict | None = None) -> str:
 # ----------------------------------------------------------------------------- state
 def fresh_turn() -> dict:
     """A player's effects that last for the current turn: none."""
-    return {"limits": {}, "prices": [], "wild_tokens": 0, "wild_unique": False, "occupied_space": False, "used": []}
+    return {"limits": {}, "prices": [], "wild_tokens": 0, "wild_unique": False, "occupied_space": False, "used": [],
+            "serves": None}
+
+
+def serves(p: dict) -> str | None:
+    """The action a ``during:<action>`` ability used this turn serves (the turn's action must be it), or None."""
+    return p["turn_effects"]["serves"]
+
+
+def action_words(action: str) -> str:
+    """A marker action in words: "cook", "farmers market visit"."""
+    return _ACTION_WORDS[action]
 
 
 def end_turn(p: dict) -> None:
@@ -372,6 +383,32 @@ def allow_once(state: dict, seat: int, name: str) -> list[dict]:
         raise RuleError("already_done", f"{p['name']} may already break {name} once.")
     p["allow_once"].append(name)
     return [event(state, "allow_once", f"Host: {p['name']} may break the {name.replace('_', ' ')} limit once.")]
+
+
+def row_markers(p: dict) -> int:
+    """How many unused action markers lie on the player's diet board (physical-first): an extra action
+    from an ability is taken with a further marker, from outside that row."""
+    return p["actions_left"] - min(p.get("extra_actions", 0), p["actions_left"])
+
+
+#: The effects the camera cannot see, for which the table uses an ability by itself (physical-first).
+UNSEEN = ("extra_action", "occupied_space")
+
+
+def table_usable(state: dict, p: dict) -> list[dict]:
+    """The ``use_ability`` bodies of ``p``'s abilities the table may use by itself when the camera shows
+    a move only they allow (a further marker, a marker on an occupied space): those that ask for no
+    choice and have an effect of :data:`UNSEEN` (whether they may be used now is checked on using)."""
+    cards = state["cards"]
+    out = [{"recipe": r} for r in p["recipes_done"] if r not in p["abilities_used"]
+           and _unseen(cards["recipes"][r].get("does"))]
+    return out + [{"assistant": a, "option": i} for a in p["assistants"]
+                  for i, d in enumerate(cards["assistants"][a].get("does") or [], 1) if _unseen(d)]
+
+
+def _unseen(ability: dict | None) -> bool:
+    return bool(ability) and not ability.get("choices") and ability["when"] != "end_of_round" and any(
+        e["kind"] in UNSEEN for e in ability["effects"])
 
 
 def end_of_round_left(state: dict) -> list[str]:
@@ -443,21 +480,102 @@ def _check_when(state: dict, seat: int, ability: dict, what: str) -> None:
                                if state["options"]["mode"] == "physical" else "."))
     elif pend:
         raise RuleError("waiting", "Finish your shopping first: choose what to buy (or buy nothing).")
+    served = state["seats"][str(seat)]["turn_effects"]["serves"]
+    if when.startswith("during:") and served not in (None, when[7:]):
+        raise RuleError("wrong_action", f"{what} serves a {_ACTION_WORDS[when[7:]]}, but you used an ability for "
+                        f"a {_ACTION_WORDS[served]} this turn: one action a turn.")
 
 
 def use(state: dict, seat: int, body: dict) -> list[dict]:
-    """``seat`` uses a completed recipe's ability or one option of their assistant, with their choices."""
+    """``seat`` uses a completed recipe's ability or one option of their assistant, with their choices
+    (an end-of-round one is declared now and resolved in turn order: :func:`declare`)."""
     p = state["seats"][str(seat)]
     ability, key, what, recipe = _source(state, p, body)
     _check_when(state, seat, ability, what)
+    if ability["when"] == "end_of_round":
+        return declare(state, seat, key, body, what)
     if ability["often"] != "once" and key in p["turn_effects"]["used"]:
         raise RuleError("already_done", f"{what.split(' (')[0]} has already helped you this turn (once per turn).")
+    if ability["when"].startswith("during:"):
+        p["turn_effects"]["serves"] = ability["when"][7:]
     events = apply(state, p, ability, body, what)
     if ability["often"] == "once" and recipe:
         p["abilities_used"].append(key.split(":", 1)[1])
     else:
         p["turn_effects"]["used"].append(key)
     return events
+
+
+# ----------------------------------------------------------------------------- end of round
+def ended_round_order(state: dict) -> list[int]:
+    """Seats in the turn order of the round that is ending (at guided clean-up the first player token
+    has already moved on, so the round's first player is the seat before it)."""
+    n, first = len(state["players"]), state["first_seat"]
+    if state["phase"] == "cleanup" and not state["final_cleanup"]:
+        first = (first - 2) % n + 1
+    return [(first - 1 + i) % n + 1 for i in range(n)]
+
+
+def declared(state: dict) -> list[dict]:
+    """The end-of-round abilities declared at this clean-up, in the order they were declared."""
+    return state.get("end_of_round", [])
+
+
+def declare(state: dict, seat: int, key: str, body: dict, what: str) -> list[dict]:
+    """``seat`` says they use an end-of-round ability.  The rulebook (completed recipe abilities): when
+    several players use abilities at the same time, such as end-of-round ones, they resolve in turn
+    order; so the ability
+    waits until the clean-up is done and :func:`resolve_end_of_round` applies every one declared, in
+    the round's turn order, whatever order the players declared them in.  Refused (changing nothing)
+    when it could not apply at its place in that order with what has been declared so far."""
+    p = state["seats"][str(seat)]
+    if any(d["seat"] == seat and d["key"] == key for d in declared(state)):
+        raise RuleError("already_done", f"You already use {what.split(' (')[0]} at this clean-up.")
+    entry = {"seat": seat, "key": key, "body": {k: v for k, v in body.items() if k not in ("action", "seat")},
+             "rank": ended_round_order(state).index(seat)}
+    trial = copy.deepcopy(state)
+    trial["end_of_round"] = declared(state) + [entry]
+    if trial["phase"] == "round_end":            # physical-first: the record's kitchens have not moved yet
+        from .rounds import spoil
+        for tp in trial["seats"].values():
+            spoil(tp)
+    failed = [f for f in _resolve(trial)[1] if f["seat"] == seat and f["key"] == key]
+    if failed:
+        raise RuleError(failed[0]["code"], f"{what} could not apply in turn order: {failed[0]['message']}")
+    state["end_of_round"] = declared(state) + [entry]
+    first = [state["seats"][str(s)]["name"] for s in ended_round_order(state)]
+    return [event(state, "declared", f"{p['name']} uses {what} at the end of the round; end-of-round abilities "
+                  f"resolve in turn order ({', '.join(first)}) once the clean-up is done.")]
+
+
+def resolve_end_of_round(state: dict) -> list[dict]:
+    """Apply the end-of-round abilities declared at this clean-up, in the round's turn order (a player's
+    own in the order they declared them).  One that no longer applies (an earlier player took the
+    token it needed) is left out with the reason, and its card stays face up."""
+    return _resolve(state)[0]
+
+
+def _resolve(state: dict) -> tuple[list[dict], list[dict]]:
+    """:func:`resolve_end_of_round`'s events, and the declarations that did not apply (with why)."""
+    events, failed = [], []
+    for d in sorted(declared(state), key=lambda d: d["rank"]):
+        trial = copy.deepcopy(state)
+        p = trial["seats"][str(d["seat"])]
+        try:
+            ability, key, what, recipe = _source(trial, p, d["body"])
+            done = apply(trial, p, ability, d["body"], what)
+        except RuleError as refusal:
+            failed.append({**d, "code": refusal.code, "message": refusal.message})
+            events.append(event(state, "not_applied", f"{p['name']}'s end-of-round ability does not apply after "
+                                f"the players before them in turn order: {refusal.message} (the card stays face up)"))
+            continue
+        if recipe and ability["often"] == "once":
+            p["abilities_used"].append(key.split(":", 1)[1])
+        state.clear()
+        state.update(trial)
+        events += done
+    state["end_of_round"] = []
+    return events, failed
 
 
 def on_complete(state: dict, p: dict, rid: str) -> list[dict]:
@@ -620,6 +738,7 @@ def _wild_unique(state, p, e, body):
 
 def _extra_action(state, p, e, body):
     p["actions_left"] += e.get("count", 1)
+    p["extra_actions"] = p.get("extra_actions", 0) + e.get("count", 1)   # physical-first: a further marker each
     return f"{e.get('count', 1)} extra action(s) this round"
 
 
@@ -629,7 +748,7 @@ def _occupied(state, p, e, body):
 
 
 def _spoilage(state, p, e, body):
-    if e["do"] == "skip" or state["phase"] == "round_end":     # physical-first: the move is still to come
+    if e["do"] == "skip":
         p["skip_spoil"] = True
         return "the kitchen stays put at the end of this round"
     if p["before_shift"] is None:

@@ -83,7 +83,16 @@ def space_open(state: dict, seat: int, space: str, spend: bool = False) -> str |
 
 def available(state: dict, seat: int) -> dict:
     """Each action space: None when ``seat`` may use it now, else why not (for the seat page)."""
-    return {s: space_open(state, seat, s) for s in SPACES}
+    return {s: _serves_other(state, seat, s) or space_open(state, seat, s) for s in SPACES}
+
+
+def _serves_other(state: dict, seat: int, action: str) -> str | None:
+    """Why ``action`` may not follow the ``during:<action>`` ability ``seat`` used this turn (None: it may)."""
+    served = abilities.serves(_p(state, seat))
+    if served is None or served == action:
+        return None
+    return (f"You used an ability for a {abilities.action_words(served)} this turn: take that action "
+            "(or undo the ability).")
 
 
 def _check_turn(state: dict, seat: int, action: str) -> dict:
@@ -254,14 +263,20 @@ def buffet(state, seat, p, body):
     if not rows[row - 1]:
         raise RuleError("unavailable", f"Buffet row {row} is empty; take another row.")
     foods, rows[row - 1] = rows[row - 1], []
-    spaces = state["spaces"]["buffet"]
-    if None in spaces:
-        spaces[spaces.index(None)] = seat
-    else:                                     # an occupied space, through an ability
-        spaces.append(seat)
+    _on_buffet(state, seat)
     where = [tokens.to_body(state, p, f) for f in foods]
     return [event(state, "buffet", f"{p['name']} dines at the Chinese Buffet (row {row}): "
                   + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
+
+
+def _on_buffet(state: dict, seat: int) -> None:
+    """``seat``'s marker goes on the first open Chinese Buffet space (or beside a taken one, through an
+    ability or the host's allowance)."""
+    spaces = state["spaces"]["buffet"]
+    if None in spaces:
+        spaces[spaces.index(None)] = seat
+    else:
+        spaces.append(seat)
 
 
 # ----------------------------------------------------------------------------- personal spaces
@@ -493,7 +508,7 @@ def pass_turn(state, seat, p, body):
     elif space == "pizza":
         state["spaces"]["pizza"] = seat
     elif space == "buffet":
-        state["spaces"]["buffet"][state["spaces"]["buffet"].index(None)] = seat
+        _on_buffet(state, seat)
     elif space in rules.DIET_SPACES:
         _on_diet_board(p, space)
     p["passed"] = True
@@ -519,6 +534,8 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
     if action == "skip":
         if state["phase"] != "pizza_extra" or state["turn"] != seat or state["pending"]:
             raise RuleError("not_now", "Only the Pizza To Go player skips, at the end of the round.")
+        if _serves_other(state, seat, action):
+            raise RuleError("wrong_action", _serves_other(state, seat, action))
         physical.check_nothing_drawn(state, seat, action)
         _p(state, seat)["pizza"] = False
         return [event(state, "skip", f"{_name(state, seat)} skips the extra action.")] + rounds.round_over(state)
@@ -527,6 +544,9 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
                         f"{', '.join(MARKER_ACTIONS)}, buy, assistant, use_ability, tile_first, skip.")
     p = _check_turn(state, seat, action)
     physical.check_nothing_drawn(state, seat, action)
+    why = _serves_other(state, seat, action)
+    if why:
+        raise RuleError("wrong_action", why)
     state["laying_out"] = False               # dining out is laid out once a round's first action is taken
     if action != "pass":
         why = space_open(state, seat, action, spend=True)
@@ -548,8 +568,15 @@ def take(state: dict, seat: int, body: dict) -> list[dict]:
 
 
 def use_ability(state, seat, body):
-    """A completed recipe's ability or an assistant's option, with the player's choices (see ``abilities``)."""
-    return abilities.use(state, seat, body)
+    """A completed recipe's ability or an assistant's option, with the player's choices (see ``abilities``);
+    a ``during:<action>`` one only when the player may take that action now, the ability's effects counted."""
+    events = abilities.use(state, seat, body)
+    served = abilities.serves(_p(state, seat))
+    why = space_open(state, seat, served) if served and served != "shop" and not state["pending"] else None
+    if why:
+        raise RuleError("unavailable", f"That ability serves a {abilities.action_words(served)}, which you cannot "
+                        f"take now: {why}")
+    return events
 
 
 def tile_first(state, seat, body):

@@ -135,7 +135,7 @@ def _assistants_done(state: dict, events: list[dict]) -> list[dict]:
     state["phase"] = "actions"
     for p in state["seats"].values():
         p.update(actions_left=rules.ACTIONS_PER_ROUND, passed=False, snacks=0, market_visits=0, pizza=False,
-                 diet_markers=rules.no_diet_markers())
+                 diet_markers=rules.no_diet_markers(), extra_actions=0)
     state["turn"] = order(state)[0]
     events.append(event(state, "actions", f"Round {state['round']}: actions begin with "
                         f"{seat_record(state, state['turn'])['name']}."))
@@ -208,10 +208,11 @@ def _people_steps(state: dict, first: int | None = None) -> list[str]:
 def end_round(state: dict) -> list[dict]:
     """The nine clean-up steps the engine keeps track of; people do theirs by hand."""
     events = []
-    trashed = {p["seat"]: _spoil(p) for p in state["seats"].values()}
+    trashed = {p["seat"]: spoil(p) for p in state["seats"].values()}
     lost = [f"{seat_record(state, s)['name']} {n}" for s, n in trashed.items() if n]
     events.append(event(state, "kitchen", f"Round {state['round']} over: kitchens move right"
                         + (f"; spoiled to trash: {', '.join(lost)}." if lost else "; nothing spoiled.")))
+    events += abilities.resolve_end_of_round(state)   # physical-first: declared while the people tidied
     state["pending"], state["dice"], state["turn"] = None, None, None
     if state["round"] >= rules.ROUNDS:
         waiting = abilities.end_of_round_left(state)
@@ -241,7 +242,7 @@ def end_round(state: dict) -> list[dict]:
     return events
 
 
-def _spoil(p: dict) -> int:
+def spoil(p: dict) -> int:
     """The player's kitchen moves right (unless an ability skips it this round); what it was is kept
     until the next round starts, for an ability that undoes the move.  Returns how many were trashed."""
     if p["skip_spoil"]:
@@ -263,9 +264,10 @@ def finish_cleanup(state: dict) -> list[dict]:
     if state["phase"] != "cleanup":
         raise RuleError("not_now", "There is no clean-up waiting to be confirmed.")
     state["cleanup"] = []
+    events = abilities.resolve_end_of_round(state)
     if state["final_cleanup"]:
-        return end_game(state)
-    return start_round(state)
+        return events + end_game(state)
+    return events + start_round(state)
 
 
 # ----------------------------------------------------------------------------- end of game

@@ -59,6 +59,8 @@ def _usable(state: dict, p: dict, rid: str) -> dict | None:
     does = r.get("does")
     if rid in p["abilities_used"] or r["end_game_vp"] or (does and does["when"] in ("on_complete", "end_of_game")):
         return None
+    if any(d["seat"] == p["seat"] and d["key"] == f"recipe:{rid}" for d in abilities.declared(state)):
+        return None                                     # declared at this clean-up: it resolves in turn order
     if not does and not r["ability"]:
         return None
     return {"text": abilities.describe(does, _names(state)) if does else r["ability"],
