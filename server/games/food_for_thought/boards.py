@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from ..base import Quiet, RuleError, event
-from . import physical, rules
+from . import abilities, physical, rules
 
 COVERED = "covered"
 MARKER = "marker"
@@ -75,7 +75,7 @@ def implied(state: dict, board: str) -> dict:
     if state["options"]["mode"] == "physical":          # the unused action markers lie on the diet board
         on_recipes = [f for rid in p["recipes"] for f in p["recipe_tokens"][rid] if f is not None]
         on_activities = [f for aid in p["activities"] for t in p["activity_tokens"][aid] if t for f in t]
-        unused = rules.ACTIONS_PER_ROUND if state["phase"] == "assistants" else p["actions_left"]   # taken back
+        unused = rules.ACTIONS_PER_ROUND if state["phase"] == "assistants" else abilities.row_markers(p)  # taken back
         placed = p.get("diet_markers", {}) if state["phase"] in ("actions", "pizza_extra", "round_end") else {}
         return {**diet_slots(p), **{f"markers.{n}": MARKER for n in range(1, unused + 1)},          # at clean-up
                 **{f"action.{space}.{n}": MARKER for space, k in placed.items() for n in range(1, k + 1)},

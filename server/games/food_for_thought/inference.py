@@ -126,8 +126,22 @@ def _settled(state: dict, seat: int) -> bool:
     if state["phase"] == "pizza_extra":
         gone = 1                    # the Pizza To Go marker, moved on
     else:
-        gone = state["seats"][str(seat)]["actions_left"] - (_markers_seen(state, seat) or 0)
-    return 1 <= placed <= gone
+        gone = abilities.row_markers(state["seats"][str(seat)]) - (_markers_seen(state, seat) or 0)
+    return 1 <= placed <= max(gone, 1)        # none gone from the row: one further marker (an extra action)
+
+
+def _further(state: dict, seat: int) -> bool:
+    """Whether the marker just placed is a further one, from outside the player's row of unused markers
+    (the row still shows all the record expects): an extra action from an ability."""
+    seen = _markers_seen(state, seat)
+    return state["phase"] == "actions" and seen is not None and seen >= abilities.row_markers(state["seats"][str(seat)])
+
+
+def _may_add(state: dict, seat: int) -> bool:
+    """Whether ``seat`` may place a further marker: an extra action granted, or an ability the table may
+    use by itself."""
+    p = state["seats"][str(seat)]
+    return p.get("extra_actions", 0) > 0 or bool(abilities.table_usable(state, p))
 
 
 def candidates(state: dict, seat: int) -> list[dict]:
@@ -251,15 +265,29 @@ def _dice(state: dict) -> list[int] | None:
 
 
 def play(state: dict, seat: int, body: dict) -> list[dict]:
-    """Apply one candidate action of ``seat`` to ``state`` (the same rules as the phone's)."""
+    """Apply one candidate action of ``seat`` to ``state`` (the same rules as the phone's): first the
+    ability the table uses by itself (``use``), and with ``further`` the action is an ability's extra
+    action, taken with a further marker."""
+    events = actions.use_ability(state, seat, {"action": "use_ability", **body["use"]}) if "use" in body else []
+    if body.get("further"):
+        p = state["seats"][str(seat)]
+        if not p.get("extra_actions"):
+            raise RuleError("breaks_rule", "A further marker is for an extra action from an ability.")
+        p["extra_actions"] -= 1
+    body = _bare(body)
     if body["action"] != "shop":
-        return actions.take(state, seat, body)
+        return events + actions.take(state, seat, body)
     p = actions._check_turn(state, seat, "shop")
     why = actions.space_open(state, seat, "shop", spend=True)
     if why:
         raise RuleError("unavailable", why)
-    events = actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
+    events += actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
     return events + actions.buy(state, seat, {"items": body["items"], "freeze": body.get("freeze", [])})
+
+
+def _bare(body: dict) -> dict:
+    """A candidate's action alone, without the ability the table uses for it or its further marker."""
+    return {k: v for k, v in body.items() if k not in ("use", "further")}
 
 
 def _main_markers_differ(state: dict) -> list[dict]:
@@ -287,12 +315,26 @@ def _agrees(state: dict, seat: int) -> bool:
 
 
 def _outcomes(state: dict, seat: int) -> list[tuple[dict, dict, list[dict]]]:
-    """The candidates after which the record agrees with the boards, one per distinct outcome
-    (where the camera does not read the diet board's action spaces, which of them a marker stands
-    on makes no outcome of its own)."""
+    """The candidates after which the record agrees with the boards, one per distinct outcome; a
+    further marker's as an extra action.  When none fits, the same with each ability the table may
+    use by itself (an extra action, an occupied space: the camera cannot see those), so a card is
+    used only when the move needs it."""
+    further = {"further": True} if _further(state, seat) else {}
+    bodies = [{**body, **further} for body in candidates(state, seat)]
+    found = _fitting(state, seat, bodies)
+    if not found:
+        uses = abilities.table_usable(state, state["seats"][str(seat)])
+        found = _fitting(state, seat, [{**body, "use": use} for use in uses for body in bodies])
+    return found
+
+
+def _fitting(state: dict, seat: int, bodies: list[dict]) -> list[tuple[dict, dict, list[dict]]]:
+    """The ``bodies`` after which the record agrees with the boards, one per distinct outcome (where
+    the camera does not read the diet board's action spaces, which of them a marker stands on makes
+    no outcome of its own)."""
     found, outcomes = [], set()
     blind = _diet_excess(state, seat) is None
-    for body in candidates(state, seat):
+    for body in bodies:
         trial = copy.deepcopy(state)
         try:
             events = play(trial, seat, body)
@@ -314,7 +356,8 @@ def _acted(state: dict, seat: int) -> bool | None:
     p = state["seats"][str(seat)]
     seen = _markers_seen(state, seat)
     if state["phase"] == "actions":
-        return seen is not None and seen < p["actions_left"]
+        return seen is not None and (seen < abilities.row_markers(p) or (
+            _may_add(state, seat) and bool(_new_marker_spaces(state, seat)[0])))   # a further marker
     if seen is not None and seen > p["actions_left"]:
         return None
     on_pizza = sum(1 for s, t in _seen(state, physical.MAIN).items()
@@ -350,7 +393,7 @@ def after_reading(state: dict) -> list[dict]:
     if not _settled(state, seat):
         return []                 # the marker is not seen where it went yet: wait for the table to be still
     found = _outcomes(state, seat)
-    if len(found) > 1 and any(body in ({"action": "cook"}, {"action": "workout"}) for body, _t, _e in found):
+    if len(found) > 1 and any(_bare(body) in ({"action": "cook"}, {"action": "workout"}) for body, _t, _e in found):
         # the last marker placed with nothing done: an empty Recipes & Cook (or Work Out), the same as a
         # pass that sets no marker aside (and the Pizza To Go holder keeps their extra action)
         found = [f for f in found if f[0]["action"] != "pass"]
@@ -366,6 +409,8 @@ def after_reading(state: dict) -> list[dict]:
         state.update(trial)
         state["put_back"] = []
         return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events
+    if not found and _further(state, seat) and not boards.disagreements(state, f"diet-{seat}"):
+        return []                 # a marker seen on the main board, the diet board not read again yet
     if not found:
         state["put_back"] = [{"board": b, **d} for b in (f"diet-{seat}", "shop")
                              for d in boards.disagreements(state, b)] + _main_markers_differ(state)
@@ -384,7 +429,7 @@ def _nothing_seen_moved(state: dict, seat: int, outcome: tuple) -> bool:
     taken as done with nothing until the player says so."""
     body, trial, _events = outcome
     board = f"diet-{seat}"
-    return (state["phase"] == "pizza_extra" and body["action"] in physical.MAIN_SPACES
+    return ((state["phase"] == "pizza_extra" or body.get("further")) and body["action"] in physical.MAIN_SPACES
             and boards.implied(trial, board) == boards.implied(state, board))
 
 
@@ -453,6 +498,17 @@ def answer(state: dict, seat: int, body: dict) -> list[dict]:
 
 
 def _label(state: dict, body: dict) -> str:
+    """The answer's words for a candidate: the action, and the ability the table would use for it."""
+    text = _action_label(state, body)
+    if "use" in body:
+        use = body["use"]
+        cards = state["cards"]
+        text += " (using " + (cards["recipes"][use["recipe"]]["name"] if "recipe" in use else
+                              f"{cards['assistants'][use['assistant']]['name']}, option {use['option']}") + ")"
+    return text + (", an extra action" if body.get("further") else "")
+
+
+def _action_label(state: dict, body: dict) -> str:
     a = body["action"]
     if a == "buffet":
         return f"Chinese Buffet, row {body['row']}"

@@ -1,0 +1,136 @@
+"""Physical-first: the abilities whose effect no camera sees, worked out from the table (issue 15).
+
+An extra action (sample r05) and using an occupied action space (sample f02, Restaurateur option 1)
+change nothing on the boards by themselves; what the camera sees is the move they allow: a further
+marker beside the player's row of four (rulebook: each player has 5 action markers, one on the score
+track, four by the diet board) or a marker on a taken space.  The table then uses the ability by
+itself, with no phone input, and asks one tap when two of the player's cards would allow it.
+"""
+from __future__ import annotations
+
+import copy
+
+from server.games.food_for_thought import abilities, actions, inference
+from server.games.food_for_thought.boards import implied
+from tests.support.food_for_thought import new_table, pick_assistants, player, seat
+from tests.test_food_for_thought_abilities import body, camera_reads, complete, game, stock, turn_to
+
+BOARDS = ("diet-1", "diet-2", "shop", "main")
+
+
+def _all_read(table) -> None:
+    """The camera reads every board as the record has it (the table is as the players left it)."""
+    camera_reads(table, {b: implied(table.state, b) for b in BOARDS if b != "diet-2" or "2" in table.state["seats"]})
+
+
+def _done_by_hand(table, n: int, action: dict, use: dict | None = None, further: bool = False) -> dict:
+    """The boards after seat ``n`` uses ability ``use`` (if any) and does ``action`` with the tokens
+    (``further``: with a further marker, the row of unused markers left as it lies)."""
+    trial = copy.deepcopy(table.state)
+    if use:
+        actions.use_ability(trial, n, {"action": "use_ability", **use})
+    inference.play(trial, n, {**action, "further": True} if further else action)
+    return {b: implied(trial, b) for b in BOARDS if b != "diet-2" or "2" in trial["seats"]}
+
+
+def test_a_further_marker_is_the_extra_action_of_the_card_that_grants_it():
+    """Sample r05 (during your turn, once: an extra action this round).  Ann eats a Water from her
+    kitchen and puts a further marker on her Snack space, her row of unused markers untouched: the table
+    uses r05 by itself (the card flips) and takes the snack as that extra action, with no phone input;
+    her row then still holds every marker of the round's normal actions."""
+    table = game(["Ann"], "r05", mode="physical")
+    complete(table, 1, "r05")
+    stock(table, 1, ["water"])
+    _all_read(table)
+    left, row = player(table, 1)["actions_left"], abilities.row_markers(player(table, 1))
+    water = body(table, 1).count("water")
+    boards = _done_by_hand(table, 1, {"action": "snack", "food": "water"}, use={"recipe": "r05"}, further=True)
+    assert sum(1 for s, t in boards["diet-1"].items() if s.startswith("markers.") and t) == row   # row untouched
+    camera_reads(table, boards)
+    assert table.state["question"] is None and table.view("table")["put_back"] == []
+    assert "r05" in player(table, 1)["abilities_used"] and player(table, 1)["snacks"] == 1
+    assert body(table, 1).count("water") == water + 1
+    assert player(table, 1)["actions_left"] == left and abilities.row_markers(player(table, 1)) == row
+    assert any("uses Sample Fish Bowl" in line for line in table.state["log"])
+
+
+def test_without_an_extra_action_a_further_marker_is_not_an_action():
+    """Rulebook: four actions a round.  With no extra-action ability, a marker put on the Snack space
+    while the row of unused markers is untouched is no action: nothing is applied.  Taken from the row
+    instead, the same snack is."""
+    table = new_table(["Ann"], mode="physical")
+    pick_assistants(table)
+    stock(table, 1, ["water"])
+    _all_read(table)
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, 1, {"action": "snack", "food": "water"})
+    from_row = implied(trial, "diet-1")
+    camera_reads(table, {"diet-1": {**from_row, **{f"markers.{n}": "marker" for n in range(1, 5)}}})
+    assert player(table, 1)["snacks"] == 0 and player(table, 1)["actions_left"] == 4
+    camera_reads(table, {"diet-1": from_row})
+    assert player(table, 1)["snacks"] == 1 and player(table, 1)["actions_left"] == 3
+
+
+def _occupied_game(restaurateur: bool, f02: bool):
+    """A 2-player physical-first game (Freezer module) where Ann may hold sample f02 (use an occupied
+    space, completed with real cooks) and the Restaurateur (option 1: the same), and Ben has taken the
+    one Chinese Buffet space."""
+    for s in range(1, 300):
+        table = new_table(["Ann", "Ben"], seed=s, mode="physical", freezer=True)
+        if f02 and "f02" not in actions.visible_recipes(table.state):
+            continue
+        while table.state["phase"] == "assistants":
+            n = table.state["assistant_queue"][0]
+            free = table.state["assistants_free"]
+            pick = "restaurateur" if n == 1 and restaurateur else next(a for a in free if a != "restaurateur")
+            seat(table, n, "assistant", card=pick)
+        if f02:
+            complete(table, 1, "f02")
+        turn_to(table, 2)
+        seat(table, 2, "buffet", row=1)
+        turn_to(table, 1)
+        if table.state["buffet"][1]:
+            return table
+    raise AssertionError("no seed deals it")
+
+
+def test_a_marker_on_an_occupied_space_uses_the_card_that_allows_it():
+    """Rulebook Chinese Buffet: with 2 players one space, and Ben's marker is on it.  Ann holds sample
+    f02 (use an occupied space): she puts her marker beside Ben's and eats buffet row 2; the table uses
+    f02 by itself and takes the meal, with no phone input."""
+    table = _occupied_game(restaurateur=False, f02=True)
+    _all_read(table)
+    row = list(table.state["buffet"][1])
+    camera_reads(table, _done_by_hand(table, 1, {"action": "buffet", "row": 2}, use={"recipe": "f02"}))
+    assert table.state["question"] is None and table.view("table")["put_back"] == []
+    assert "f02" in player(table, 1)["abilities_used"] and table.state["spaces"]["buffet"] == [2, 1]
+    assert table.state["buffet"][1] == [] and all(f in body(table, 1) for f in row)
+
+
+def test_two_cards_that_allow_an_occupied_space_are_one_question():
+    """Ann holds both f02 and the Restaurateur (option 1): either allows her marker on Ben's buffet
+    space, so her phone asks which card she used (one tap), and only that one is spent."""
+    table = _occupied_game(restaurateur=True, f02=True)
+    _all_read(table)
+    camera_reads(table, _done_by_hand(table, 1, {"action": "buffet", "row": 2}, use={"recipe": "f02"}))
+    question = table.view("seat-1")["me"]
+    assert question["can"] == ["answer"]
+    assert question["answer"]["options"] == ["Chinese Buffet, row 2 (using Sample Freezer Chili)",
+                                             "Chinese Buffet, row 2 (using Restaurateur, option 1)"]
+    seat(table, 1, "answer", choice=2)
+    assert "f02" not in player(table, 1)["abilities_used"] and table.state["spaces"]["buffet"] == [2, 1]
+
+
+def test_a_marker_on_an_occupied_space_without_a_card_is_listed_to_put_back():
+    """Without a card that allows it, Ann's marker beside Ben's on the buffet is no legal move: nothing
+    is applied and the TV lists the buffet space's markers (and her board) to put back."""
+    table = _occupied_game(restaurateur=False, f02=False)
+    _all_read(table)
+    trial = copy.deepcopy(table.state)
+    abilities.allow_once(trial, 1, "occupied_space")          # the boards as the move would leave them
+    inference.play(trial, 1, {"action": "buffet", "row": 2})
+    camera_reads(table, {b: implied(trial, b) for b in ("diet-1", "main")})
+    put_back = table.view("table")["put_back"]
+    assert {"board": "main", "slot": "action.buffet", "recorded": ["marker2"],
+            "seen": ["marker1", "marker2"]} in put_back
+    assert table.state["spaces"]["buffet"] == [2] and table.state["buffet"][1] and table.state["turn"] == 1
