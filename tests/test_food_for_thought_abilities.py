@@ -452,7 +452,9 @@ def test_using_an_occupied_space():
     refused(table, {"seat": {"seat": 1, "action": "pizza"}}, "unavailable")
     use(table, 1, recipe="f02")
     seat(table, 1, "pizza")
-    assert table.state["spaces"]["pizza"] == 1
+    assert "f02" in player(table, 1)["abilities_used"] and player(table, 1)["actions_left"] == 2
+    # Ben dined first: his marker stays on the space with its extra action at the round's end
+    assert table.state["spaces"]["pizza"] == 2 and player(table, 2)["pizza"] and not player(table, 1)["pizza"]
 
 
 def test_restaurateur_takes_a_pizza_token_to_the_kitchen():
@@ -527,8 +529,11 @@ def test_skip_the_kitchen_move():
 
 
 # ----------------------------------------------------------------------------- manual and end of game
-def test_a_manual_effect_is_text_the_host_applies():
-    table = game(["Ann"], "r08")
+@pytest.mark.parametrize("mode", ["guided", "physical"])
+def test_a_manual_effect_is_text_the_host_applies(mode):
+    """Sample r08 (kind manual): its text is announced for the host to apply, and the card flips like
+    any once-only ability (rulebook: a used recipe is turned face down)."""
+    table = game(["Ann"], "r08", mode=mode)
     complete(table, 1, "r08")
     outcome = use(table, 1, recipe="r08")
     texts = [e.get("text", "") for e in outcome.events]
@@ -542,11 +547,12 @@ def _end_line(table, name):
     return next(l for l in table.state["receipts"][0]["lines"] if l["label"].startswith(name + ":"))
 
 
-@pytest.mark.parametrize("veg, vp", [(3, 4), (2, 0)])
-def test_end_of_game_vp_threshold_on_the_receipt(veg, vp):
+@pytest.mark.parametrize("veg, vp, mode", [(3, 4, "guided"), (2, 0, "guided"), (3, 4, "physical")])
+def test_end_of_game_vp_threshold_on_the_receipt(veg, vp, mode):
     """Rulebook: completed recipes with the end-game icon score at the end.  Sample r13: +4 VP with at
-    least 3 Vegetables in the body, nothing with 2."""
-    table = game(["Ann", "Ben"], "r13")
+    least 3 Vegetables in the body, nothing with 2 (physical-first: the same receipt, the rounds ended
+    at the host's continue)."""
+    table = game(["Ann", "Ben"], "r13", mode=mode)
     complete(table, 1, "r13")
     use_refused(table, 1, "breaks_rule", recipe="r13")                      # not used during play
     stock(table, 1, ["veg"] * veg, where="body")
@@ -826,7 +832,7 @@ def test_host_allows_an_occupied_space_once():
     refused(table, {"seat": {"seat": 1, "action": "pizza"}}, "unavailable")
     host(table, "allow_once", seat=1, limit="occupied_space")
     seat(table, 1, "pizza")
-    assert player(table, 1)["allow_once"] == [] and table.state["spaces"]["pizza"] == 1
+    assert player(table, 1)["allow_once"] == [] and table.state["spaces"]["pizza"] == 2     # Ben dined first
 
 
 def test_physical_first_the_extra_action_may_also_be_taken_on_the_phone():

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import copy
 
-from server.games.food_for_thought import abilities, actions, inference
+from server.games.food_for_thought import abilities, actions, cleanup, inference
 from server.games.food_for_thought.boards import implied
-from tests.support.food_for_thought import new_table, pick_assistants, player, seat
-from tests.test_food_for_thought_abilities import body, camera_reads, complete, game, stock, turn_to
+from tests.support.food_for_thought import finish_actions, new_table, pick_assistants, player, seat
+from tests.test_food_for_thought_abilities import body, camera_reads, complete, game, stock, turn_to, use
 
 BOARDS = ("diet-1", "diet-2", "shop", "main")
 
@@ -134,3 +134,26 @@ def test_a_marker_on_an_occupied_space_without_a_card_is_listed_to_put_back():
     assert {"board": "main", "slot": "action.buffet", "recorded": ["marker2"],
             "seen": ["marker1", "marker2"]} in put_back
     assert table.state["spaces"]["buffet"] == [2] and table.state["buffet"][1] and table.state["turn"] == 1
+
+
+def test_a_skipped_kitchen_move_is_the_tidy_table_the_camera_waits_for():
+    """Rulebook clean-up step 1: every kitchen token moves one space right, the last column to the trash.
+    Sample r09 (during your turn: your kitchen does not move this round): at the round's end the table
+    expects Ann's kitchen as it lies and Ben's moved; once the camera sees both boards so, the next round
+    starts with no input, Ann's Meat still in its column."""
+    table = game(["Ann", "Ben"], "r09", mode="physical")
+    complete(table, 1, "r09")
+    stock(table, 1, ["meat"])
+    stock(table, 2, ["meat"])
+    turn_to(table, 1)
+    use(table, 1, recipe="r09")
+    seat(table, 1, "cook")
+    kitchens = {n: copy.deepcopy(player(table, n)["kitchen"]) for n in (1, 2)}
+    finish_actions(table)
+    assert table.state["phase"] == "round_end"
+    tidy = cleanup._tidy_boards(table.state)
+    camera_reads(table, {"diet-1": tidy["diet-1"]})
+    assert table.state["phase"] == "round_end"                   # Ben's board not seen tidy yet
+    camera_reads(table, {"diet-2": tidy["diet-2"]})
+    assert table.state["round"] == 2 and table.state["phase"] == "assistants"
+    assert player(table, 1)["kitchen"] == kitchens[1] and player(table, 2)["kitchen"] == [[]] + kitchens[2][:-1]

@@ -248,8 +248,9 @@ def market(state, seat, p, body):
 
 def pizza(state, seat, p, body):
     foods, state["pizza"] = state["pizza"], []
-    state["spaces"]["pizza"] = seat
-    p["pizza"] = True
+    if state["spaces"]["pizza"] is None:      # the first diner holds the space and its extra action (a
+        state["spaces"]["pizza"] = seat       # player beside them, through an ability, eats what is left)
+        p["pizza"] = True
     where = [tokens.to_body(state, p, f) for f in foods]
     return [event(state, "pizza", f"{p['name']} dines at Pizza To Go: "
                   + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
