@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -21,6 +21,7 @@ from .lens import Lens
 from .localize import BoardLocator, Fix
 from .markers import detect, make_detector
 from .motion import MotionDetector
+from .tokens import UNKNOWN
 from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
@@ -30,9 +31,21 @@ DEAD_SPREAD = 4.0
 #: unsure only where its own evidence is weak (vision/classify.py), so a board is never blanked
 #: for its patch alone (glare on the patch, or a daylight mix that changed, says little of a slot).
 LIGHT_WARN = 0.25
-#: A still board's slots are read again at least every this many frames (slow light changes);
-#: otherwise only when something on it changed since the last reading.
-REREAD_EVERY = 15
+#: Every this many frames one board, each in turn, has every slot read again, still, busy or not
+#: (slow light changes, a change too small for the slot test below).  Otherwise a board is read only once
+#: it lies still after something moved on it, and then only the slots whose window changed.
+REREAD_EVERY = 10
+#: A slot's window is compared with the one it was last read from at every this many samples each way.
+SIGN_STEP = 2
+#: A sample whose colour moved by more than this (grey levels, in any channel) since its slot was
+#: last read changed (a camera's noise moves one by a few levels; a token laid, taken, swapped for
+#: another colour or nudged moves dozens of samples by far more)...
+SLOT_CHANGE = 20
+#: ... and this many changed samples make the slot be read again.
+SLOT_CHANGED = 3
+#: A reading of some of a board's slots takes up to this many others, spread over the board, with
+#: them: the classifier measures the board's tint and usual gain over the slots it reads.
+LIGHT_SLOTS = 16
 
 
 def light_change(gain: np.ndarray | None) -> float:
@@ -59,7 +72,12 @@ class BoardWatch:
     busy: bool = True
     over: bool = True              # something (a hand) over the board, whether or not it moves
     window: Window | None = None
-    stale: bool = True             # something changed on the board since its slots were last read
+    stale: bool = True             # every slot is to be read afresh (new place, new reference, its turn)
+    touched: bool = True           # something moved on the board since its slots were last read
+    signs: np.ndarray | None = None        # (N, S, 3) each slot's window as last read, every SIGN_STEP-th sample
+    sign_samples: np.ndarray | None = None  # (S,) which samples of a window those are
+    sign_maps: tuple[np.ndarray, np.ndarray] | None = None   # their places in the picture (N, S)
+    light_slots: np.ndarray | None = None  # the slots read with any others (LIGHT_SLOTS)
 
 
 class Pipeline:
@@ -81,6 +99,7 @@ class Pipeline:
         self.timings: deque = deque(maxlen=120)
         self.last_frame: np.ndarray | None = None
         self._search_now = False
+        self._turn: str | None = None      # the board whose every slot this frame reads again (REREAD_EVERY)
 
     def set_layout(self, layout: Layout) -> None:
         """Watch a board with this layout (a new board, or new geometry for a known one)."""
@@ -130,6 +149,10 @@ class Pipeline:
             self.timings.append((time.perf_counter() - start) * 1000)
             return commits
         self.last_frame = frame
+        self._turn = None
+        if self.boards and self.frame_no % REREAD_EVERY == 0:
+            names = list(self.boards)
+            self._turn = names[self.frame_no // REREAD_EVERY % len(names)]
         small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         found = None
         if self._search_due():
@@ -171,13 +194,45 @@ class Pipeline:
         if watch.patch_maps is not None:
             watch.patch = cv2.remap(frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
         watch.gain = patch_gain(watch.reference, watch.patch)
-        watch.stale |= busy or watch.motion.last["motion_mm2"] > 0
+        watch.touched |= busy or watch.motion.last["motion_mm2"] > 0
         # read the slots when the board lies still after a change (nothing is decided while it is busy)
-        if watch.reading is None or (watch.stale and not busy) or self.frame_no % REREAD_EVERY == 0:
+        if watch.reading is None or (watch.stale and not busy) or watch.layout.board == self._turn:
+            self._read(watch, frame, None)
+            if not busy:            # (read under a hand in its turn, the board is read again once still)
+                watch.stale = watch.touched = False
+        elif watch.touched and not busy:
+            self._read(watch, frame, self._changed_slots(watch, frame))
+            watch.touched = False
+        return watch.tracker.update(watch.reading.labels, busy)
+
+    def _changed_slots(self, watch: BoardWatch, frame: np.ndarray) -> np.ndarray:
+        """The slots (indices) whose window changed since they were last read, and those read unsure."""
+        now = cv2.remap(frame, *watch.sign_maps, cv2.INTER_LINEAR)
+        changed = (cv2.absdiff(now, watch.signs).max(2) > SLOT_CHANGE).sum(1) >= SLOT_CHANGED
+        unsure = np.fromiter((label == UNKNOWN for label in watch.reading.labels), bool, len(changed))
+        return np.flatnonzero(changed | unsure)
+
+    def _read(self, watch: BoardWatch, frame: np.ndarray, slots: np.ndarray | None) -> None:
+        """Classify the ``slots`` (indices) of a board, with its light slots, or every slot (None)."""
+        if slots is None:
             windows = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
             watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence)
-            watch.stale = busy
-        return watch.tracker.update(watch.reading.labels, busy)
+            watch.signs = np.ascontiguousarray(windows[:, watch.sign_samples])
+            return
+        if not len(slots):
+            return
+        slots = np.union1d(slots, watch.light_slots)
+        windows = cv2.remap(frame, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
+        ref = watch.reference
+        part = replace(ref, empty=ref.empty[slots], white=ref.white[slots],
+                       slots=[ref.slots[i] for i in slots], centres=[ref.centres[i] for i in slots], view=None)
+        got = classify(part, windows, watch.window, self.settings.min_confidence)
+        labels, confidence = list(watch.reading.labels), watch.reading.confidence.copy()
+        for j, i in enumerate(slots):
+            labels[i] = got.labels[j]
+        confidence[slots] = got.confidence
+        watch.reading = Reading(labels, confidence)
+        watch.signs[slots] = windows[:, watch.sign_samples]
 
     def _build_maps(self, watch: BoardWatch) -> None:
         layout = watch.layout
@@ -186,6 +241,12 @@ class Pipeline:
         to_image = watch.locator.to_image
         img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
+        side = watch.window.side
+        picked = (np.arange(0, side, SIGN_STEP)[:, None] * side + np.arange(0, side, SIGN_STEP)[None]).ravel()
+        watch.sign_samples = picked
+        watch.sign_maps = (np.ascontiguousarray(watch.maps[0][:, picked]), np.ascontiguousarray(watch.maps[1][:, picked]))
+        n = len(layout.slots)
+        watch.light_slots = np.unique(np.linspace(0, n - 1, min(n, LIGHT_SLOTS)).round().astype(np.intp))
         paper = paper_points(layout)
         watch.paper_maps = None
         if len(paper):

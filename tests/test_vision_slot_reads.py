@@ -1,0 +1,68 @@
+"""Which slots the camera reads, and when (issue 20): after a change only the slots whose window
+changed, with a few spread over the board for its light; every board read whole in its turn,
+one board at a time, never all at once."""
+import numpy as np
+
+import vision.pipeline as pipeline_module
+from tests.support.vision_scenes import calibrated, expected_changes
+from vision import synthetic as syn
+from vision.pipeline import LIGHT_SLOTS, REREAD_EVERY
+
+
+def _counting(monkeypatch) -> list[tuple[str, int]]:
+    """Every classification the pipeline makes, as (board, slots read)."""
+    calls = []
+    real = pipeline_module.classify
+
+    def counted(reference, windows, *args):
+        calls.append((reference.board, len(windows)))
+        return real(reference, windows, *args)
+    monkeypatch.setattr(pipeline_module, "classify", counted)
+    return calls
+
+
+def _frames(pipe, scene, tokens, n, seed, hands=None):
+    commits = []
+    for i in range(n):
+        commits += pipe.process(syn.render(syn.with_tokens(scene, tokens, seed + i, hands))[0])
+    return commits
+
+
+def test_after_a_hand_only_the_changed_slots_are_read_and_a_close_colour_swap_is_seen(monkeypatch):
+    pipe, scene = calibrated(("diet-1",), seed=4, width=960, height=540, hard=False)
+    layout = pipe.boards["diet-1"].layout
+    dairy = [s.id for s in layout.slots if s.id.startswith("body.dairy.")]
+    fats = [s.id for s in layout.slots if s.id.startswith("body.fats.")]
+    before = {"diet-1": {dairy[0]: "dairy", dairy[1]: "dairy", fats[0]: "fats"}}
+    assert _frames(pipe, scene, before, 12, 100), "the board is read and committed whole first"
+    calls = _counting(monkeypatch)
+    monkeypatch.setattr(pipeline_module, "REREAD_EVERY", 10**6)     # no board's turn now (the test below)
+    # a hand swaps a dairy token for fats (pale yellow for cream: close in grey) and takes the fats one away
+    after = {"diet-1": {dairy[0]: "fats", dairy[1]: "dairy"}}
+    w, h = layout.size_mm
+    place = next(p for p in scene.boards if p.layout.board == "diet-1")
+    hand = syn.Hand((place.x + w / 2, place.y + h / 2), (place.x + w / 2, place.y + h + 1000))
+    assert _frames(pipe, scene, after, 3, 200, [hand]) == [], "nothing is decided under the hand"
+    commits = _frames(pipe, scene, after, 12, 300)
+    assert [c["board"]["slots"][s] for c in commits for s in (dairy[0], fats[0])] == ["fats", None]
+    assert expected_changes(before, after, "diet-1") == {dairy[0]: "fats", fats[0]: None}
+    parts = [n for board, n in calls if n < len(layout.slots)]
+    assert parts and max(parts) <= LIGHT_SLOTS + 4, f"a few slots are read, not the board's {len(layout.slots)}: {calls}"
+    # the board's whole reading is what lies on it (the slots not read again kept their right values)
+    read = dict(zip([s.id for s in layout.slots], pipe.boards["diet-1"].reading.labels))
+    assert read == {s.id: after["diet-1"].get(s.id) for s in layout.slots}
+
+
+def test_a_still_table_is_read_whole_one_board_at_a_time_in_turn(monkeypatch):
+    pipe, scene = calibrated(("shop", "diet-1", "diet-2"), seed=2, width=960, height=540, hard=False)
+    rng = np.random.default_rng(2)
+    tokens = {p.layout.board: syn.random_tokens(p.layout, rng) for p in scene.boards}
+    _frames(pipe, scene, tokens, 12, 400)
+    calls = _counting(monkeypatch)
+    frames = 2 * REREAD_EVERY * len(pipe.boards)
+    _frames(pipe, scene, tokens, frames, 500)
+    sizes = {b: len(w.layout.slots) for b, w in pipe.boards.items()}
+    assert sorted(calls) == sorted((b, n) for b, n in sizes.items() for _ in range(2)), \
+        "each board read whole twice in that time, and nothing else read"
+    # never more than one board in a frame: the reads are REREAD_EVERY frames apart
+    assert len(calls) == frames // REREAD_EVERY
