@@ -2,6 +2,7 @@
 running game watches no board, and the pipeline skips a frame in which nothing changed while every
 board lies still, yet still sees a token laid at once and looks at the table every second."""
 import dataclasses
+import threading
 import time
 
 import numpy as np
@@ -117,3 +118,23 @@ def test_the_camera_watches_while_the_running_game_watches_a_board(tmp_path):
     assert accepted.accepted and service.watched
     assert ctx.table.handle(tofu_god_game(["Ann", "Ben", "Cy"])).accepted
     assert not service.watched
+
+
+def _nice(tid: int) -> int:
+    """A thread's nice level as the OS has it (/proc: the 19th field of its stat line)."""
+    stat = open(f"/proc/self/task/{tid}/stat").read()
+    return int(stat.rsplit(")", 1)[1].split()[16])
+
+
+def test_the_camera_thread_yields_the_cpu_to_the_readers_and_the_server():
+    # on a short CPU budget (a Pi's) the readers' and the server's threads are run first: the camera
+    # thread is CAMERA_NICE levels below the rest of the process
+    source = _Looping([np.full((90, 160, 3), 128, np.uint8)])
+    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=30)
+    svc.start()
+    try:
+        wait_for(lambda: len(source.reads) >= 2, timeout=10)
+        assert _nice(svc._thread.native_id) == min(19, _nice(threading.get_native_id()) + camera_service.CAMERA_NICE)
+        assert camera_service.CAMERA_NICE >= 5
+    finally:
+        svc.stop()

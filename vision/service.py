@@ -16,6 +16,7 @@ by under one level; a token laid or a hand by tens).  The pipeline still takes a
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -44,6 +45,18 @@ BLOCK_PX = 16
 CHANGE_LEVEL = 6
 #: The pipeline takes a frame at least this often (seconds), changed or not.
 FULL_PASS_S = 1.0
+#: The camera thread runs this many nice levels below the rest of the table: when the CPU is short
+#: (a Pi's cores, other programs) the readers and the server get it first and the camera what is left.
+CAMERA_NICE = 10
+
+
+def lower_priority(steps: int) -> None:
+    """Lower the calling thread's OS priority by ``steps`` nice levels (Linux sets it per thread)."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
+    except (AttributeError, OSError):      # not Linux, or not allowed: the camera runs as it is
+        log.info("the camera thread keeps its priority")
 
 
 class CameraService:
@@ -160,6 +173,7 @@ class CameraService:
             self.opened = False
 
     def _run(self) -> None:
+        lower_priority(CAMERA_NICE)
         if self.prepare is not None:
             try:
                 with self.lock:
