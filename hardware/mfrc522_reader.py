@@ -138,7 +138,7 @@ def chip_class(base: type) -> type:
             self.cut_short = False
             irq_enable, wait_irq = _IRQS.get(command, (0x00, 0x10))
             # Registers are written whole where the datasheet allows, not read first and
-            # masked as the library does (with the wait below, an empty poll is 9 SPI transfers, not 17).
+            # masked as the library does (with the wait below, an empty poll is 8 SPI transfers, not 17).
             if irq_enable != self._irq_enable:
                 self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)
                 self._irq_enable = irq_enable
@@ -152,11 +152,12 @@ def chip_class(base: type) -> type:
                 self.Write_MFRC522(self.BitFramingReg, self.framing | 0x80)   # StartSend
             sent = time.monotonic()
             deadline = sent + 4 * self.timeout_s + 0.02
-            # A wake-up (7 bits) is answered within a few hundred microseconds or not at all: after
-            # one look the next is when the chip's timer is due, so an empty reader costs two reads.
+            # A wake-up (7 bits) is answered within a few hundred microseconds or not at all: it is
+            # looked at once, a step after the chip's timer is due, so an empty reader costs one
+            # sleep and one read (a card's answer waits for that look: a millisecond at most).
             # Longer exchanges, with a card there, are looked at every step (a reader sharing the
             # bus must not wait on them).
-            waits = iter((WAIT_STEP_S, self.timeout_s) if command == COMMAND_TRANSCEIVE and
+            waits = iter((self.timeout_s + WAIT_STEP_S,) if command == COMMAND_TRANSCEIVE and
                          self.framing == 0x07 else ())
             while True:
                 time.sleep(next(waits, WAIT_STEP_S))
