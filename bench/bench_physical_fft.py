@@ -29,9 +29,9 @@ must be the same.
 
 With ``--camera`` the readings go through the real camera pipeline instead: the group's tokens,
 markers and dice lie on the synthetic table (vision/synthetic.py, with the shipped layouts of the
-main board, the shopping list and each player's diet board and freezer board; each diet board gets
-a strip below it for what no sample layout has yet: the unused markers, its own action spaces and
-the tokens lying on cards, see :func:`player_board`), a hand reaches over each physical board while
+main board, the shopping list and each player's diet board, whose layout has the board's own action
+spaces, the tokens lying on the recipe cards left of it and on the activity cards right of it and
+the unused markers in front of it, and freezer board), a hand reaches over each physical board while
 it changes, and only what the pipeline commits reaches the table.  A game in which the table
 stops following the group (a move not applied) is counted as stalled, with
 why, and its scores are not compared; readings the table refuses and slots the layouts do not have
@@ -57,43 +57,12 @@ from server.journal import Journal  # noqa: E402
 from server.table import Table  # noqa: E402
 from tests.support.food_for_thought import every_slot  # noqa: E402
 from vision import synthetic as syn  # noqa: E402
-from vision.layout import Layout, sample_layouts  # noqa: E402
+from vision.layout import sample_layouts  # noqa: E402
 from vision.pipeline import Pipeline, Settings  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 #: Slots per main board action space the camera watches.
 SPACE_SLOTS = 10
-
-
-#: Rows of the strip below each diet board (board mm): the unused markers and the board's own action
-#: spaces, then the tokens lying on recipe cards and on activity cards (a slot pitch of 26 mm).
-STRIP = (("markers.{n}", 4), ("action.snack.{n}", 4), ("action.cook.{n}", 4)), \
-    (("action.workout.{n}", 4), ("onrecipe.{n}", 8)), (("onactivity.{n}", 12),)
-PITCH = 26.0
-
-
-def player_board(diet: Layout) -> Layout:
-    """The shipped diet board layout with a strip below it for what the physical-first table reads
-    there besides the body, kitchen and trash (see STRIP; no sample layout ships these spaces yet).
-    Its wooden markers are ``marker`` (the synthetic table paints them in the player's colour).  The
-    unused markers lie on the diet board's own layout, so one snapshot shows a marker leaving the
-    supply and the tokens the move moved on that board (read from a mat of its own, the marker could
-    be seen gone before the tokens moved, and the move was taken half done)."""
-    data = diet.to_dict()
-    width, height = diet.size_mm
-    top = height + 9
-    for r, row in enumerate(STRIP):
-        x, y = 14.0, top + r * PITCH
-        for ids, count in row:
-            data["regions"].append({"name": ids.split(".{")[0], "ids": ids, "rows": 1, "cols": count,
-                                    "corners": [[x, y], [x + count * PITCH, y], [x + count * PITCH, y + PITCH],
-                                                [x, y + PITCH]]})
-            x += count * PITCH
-    data["size_mm"] = [width, top + len(STRIP) * PITCH + 7]
-    data["tokens"] = [*diet.token_types(), inference.MARKER]
-    layout = Layout.from_dict(data)
-    assert not layout.marker_problems(), layout.marker_problems()
-    return layout
 
 
 class CameraTable:
@@ -108,10 +77,8 @@ class CameraTable:
 
     def __init__(self, players: int, seed: int, hard: bool = False):
         every = sample_layouts()
-        self.layouts = {"main": every["main"], "shop": every["shop"]}
-        for seat in range(1, players + 1):
-            self.layouts[f"diet-{seat}"] = player_board(every[f"diet-{seat}"])
-            self.layouts[f"freezer-{seat}"] = every[f"freezer-{seat}"]
+        names = ["main", "shop"] + [f"{kind}-{seat}" for seat in range(1, players + 1) for kind in ("diet", "freezer")]
+        self.layouts = {name: every[name] for name in names}        # the shipped layouts, as they are
         self.scene = syn.table_scene(self.layouts, seed, tokens={}, hard=hard)   # hard: blur, noise, JPEG
         if not hard:
             self.scene.noise = 1.5                                                 # (the live simulation's)

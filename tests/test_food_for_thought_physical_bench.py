@@ -55,10 +55,10 @@ def test_a_round_through_the_camera_pipeline_is_recorded_as_the_group_played_it(
 
 
 def test_a_simulated_table_whose_camera_feeds_it_is_played_by_moving_its_tokens(tmp_path):
-    """The live simulation with its camera feeding the table (``[camera] commit = true``) and the owner's
-    diet board layouts with their marker spaces (the bench's): the synthetic table is laid out from the record when the game starts;
-    then Ann dines at Pizza To Go by moving the tokens and her marker on the synthetic table (what
-    /api/camera/simulate does) and the table learns it through the camera thread's own step, the real
+    """The live simulation with its camera feeding the table (``[camera] commit = true``) and the shipped
+    layouts (each diet board's has its marker spaces): the synthetic table is laid out from the record
+    when the game starts; then Ann dines at Pizza To Go by moving the tokens and her marker on the
+    synthetic table (what /api/camera/simulate does) and the table learns it through the camera thread's own step, the real
     pipeline and the table's queue, with no phone input (rulebook Pizza To Go: every token of the
     brochure into the body)."""
     import copy
@@ -69,12 +69,7 @@ def test_a_simulated_table_whose_camera_feeds_it_is_played_by_moving_its_tokens(
     from tests.support.food_for_thought import ok, pick_assistants
     from vision import camera
 
-    from vision.layout import sample_layouts
-
     data = tmp_path / "table"
-    for seat in (1, 2):
-        board = f"diet-{seat}"
-        bench.player_board(sample_layouts()[board]).save(data / "vision" / "layouts" / f"{board}.json")
     ctx = TableContext.open(data, simulate=True)
     service = camera.build(ctx, {"commit": True})
     table = ctx.table

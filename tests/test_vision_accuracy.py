@@ -71,7 +71,7 @@ def test_per_slot_error_at_most_a_thousandth_over_2000_slots():
     assert len(wrong) / len(results) <= 0.001, wrong
     assert not guesses, f"wrong token types (not 'unknown'): {guesses}"
     types = {t for t, _ in results if t}
-    assert len(types) == 12          # every food type and the shopping token were seen
+    assert len(types) == 13          # every food type, the diet boards' action markers and the shopping token were seen
 
 
 def test_a_token_never_calibrated_reads_unknown_not_a_guess():

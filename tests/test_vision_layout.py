@@ -36,11 +36,13 @@ def test_sample_diet_board_has_every_body_space_of_the_standard_diet():
 
 
 def test_token_types_are_the_games_food_ids_and_the_shop_holds_shopping_tokens():
+    """A diet board holds food tokens and its player's action markers (rulebook: the unused markers are
+    kept near the diet board, and Snack, Recipes & Cook and Activities & Work Out are spaces on it)."""
     from server.games.food_for_thought import data
     foods = [f["id"] for f in data.load(sample_only=True).records["foods"]]
     assert list(food_types()) == foods
     ls = sample_layouts()
-    assert ls["diet-1"].token_types() == tuple(foods)
+    assert ls["diet-1"].token_types() == (*foods, "marker")
     assert ls["shop"].token_types() == (COVERED,)
 
 
@@ -111,7 +113,7 @@ def test_sample_markers_keep_their_white_border_on_the_board_and_clear_of_tokens
 def test_a_marker_at_the_edge_or_beside_a_space_is_reported_with_what_to_move():
     data = sample_layouts()["diet-1"].to_dict()
     data["markers"]["10"] = {"x": 2, "y": 2, "size": 36}          # border 6 mm: off the board
-    data["markers"]["11"] = {"x": 255, "y": 40, "size": 36}       # over the kitchen's spaces
+    data["markers"]["11"] = {"x": 289, "y": 40, "size": 36}       # over the kitchen's spaces
     problems = Layout.from_dict(data).marker_problems()
     assert any("marker 10" in p and "leaves the board" in p and "6 mm" in p for p in problems)
     assert any("marker 11" in p and "kitchen.4" in p for p in problems)

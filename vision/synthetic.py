@@ -28,7 +28,8 @@ from .tokens import synthetic_colour
 BOARD_COLOUR = (176, 200, 214)
 REGION_COLOURS = {"kitchen": (165, 215, 230), "trash": (150, 155, 160), "body": (170, 215, 180),
                   "shop": (200, 220, 235), "die": (225, 225, 225), "pizza": (150, 190, 235),
-                  "buffet": (160, 170, 215), "action": (205, 205, 190)}
+                  "buffet": (160, 170, 215), "action": (205, 205, 190), "markers": (190, 195, 200),
+                  "onrecipe": (215, 235, 245), "onactivity": (235, 230, 215)}   # (the last two: cards)
 #: The main board's wooden pieces (BGR): a solid disc per player colour (``marker<seat>``, Food for
 #: Thought's action markers) and the dice; their hues keep clear of the food tokens' (sample colours).
 PIECE_COLOURS = {"marker1": (25, 25, 25), "marker2": (235, 225, 70), "marker3": (70, 240, 160),
@@ -412,16 +413,18 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
                 tokens: dict[str, dict] | None = None, light: Light | None = None, hard: bool = True) -> Scene:
     """The whole table: the main board at the top (the shopping list and, left of it, the dice,
     dining-out and action spaces), the freezer boards right of it, and up to four diet boards in a
-    row below."""
+    row below (each with what its layout has beside it: the cards, the unused markers).  The camera
+    sees 1.7 m of table across from 1 m up; when the boards need more, it sees all of them."""
     rng = np.random.default_rng(seed)
     places = []
     shop = layouts.get("shop")
     if shop:
         places.append(Placement(shop, 590 + rng.uniform(-20, 20), 40 + rng.uniform(-10, 10), rng.uniform(-3, 3)))
     diets = [layouts[k] for k in sorted(layouts) if k.startswith("diet-")][:4]
-    for i, layout in enumerate(diets):
-        places.append(Placement(layout, 80 + i * 370 + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10),
-                                rng.uniform(-4, 4)))
+    left = 80.0
+    for layout in diets:
+        places.append(Placement(layout, left + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10), rng.uniform(-4, 4)))
+        left += layout.size_mm[0] + 30
     extra = np.random.default_rng([seed, 1])       # the boards added later leave the others where they were
     main = layouts.get("main")
     if main:
@@ -434,13 +437,30 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
                                     extra.uniform(-2, 2)))
     for p in places:
         p.tokens = dict(tokens.get(p.layout.board, {})) if tokens is not None else random_tokens(p.layout, rng)
-    cam = Camera(width=width, height=height, focal=width * 1000 / 1700, x=800 + rng.uniform(-10, 10),
-                 y=470 + rng.uniform(-10, 10), z=1000, pitch=rng.uniform(-4, 4), roll=rng.uniform(-4, 4),
+    x, y, seen = 800.0, 470.0, 1700.0           # where the camera looks, how much table it sees across (mm)
+    if places:
+        x0, y0, x1, y1 = _extent(places)
+        need = max(x1 - x0 + 2 * TABLE_MARGIN, (y1 - y0 + TABLE_MARGIN) * width / height)
+        if need > seen:
+            x, y, seen = (x0 + x1) / 2, (y0 + y1) / 2, need
+    cam = Camera(width=width, height=height, focal=width * 1000 / seen, x=x + rng.uniform(-10, 10),
+                 y=y + rng.uniform(-10, 10), z=1000, pitch=rng.uniform(-4, 4), roll=rng.uniform(-4, 4),
                  yaw=rng.uniform(-2, 2))
     return Scene(cam, places, light or random_light(rng),
                  blur=float(rng.uniform(0.3, 0.9)) if hard else 0.0,
                  noise=float(rng.uniform(1, 4)) if hard else 0.0,
                  jpeg=int(rng.integers(70, 95)) if hard else 0, seed=seed)
+
+
+#: The table a whole-table camera sees around its boards, mm (room for its tilt of a few degrees).
+TABLE_MARGIN = 120.0
+
+
+def _extent(places: list[Placement]) -> tuple[float, float, float, float]:
+    """The table area the placed boards cover, mm: (left, top, right, bottom)."""
+    corners = np.array([p.pose() @ (x, y, 1) for p in places
+                        for x in (0, p.layout.size_mm[0]) for y in (0, p.layout.size_mm[1])])
+    return (*corners[:, :2].min(axis=0), *corners[:, :2].max(axis=0))
 
 
 def with_tokens(scene: Scene, tokens: dict[str, dict], seed: int, hands: list[Hand] | None = None,

@@ -216,13 +216,15 @@ def camera_boards(state: dict) -> dict[str, dict]:
 
 def camera_tokens(data_dir: Path | None) -> dict[str, tuple[str, ...]]:
     """The camera's token sets: ``foods``, every food id (the owner's foods in ``data_dir`` over the
-    sample), and ``main-board``, what lies on the main board: the foods, the dice and each seat's
-    player-colour action markers."""
+    sample); ``main-board``, what lies on the main board: the foods, the dice and each seat's
+    player-colour action markers; ``diet-board``, what lies on a diet board and the cards beside it:
+    the foods and the player's own action markers."""
     owner = Path(data_dir) / data.OWNER_SUBDIR if data_dir else None
     catalog = data.load(owner, sample_only=owner is None)
     foods = tuple(f["id"] for f in catalog.records["foods"])
     markers = tuple(physical.marker(seat) for seat in range(1, GAME.max_players + 1))
-    return {"foods": foods, physical.MAIN_TOKENS: foods + (physical.DIE,) + markers}
+    return {"foods": foods, physical.MAIN_TOKENS: foods + (physical.DIE,) + markers,
+            physical.DIET_TOKENS: foods + (boards.MARKER,)}
 
 
 OPTIONS = (

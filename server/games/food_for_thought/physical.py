@@ -285,6 +285,8 @@ MAIN = "main"
 DIE = "die"
 #: The camera's token set of the main board (``Game.tokens``): foods, dice and the player-colour markers.
 MAIN_TOKENS = "main-board"
+#: The camera's token set of a diet board (``Game.tokens``): the foods and the player's own action markers.
+DIET_TOKENS = "diet-board"
 
 
 #: Main board action spaces whose markers the camera reads (``action.<space>.<n>`` holding ``marker<seat>``).
