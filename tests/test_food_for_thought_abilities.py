@@ -762,9 +762,16 @@ def test_physical_first_a_wild_token_and_a_die_by_hand():
     table = game(["Ann"], "r11", mode="physical")
     complete(table, 1, "r11")
     turn_to(table, 1)
+    camera_reads(table, {"diet-1": implied(table.state, "diet-1")})
     outcome = use(table, 1, recipe="r11", die=1, value=6)
     assert any("by hand: the camera reads the dice" in e["text"] for e in outcome.events)
     assert table.state["dice"] is None and "r11" in player(table, 1)["abilities_used"]
+    ok(table, {"board": {"board": "main", "slots": {"die.6": "die", "die.1": "die"}}})   # one die turned to 6
+    space = next(s for s in sorted(table.state["shopping"]) if s.startswith("6.") and "1" not in s
+                 and s not in table.state["covered"])          # on sale only through the 6
+    by_hand(table, 1, {"action": "shop", "dice": [1, 6], "items": [{"space": space}]}, ("diet-1", "shop"))
+    assert space in table.state["covered"], table.view("table")["put_back"]
+    assert any("($1 of $6)" in line for line in table.state["log"])
 
 
 # ----------------------------------------------------------------------------- the other assistants

@@ -524,10 +524,10 @@ def declared(state: dict) -> list[dict]:
 def declare(state: dict, seat: int, key: str, body: dict, what: str) -> list[dict]:
     """``seat`` says they use an end-of-round ability.  The rulebook (completed recipe abilities): when
     several players use abilities at the same time, such as end-of-round ones, they resolve in turn
-    order; so the ability
-    waits until the clean-up is done and :func:`resolve_end_of_round` applies every one declared, in
-    the round's turn order, whatever order the players declared them in.  Refused (changing nothing)
-    when it could not apply at its place in that order with what has been declared so far."""
+    order; so the ability waits until the clean-up is done and :func:`resolve_end_of_round` applies
+    every one declared, in the round's turn order, whatever order the players declared them in.
+    Refused (changing nothing) when it could not apply at its place in that order with what has been
+    declared so far."""
     p = state["seats"][str(seat)]
     if any(d["seat"] == seat and d["key"] == key for d in declared(state)):
         raise RuleError("already_done", f"You already use {what.split(' (')[0]} at this clean-up.")
