@@ -63,7 +63,12 @@ def test_a_resting_fingertip_touches_only_its_board():
     ls = layouts("diet-1", "diet-2")
     s = scenes.shot(ls, "medium", 11, width=960, height=540)
     board = next(b for b in s.boards if b.layout.board == "diet-2")
-    s.hands = [scenes.random_hand(s, np.random.default_rng(2), board, finger=True)]
+    # a fingertip on the board's lowest space, the arm reaching from the player's side below it
+    # (a random edge space may lie on the side columns, where an arm from the side crosses the neighbour)
+    slot = max(board.layout.slots, key=lambda sl: sl.y)
+    pose = board.pose()
+    tip = pose[:2, :2] @ np.array([slot.x, slot.y]) + pose[:2, 2]
+    s.hands = [scenes.Hand(tip=tuple(tip), origin=tuple(tip + (0.0, 700.0)), finger=True)]
     _, truth = scenes.render(s)
     assert truth["boards"]["diet-2"]["hand"] and not truth["boards"]["diet-1"]["hand"]
 

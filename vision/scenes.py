@@ -530,9 +530,10 @@ def table(layouts: dict[str, Layout], rng: np.random.Generator) -> list[Board]:
         boards.append(Board(layout, x + rng.uniform(-10, 10), 30 + rng.uniform(-10, 10), rng.uniform(-3, 3)))
         x += layout.size_mm[0] + 20
     diets = [layouts[k] for k in sorted(layouts) if k.startswith("diet-")][:4]
-    for i, layout in enumerate(diets):
-        boards.append(Board(layout, 80 + i * 370 + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10),
-                            rng.uniform(-4, 4)))
+    x = 800 - sum(l.size_mm[0] + 30 for l in diets) / 2
+    for layout in diets:
+        boards.append(Board(layout, x + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10), rng.uniform(-4, 4)))
+        x += layout.size_mm[0] + 30
     return boards
 
 
