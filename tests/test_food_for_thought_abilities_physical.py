@@ -9,18 +9,23 @@ itself, with no phone input, and asks one tap when two of the player's cards wou
 from __future__ import annotations
 
 import copy
+import json
 
 from server.games.food_for_thought import abilities, actions, cleanup, inference
 from server.games.food_for_thought.boards import implied
-from tests.support.food_for_thought import finish_actions, new_table, pick_assistants, player, seat
+from server.journal import Journal
+from server.table import Table
+from tests.support.food_for_thought import finish_actions, new_table, ok, pick_assistants, player, seat
 from tests.test_food_for_thought_abilities import body, camera_reads, complete, game, stock, turn_to, use
 
-BOARDS = ("diet-1", "diet-2", "shop", "main")
+def _boards(state) -> list[str]:
+    """Every board the camera reads: each player's diet board, the shopping list and the main board."""
+    return [f"diet-{s}" for s in state["seats"]] + ["shop", "main"]
 
 
 def _all_read(table) -> None:
     """The camera reads every board as the record has it (the table is as the players left it)."""
-    camera_reads(table, {b: implied(table.state, b) for b in BOARDS if b != "diet-2" or "2" in table.state["seats"]})
+    camera_reads(table, {b: implied(table.state, b) for b in _boards(table.state)})
 
 
 def _done_by_hand(table, n: int, action: dict, use: dict | None = None, further: bool = False) -> dict:
@@ -30,7 +35,7 @@ def _done_by_hand(table, n: int, action: dict, use: dict | None = None, further:
     if use:
         actions.use_ability(trial, n, {"action": "use_ability", **use})
     inference.play(trial, n, {**action, "further": True} if further else action)
-    return {b: implied(trial, b) for b in BOARDS if b != "diet-2" or "2" in trial["seats"]}
+    return {b: implied(trial, b) for b in _boards(trial)}
 
 
 def test_a_further_marker_is_the_extra_action_of_the_card_that_grants_it():
@@ -157,3 +162,34 @@ def test_a_skipped_kitchen_move_is_the_tidy_table_the_camera_waits_for():
     camera_reads(table, {"diet-2": tidy["diet-2"]})
     assert table.state["round"] == 2 and table.state["phase"] == "assistants"
     assert player(table, 1)["kitchen"] == kitchens[1] and player(table, 2)["kitchen"] == [[]] + kitchens[2][:-1]
+
+
+def test_a_four_player_physical_first_game_with_an_ability_used_by_the_table_replays_exactly(tmp_path):
+    """Issue 15, done when: a game with abilities in play replays exactly, here a 4-player physical-first
+    one where the table used sample f02 by itself from camera readings (Ann's marker beside Ben's and
+    Cat's on the Chinese Buffet, rulebook: 2 buffet spaces with 3-4 players): a restart refolds the journal,
+    readings included, to the same state and views."""
+    path = tmp_path / "journal.sqlite"
+    table = Table(Journal(path))
+    for s in range(1, 300):
+        ok(table, {"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben", "Cat", "Dan"], "seed": s,
+                                "options": {"data": "sample", "freezer": True, "mode": "physical"}}})
+        if "f02" in actions.visible_recipes(table.state) and all(table.state["buffet"]):
+            break
+    pick_assistants(table)
+    complete(table, 1, "f02")
+    turn_to(table, 2)
+    seat(table, 2, "buffet", row=1)
+    turn_to(table, 3)
+    seat(table, 3, "pass", space="buffet")                  # Cat's marker on the second space
+    turn_to(table, 1)
+    _all_read(table)
+    camera_reads(table, _done_by_hand(table, 1, {"action": "buffet", "row": 2}, use={"recipe": "f02"}))
+    assert "f02" in player(table, 1)["abilities_used"] and table.state["spaces"]["buffet"] == [2, 3, 1]
+    audiences = ("table", "host", "seat-1", "seat-2", "seat-3", "seat-4")
+    before = {a: table.view(a) for a in audiences}
+    table.journal.close()
+    again = Table(Journal(path))
+    assert again.halted is None
+    assert {a: again.view(a) for a in audiences} == before
+    assert json.dumps(again.state, sort_keys=True) == json.dumps(table.state, sort_keys=True)
