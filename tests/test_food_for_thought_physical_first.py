@@ -3,6 +3,8 @@ reports the boards, and the table works out each action with no phone input; it 
 when two actions fit, and lists what to put back when none is legal."""
 import copy
 
+import pytest
+
 from server.games.food_for_thought import inference, physical, rounds
 from server.games.food_for_thought.boards import implied
 from tests.support.food_for_thought import every_slot, new_table, ok, pick_assistants, player, refused, seat
@@ -520,3 +522,72 @@ def test_the_two_player_market_stands_are_the_eight_the_group_draws():
     before = copy.deepcopy(three.state)
     _tap(three, "market/m01")
     assert three.state == before and len(three.state["market_cards"]) == 12
+
+
+def test_the_tv_says_which_drawn_cards_to_tap_until_they_are_tapped():
+    """rulebook, Playing with 2 Players: 8 farmers market cards are drawn at set-up, and at the start of
+    each round the top 2 out of stock cards are revealed and their spaces covered with shopping tokens.
+    With physical draws the table learns them only from the taps, so the TV says what to tap, how many
+    are tapped and which spaces to cover, until all are tapped: the stands once, the out of stock cards
+    every round.  A 3-player game has nothing to tap, and once a round's first action is taken it is too
+    late to ask."""
+    table = new_table(["Ann", "Ben"], draws="physical")
+    tv = lambda: table.view("table")["to_tap"]     # noqa: E731
+    assert tv() == [{"kind": "market", "tapped": 0, "of": 8, "cover": []},
+                    {"kind": "out_of_stock", "tapped": 0, "of": 2, "cover": []}]
+    stands = ["m02", "m03", "m04", "m06", "m07", "m09", "m11", "m12"]
+    for card in stands[:3]:
+        _tap(table, f"market/{card}")
+    _tap(table, "out_of_stock/o01")
+    assert tv() == [{"kind": "market", "tapped": 3, "of": 8, "cover": []},
+                    {"kind": "out_of_stock", "tapped": 1, "of": 2, "cover": ["1.1", "2.2"]}]
+    for card in stands[3:]:
+        _tap(table, f"market/{card}")
+    _tap(table, "out_of_stock/o04")
+    assert tv() == []
+    pick_assistants(table)
+    for _ in range(2):
+        seat(table, table.state["turn"], "pass")
+    ok(table, {"host": {"action": "continue"}})
+    assert table.state["round"] == 2 and tv() == [{"kind": "out_of_stock", "tapped": 0, "of": 2, "cover": []}]
+    late = new_table(["Ann", "Ben"], draws="physical")
+    pick_assistants(late)
+    seat(late, late.state["turn"], "pass")
+    assert late.view("table")["to_tap"] == []
+    assert new_table(["Ann", "Ben", "Cat"], draws="physical").view("table")["to_tap"] == []
+
+
+@pytest.mark.browser
+def test_the_tv_shows_the_cards_to_tap_in_letters_read_across_the_room(tmp_path):
+    """The TV at 1920x1080 names the cards still to tap and the spaces to cover in letters at least
+    36 px high (about 2 cm on a 50-inch TV, read from 3 m), above the players' boards; the count follows
+    the taps and the box goes once everything is tapped."""
+    from tests.support.browser import browser, screenshot
+    from tests.support.server import Server
+    srv = Server(tmp_path / "data").start()
+    try:
+        srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 3,
+                               "options": {"data": "sample", "mode": "physical", "draws": "physical"}}}).raise_for_status()
+        tap = lambda card: srv.post({"tap": {"reader": "center", "card": f"food-for-thought/{card}"}}).raise_for_status()  # noqa: E731
+        for card in ("market/m02", "market/m03", "market/m04", "out_of_stock/o01"):
+            tap(card)
+        with browser() as b:
+            page = b.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(srv.url + "/")
+            page.wait_for_selector(".fttv-tap >> text=3 of 8 tapped")
+            box = page.locator(".fttv-tap")
+            text = box.inner_text()
+            assert "farmers market cards" in text and "1 of 2 tapped" in text, text
+            assert "cover row 1 \u00B7 column 1, row 2 \u00B7 column 2 with shopping tokens" in text, text
+            sizes = page.evaluate("[...document.querySelectorAll('.fttv-tap, .fttv-tap *')]"
+                                  ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
+            assert min(sizes) >= 32 and page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('.fttv-tap')).fontSize)") >= 36, sizes
+            top, bottom = box.bounding_box(), page.locator(".fttv-player").first.bounding_box()
+            assert top["y"] + top["height"] <= bottom["y"] and bottom["y"] < 1080
+            screenshot(page, "food-for-thought-tv-cards-to-tap")
+            for card in ("market/m06", "market/m07", "market/m09", "market/m11", "market/m12", "out_of_stock/o04"):
+                tap(card)
+            page.wait_for_selector(".fttv-tap", state="detached")
+    finally:
+        srv.stop()

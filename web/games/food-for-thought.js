@@ -64,6 +64,11 @@
     .fttv-receipt { background: var(--card); color: var(--card-ink); border-radius: 0.4rem; padding: 0.3rem 0.6rem; }
     .fttv-receipt .line { display: flex; justify-content: space-between; gap: 0.5rem; }
     .fttv-receipt .total { border-top: 0.12rem dashed var(--card-ink); font-weight: bold; }
+    .fttv-tap { background: var(--card); color: var(--card-ink); border: 0.3rem solid var(--accent); border-radius: 0.6rem;
+                padding: 0.4rem 0.9rem; font-size: 1.7rem; line-height: 1.25; }
+    .fttv-tap h4 { margin: 0 0 0.2rem 0; font-size: 1em; color: var(--card-ink); }
+    .fttv-tap .count { font-weight: bold; white-space: nowrap; }
+    .fttv-tap .cover { font-size: 0.8em; }
   `;
   document.head.append(style);
 
@@ -241,6 +246,23 @@
       h("div", {}, h("b", {}, "Shopping list: "), `${view.shopping_spaces.used} of ${view.shopping_spaces.total} spaces used`));
   }
 
+  // Physical draws: the cards the group must still reveal and tap before the round's first action,
+  // in letters big enough to read across the room (the table learns these draws only from the taps).
+  const TO_TAP = {
+    market: (t) => `the ${t.of} farmers market cards you draw at random`,
+    out_of_stock: (t) => `the top ${t.of} out of stock cards`,
+  };
+  function tvToTap(view) {
+    if (!view.to_tap || !view.to_tap.length) return [];
+    return [h("div", { class: "fttv-tap" }, h("h4", {}, "Before the first action, tap on a card reader:"),
+      ...view.to_tap.map((t) => h("div", { class: "fttv-tap-" + t.kind }, TO_TAP[t.kind](t) + ": ",
+        h("span", { class: "count" }, `${t.tapped} of ${t.of} tapped`),
+        t.cover.length ? h("div", { class: "cover" }, "and cover " + t.cover.map((sp) => {
+          const [row, col] = sp.split(".");
+          return `row ${row} \u00B7 column ${col}`;
+        }).join(", ") + " with shopping tokens") : null)))];
+  }
+
   function tvProblems(view) {
     return Object.entries(view.disagreements || {}).map(([board, diff]) => h("div", { class: "ft-warn" },
       `Camera and record disagree on ${board} (${diff.length} slot${diff.length === 1 ? "" : "s"}): the host page shows what to put back.`));
@@ -261,7 +283,7 @@
   }
 
   function tv(view, el, ctx = {}) {
-    const box = h("div", { class: "ft fttv" }, tvHead(view));
+    const box = h("div", { class: "ft fttv" }, tvHead(view), ...tvToTap(view));
     el.append(box);
     if (view.over) { box.append(tvEnd(view, ctx)); return; }
     const cleanup = view.phase === "cleanup" && view.cleanup.length;

@@ -255,6 +255,24 @@ def _cover_out_of_stock(state: dict) -> list[str]:
     return marked
 
 
+def to_tap(state: dict) -> list[dict]:
+    """Physical draws: the cards the group still has to reveal and tap before the round's first action,
+    for the TV (rulebook, Playing with 2 Players: the 8 farmers market cards drawn at set-up, and with 1-2
+    players the top 2 out of stock cards revealed each round, their spaces covered with shopping tokens).
+    Each is ``{"kind", "tapped", "of", "cover"}`` (``cover``: the spaces the tapped cards mark so far)."""
+    if not physical_draws(state) or not state["laying_out"] or state["over"] or state["phase"] == "cleanup":
+        return []
+    out, players = [], len(state["players"])
+    known = len(state["market_cards"])
+    if players == 2 and state["round"] == 1 and known < rules.TWO_PLAYER_MARKET_CARDS:
+        out.append({"kind": "market", "tapped": known, "of": rules.TWO_PLAYER_MARKET_CARDS, "cover": []})
+    up = len(state["oos_up"])
+    if players <= 2 and state["oos_deck"] and up < rules.OUT_OF_STOCK_PER_ROUND:
+        cover = sorted(s for s, why in state["covered"].items() if why == "out_of_stock")
+        out.append({"kind": "out_of_stock", "tapped": up, "of": rules.OUT_OF_STOCK_PER_ROUND, "cover": cover})
+    return out
+
+
 def _market_card(state: dict, cid: str) -> list[dict]:
     cards, known = state["cards"]["market"], state["market_cards"]
     name = cards[cid]["name"]

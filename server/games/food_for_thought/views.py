@@ -7,7 +7,7 @@ every player's board, built field by field (an allow-list).
 from __future__ import annotations
 
 from ..base import audience_seat, common_view
-from . import abilities, actions, boards, rules
+from . import abilities, actions, boards, physical, rules
 from .rounds import order, seat_record, solo_choice
 
 
@@ -134,6 +134,7 @@ def table_view(state: dict) -> dict:
         "planner": [_card(state, "activities", a) for a in state["planner"]],
         "goals": [_card(state, "goals", g) for g in state["goals"]],
         "out_of_stock": list(state["oos_up"]),
+        "to_tap": physical.to_tap(state),
         "assistants_free": [{"id": a, "name": state["cards"]["assistants"][a]["name"]}
                             for a in state.get("assistants_free", [])] if state["phase"] == "assistants" else [],
         "seats": [_public_player(state, p) for p in state["seats"].values()],
