@@ -15,7 +15,7 @@ from server.games.food_for_thought import abilities, actions, cleanup, inference
 from server.games.food_for_thought.boards import implied
 from server.journal import Journal
 from server.table import Table
-from tests.support.food_for_thought import finish_actions, new_table, ok, pick_assistants, player, seat
+from tests.support.food_for_thought import finish_actions, host, new_table, ok, pick_assistants, player, seat
 from tests.test_food_for_thought_abilities import body, camera_reads, complete, game, stock, turn_to, use
 
 def _boards(state) -> list[str]:
@@ -193,3 +193,28 @@ def test_a_four_player_physical_first_game_with_an_ability_used_by_the_table_rep
     assert again.halted is None
     assert {a: again.view(a) for a in audiences} == before
     assert json.dumps(again.state, sort_keys=True) == json.dumps(table.state, sort_keys=True)
+
+
+def test_the_host_accepts_a_further_marker_as_the_extra_action():
+    """Sample r05 used on the phone (an extra action).  Ann puts a further marker on her Snack space but
+    eats two kitchen tokens (rulebook: a snack is one token): listed to put back; the group insists and
+    the host accepts the camera's view: that is her extra action, her row of unused markers stays the
+    record's, and nothing is left to put back."""
+    table = game(["Ann"], "r05", mode="physical")
+    complete(table, 1, "r05")
+    stock(table, 1, ["water", "grain"])
+    turn_to(table, 1)
+    use(table, 1, recipe="r05")
+    _all_read(table)
+    row, left = abilities.row_markers(player(table, 1)), player(table, 1)["actions_left"]
+    boards = _done_by_hand(table, 1, {"action": "snack", "food": "water"}, further=True)
+    moved = dict(boards["diet-1"])                              # the Grain eaten too
+    moved.pop(next(s for s, t in moved.items() if s.startswith("kitchen.") and t == "grain"))
+    group = next(g for g in player(table, 1)["groups"] if "grain" in g["foods"])["id"]
+    moved[f"body.{group}.{sum(1 for s in moved if s.startswith(f'body.{group}.')) + 1}"] = "grain"
+    camera_reads(table, {"diet-1": moved})
+    assert table.view("table")["put_back"] and player(table, 1)["snacks"] == 0
+    host(table, "accept_board", board="diet-1")
+    p = player(table, 1)
+    assert p["actions_left"] == left - 1 and p["extra_actions"] == 0 and abilities.row_markers(p) == row
+    assert table.view("table")["put_back"] == [] and table.view("table")["disagreements"] == {}

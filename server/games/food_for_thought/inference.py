@@ -457,6 +457,11 @@ def accept_move(state: dict) -> list[dict]:
             boards.take_view(state, board)
     if _reported(state, physical.MAIN):
         state["pizza"], state["buffet"] = physical.dining_seen(state, _seen(state, physical.MAIN))
+    if _further(state, seat):                 # a further marker: the row of unused markers stays as it lies
+        if p.get("extra_actions"):
+            p["extra_actions"] -= 1           # the extra action an ability granted
+        else:
+            p["actions_left"] += 1            # one the group allows beyond the rules
     actions.leave_pizza(state)
     _spend_marker(state, seat, p, space)
     state["put_back"], state["question"], state["laying_out"] = [], None, False
