@@ -40,8 +40,6 @@ class MotionDetector:
         self.absorb_frames = absorb_frames
         w, h = (int(np.ceil(v / MM_PER_PX)) for v in layout.size_mm)
         self.size = (w, h)
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-        self._grid = np.stack([(xs + 0.5) * MM_PER_PX, (ys + 0.5) * MM_PER_PX], -1).reshape(1, -1, 2)
         mask = np.full((h, w), 255, np.uint8)
         r = (layout.token_mm / 2 + 2.5) / MM_PER_PX
         for s in layout.slots:
@@ -60,8 +58,9 @@ class MotionDetector:
     def set_view(self, to_image, scale: float) -> None:
         """Use the board's new place: ``to_image`` maps board mm (N, 2) to full-frame pixels (see
         :meth:`vision.localize.BoardLocator.to_image`), ``scale`` full-frame pixels to the grey image given to update."""
-        pts = to_image(self._grid[0]) * scale
         w, h = self.size
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)     # (made here, not kept: 1.6 MiB for ten boards)
+        pts = to_image(np.stack([(xs + 0.5) * MM_PER_PX, (ys + 0.5) * MM_PER_PX], -1).reshape(-1, 2)) * scale
         self.maps = (pts[:, 0].reshape(h, w).astype(np.float32), pts[:, 1].reshape(h, w).astype(np.float32))
         self.previous = self.background = None
         self.seeded = False

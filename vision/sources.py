@@ -238,6 +238,7 @@ class SyntheticSource(FrameSource):
             scene = self._synthetic.with_tokens(self.scene, {p.layout.board: p.tokens for p in self.scene.boards},
                                                 self.scene.seed, self.scene.hands)
         frame = self._synthetic.render(scene)[0]
+        self._synthetic.release_caches()      # the picture is kept instead, until a token moves
         self._frame = (version, frame)
         return frame
 
