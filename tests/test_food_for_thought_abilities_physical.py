@@ -76,10 +76,10 @@ def test_without_an_extra_action_a_further_marker_is_not_an_action():
     assert player(table, 1)["snacks"] == 1 and player(table, 1)["actions_left"] == 3
 
 
-def _occupied_game(restaurateur: bool, f02: bool):
+def _occupied_game(restaurateur: bool, f02: bool, space: str = "buffet"):
     """A 2-player physical-first game (Freezer module) where Ann may hold sample f02 (use an occupied
     space, completed with real cooks) and the Restaurateur (option 1: the same), and Ben has taken the
-    one Chinese Buffet space."""
+    one Chinese Buffet space (or Pizza To Go)."""
     for s in range(1, 300):
         table = new_table(["Ann", "Ben"], seed=s, mode="physical", freezer=True)
         if f02 and "f02" not in actions.visible_recipes(table.state):
@@ -92,7 +92,7 @@ def _occupied_game(restaurateur: bool, f02: bool):
         if f02:
             complete(table, 1, "f02")
         turn_to(table, 2)
-        seat(table, 2, "buffet", row=1)
+        seat(table, 2, space, **({"row": 1} if space == "buffet" else {}))
         turn_to(table, 1)
         if table.state["buffet"][1]:
             return table
@@ -110,6 +110,20 @@ def test_a_marker_on_an_occupied_space_uses_the_card_that_allows_it():
     assert table.state["question"] is None and table.view("table")["put_back"] == []
     assert "f02" in player(table, 1)["abilities_used"] and table.state["spaces"]["buffet"] == [2, 1]
     assert table.state["buffet"][1] == [] and all(f in body(table, 1) for f in row)
+
+
+def test_a_marker_beside_the_pizza_to_go_diner_uses_the_card_that_allows_it():
+    """Rulebook Pizza To Go: one diner a round, who may move that marker on at the round's end.  Ben
+    dined there; Ann, holding sample f02, puts her marker beside his: the table uses f02 by itself and
+    takes her meal (what is left on the brochure: nothing); Ben keeps the space and its extra action."""
+    table = _occupied_game(restaurateur=False, f02=True, space="pizza")
+    _all_read(table)
+    left = player(table, 1)["actions_left"]
+    camera_reads(table, _done_by_hand(table, 1, {"action": "pizza"}, use={"recipe": "f02"}))
+    assert table.state["question"] is None and table.view("table")["put_back"] == []
+    assert "f02" in player(table, 1)["abilities_used"] and player(table, 1)["actions_left"] == left - 1
+    assert table.state["spaces"]["pizza"] == 2 and table.state["spaces"]["pizza_beside"] == [1]
+    assert player(table, 2)["pizza"] and not player(table, 1)["pizza"]
 
 
 def test_two_cards_that_allow_an_occupied_space_are_one_question():

@@ -248,12 +248,22 @@ def market(state, seat, p, body):
 
 def pizza(state, seat, p, body):
     foods, state["pizza"] = state["pizza"], []
-    if state["spaces"]["pizza"] is None:      # the first diner holds the space and its extra action (a
-        state["spaces"]["pizza"] = seat       # player beside them, through an ability, eats what is left)
+    if _on_pizza(state, seat):
         p["pizza"] = True
     where = [tokens.to_body(state, p, f) for f in foods]
     return [event(state, "pizza", f"{p['name']} dines at Pizza To Go: "
                   + ", ".join(f"{food_name(state, f)} to {w}" for f, w in zip(foods, where)) + ".")]
+
+
+def _on_pizza(state: dict, seat: int) -> bool:
+    """``seat``'s marker goes on Pizza To Go: True when it holds the space (and so its extra action);
+    False beside another player's, through an ability (that player keeps the space)."""
+    spaces = state["spaces"]
+    if spaces["pizza"] is None:
+        spaces["pizza"] = seat
+        return True
+    spaces.setdefault("pizza_beside", []).append(seat)
+    return False
 
 
 def buffet(state, seat, p, body):
@@ -507,7 +517,7 @@ def pass_turn(state, seat, p, body):
     if space == "shop":
         state["spaces"]["shop"].append(seat)
     elif space == "pizza":
-        state["spaces"]["pizza"] = seat
+        _on_pizza(state, seat)
     elif space == "buffet":
         _on_buffet(state, seat)
     elif space in rules.DIET_SPACES:

@@ -320,7 +320,7 @@ def space_markers(state: dict) -> dict:
     """Which seats' markers stand on each main board action space, by the record."""
     spaces = state["spaces"]
     market = [p["seat"] for p in state["seats"].values() for _ in range(p["market_visits"])]
-    pizza = [spaces["pizza"]] if spaces["pizza"] is not None else []
+    pizza = ([spaces["pizza"]] if spaces["pizza"] is not None else []) + spaces.get("pizza_beside", [])
     return {"shop": list(spaces["shop"]), "market": market, "pizza": pizza,
             "buffet": [s for s in spaces["buffet"] if s is not None]}
 
