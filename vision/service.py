@@ -88,6 +88,7 @@ class CameraService:
         self.watched = True             # the running game watches a board (see vision.camera)
         self.marks: dict[str, dict[str, str]] = {}   # tokens to mark on the pictures, by board and slot
         self._looked_at = float("-inf")
+        self._status: tuple[dict, float | None] | None = None   # the pipeline's status when last asked
 
     def watch(self, watched: bool) -> None:
         """Whether the running game watches a board: the camera rests while none is."""
@@ -243,9 +244,7 @@ class CameraService:
         if self.prepare is not None:     # the camera thread prepares, holding the lock
             return [{"name": "camera", "status": "starting", "detail": "preparing the camera",
                      "last_seen": None, "fps": None, "ms_per_frame": None, "commits": self.commits}]
-        with self.lock:
-            status = self.pipeline.status()
-            ms = self.pipeline.ms_per_frame()
+        status, ms = self._pipeline_status()
         fps = self.fps()
         if self.source is None:
             cam = {"status": "off", "detail": self.error}
@@ -288,6 +287,17 @@ class CameraService:
             records.append({"name": f"board {name}", "status": state, "detail": detail,
                             "last_seen": self.last_frame_at, "tracker": b["tracker"]})
         return records
+
+    def _pipeline_status(self) -> tuple[dict, float | None]:
+        """The pipeline's status and time a frame, as of now or, while it works on a frame, as of
+        the last time it was free: health is asked after every input (the host's view), and an
+        input must not wait for a frame (tens of milliseconds on a Pi when it reads a board)."""
+        if self.lock.acquire(blocking=self._status is None):
+            try:
+                self._status = (self.pipeline.status(), self.pipeline.ms_per_frame())
+            finally:
+                self.lock.release()
+        return self._status
 
     def jpeg(self, annotate: bool = True, quality: int = 80) -> bytes | None:
         """The last frame as JPEG, with markers, slots, classes and :attr:`marks` drawn when ``annotate``."""
