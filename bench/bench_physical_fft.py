@@ -1,6 +1,6 @@
 """Food for Thought physical-first: phone and host inputs per action, and the same scores as the guided mode.
 
-    python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4] [--camera [easy|hard]]
+    python3 bench/bench_physical_fft.py [--games 3] [--players 1,2,3,4] [--camera [easy|hard|scenes-LEVEL]]
 
 A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``,
 the Freezer and Food Allergy modules on): it taps the recipe, activity and assistant cards it takes,
@@ -30,12 +30,14 @@ must be the same.
 With ``--camera`` the readings go through the real camera pipeline instead: the group's tokens,
 markers and dice lie on the synthetic table (vision/synthetic.py, with the shipped layouts of the
 main board, the shopping list and each player's diet board, whose layout has the board's own action
-spaces, the tokens lying on the recipe cards left of it and on the activity cards right of it and
-the unused markers in front of it, and freezer board), a hand reaches over each physical board while
-it changes, and only what the pipeline commits reaches the table.  A game in which the table
-stops following the group (a move not applied) is counted as stalled, with
-why, and its scores are not compared; readings the table refuses and slots the layouts do not have
-are counted.
+spaces, the tokens lying on the recipe cards left of it with the unused markers below them and on
+the activity cards right of it, and freezer board), a hand reaches over each physical board while
+it changes, and only what the pipeline commits reaches the table.  ``--camera scenes-<level>`` draws
+the same table with the harder renderer (vision/scenes.py: printed art, a tilted camera through a
+lens, the daylight changed since calibration, glare and shadows of the level; the pipeline gets the
+renderer's own lens).  A game in which the table stops following the group (a move not applied) is
+counted as stalled, with why, and its scores are not compared; readings the table refuses and slots
+the layouts do not have are counted, and a table whose calibration the camera refuses is not played.
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -56,8 +59,10 @@ from server.games.food_for_thought.boards import diet_slots, implied  # noqa: E4
 from server.journal import Journal  # noqa: E402
 from server.table import Table  # noqa: E402
 from tests.support.food_for_thought import every_slot  # noqa: E402
+from vision import scenes  # noqa: E402
 from vision import synthetic as syn  # noqa: E402
 from vision.layout import sample_layouts  # noqa: E402
+from vision.lens import Lens  # noqa: E402
 from vision.pipeline import Pipeline, Settings  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
@@ -75,15 +80,27 @@ class CameraTable:
     #: Still frames looked at after a change before giving up on a commit.
     PATIENCE = 40
 
-    def __init__(self, players: int, seed: int, hard: bool = False):
+    def __init__(self, players: int, seed: int, level: str = "easy"):
         every = sample_layouts()
         names = ["main", "shop"] + [f"{kind}-{seat}" for seat in range(1, players + 1) for kind in ("diet", "freezer")]
         self.layouts = {name: every[name] for name in names}        # the shipped layouts, as they are
-        self.scene = syn.table_scene(self.layouts, seed, tokens={}, hard=hard)   # hard: blur, noise, JPEG
-        if not hard:
-            self.scene.noise = 1.5                                                 # (the live simulation's)
-        self.pipe = Pipeline(self.layouts, settings=Settings(still_frames=6))
-        syn.calibrate(self.pipe, self.scene)
+        table = syn.table_scene(self.layouts, seed, tokens={}, hard=level == "hard")   # hard: blur, noise, JPEG
+        if level == "easy":
+            table.noise = 1.5                                                        # (the live simulation's)
+        if level.startswith("scenes-"):        # the harder renderer's table, its boards where the synthetic one lays them
+            self.draw, shot = scenes, scenes.shot(self.layouts, level[len("scenes-"):], seed, tokens={})
+            boards = [scenes.Board(p.layout, p.x, p.y, p.angle, off_centre_mm=shot.boards[0].off_centre_mm)
+                      for p in table.boards]
+            camera = scenes._fit_focal(replace(shot.camera, x=table.camera.x, y=table.camera.y), boards)
+            self.scene = replace(shot, boards=boards, camera=camera)
+            self.pipe = Pipeline(self.layouts, settings=Settings(still_frames=6),
+                                 lens=Lens(*self.scene.lens(), size=(camera.width, camera.height)))
+            syn.calibrate(self.pipe, self.scene, picture=lambda tokens, n: scenes.render(
+                scenes.calibration_shot(self.scene, tokens, n))[0])
+        else:
+            self.draw, self.scene = syn, table
+            self.pipe = Pipeline(self.layouts, settings=Settings(still_frames=6))
+            syn.calibrate(self.pipe, self.scene)
         self.laid = {b: {} for b in self.layouts}
         self.frame = 0
         self.frames = 0               # frames the pipeline looked at
@@ -96,7 +113,7 @@ class CameraTable:
 
     def _frame(self, hands=()):
         self.frame += 1
-        return syn.render(syn.with_tokens(self.scene, self.laid, self.frame, list(hands)))[0]
+        return self.draw.render(self.draw.with_tokens(self.scene, self.laid, self.frame, list(hands)))[0]
 
     def first_look(self, boards: dict[str, dict]) -> list[dict]:
         """The table as it is before anyone acts: every board laid, the camera's first commits."""
@@ -140,7 +157,7 @@ class CameraTable:
         place = next(p for p in self.scene.boards if p.layout.board == name)
         w, h = place.layout.size_mm
         tip = place.pose() @ (w / 2, h / 2, 1)
-        hand = syn.Hand(tip=(float(tip[0]), float(tip[1])), origin=(float(tip[0]), 1400.0 if tip[1] > 300 else -500.0))
+        hand = self.draw.Hand(tip=(float(tip[0]), float(tip[1])), origin=(float(tip[0]), 1400.0 if tip[1] > 300 else -500.0))
         ids = {s.id for s in place.layout.slots}
         commits = []
         for img in [self._frame([hand])] * 2 + [self._frame()]:
@@ -166,7 +183,7 @@ class Group:
         self.rng = random.Random(seed)
         self.players, self.seed = players, seed
         self.table = Table(Journal(":memory:"))
-        self.camera = CameraTable(players, seed, camera == "hard") if camera else None
+        self.camera = CameraTable(players, seed, camera) if camera else None
         self._must(self.table.handle(self._new_game("physical")))
         self.refused = Counter()         # camera commits the table refused (camera mode), by message
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
@@ -776,8 +793,12 @@ def _same(a: dict, b: dict) -> bool:
 
 def play_game(players: int, seed: int, camera: str | None = None, rounds: int | None = None) -> dict:
     """One whole game (or its first ``rounds``): the physical table's phone inputs, actions, cases, and
-    both modes' scores (camera mode: also why the game stalled, if it did, and what the camera did)."""
-    group = Group(players, seed, camera)
+    both modes' scores (camera mode: also why the game stalled, if it did, and what the camera did; or
+    only ``calibration``, why the camera's calibration refused the table, when it did)."""
+    try:
+        group = Group(players, seed, camera)
+    except LookupError as exc:                          # a token type not seen where the plan lays it
+        return {"players": players, "seed": seed, "calibration": str(exc)}
     stalled = None
     try:
         group.play(rounds)
@@ -799,18 +820,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3, help="games per player count")
     ap.add_argument("--players", default="1,2,3,4")
-    ap.add_argument("--camera", nargs="?", const="easy", choices=("easy", "hard"),
+    ap.add_argument("--camera", nargs="?", const="easy",
+                    choices=("easy", "hard", *(f"scenes-{level}" for level in scenes.LEVELS)),
                     help="read the boards through the synthetic camera and the real pipeline instead of sending "
-                    "the readings: the live simulation's picture (easy) or one with blur, noise, JPEG and "
-                    "uneven coloured light (hard)")
+                    "the readings: the live simulation's picture (easy), one with blur, noise, JPEG and "
+                    "uneven coloured light (hard), or the harder renderer's (vision/scenes.py) of a level: printed "
+                    "art, a tilted camera through a lens, daylight changed since calibration, glare, shadows")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
     flashes = misrecorded = 0
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
+    uncalibrated = []
     started = time.perf_counter()
     for n in (int(x) for x in args.players.split(",")):
         for seed in range(1, args.games + 1):
             g = play_game(n, seed, args.camera)
+            if "calibration" in g:
+                uncalibrated.append(f"{n}p seed {seed}: {g['calibration']}")
+                print(f"{n}p seed {seed}: CALIBRATION REFUSED ({g['calibration']})", flush=True)
+                continue
             if g["stalled"]:
                 stalls.append(f"{n}p seed {seed}: {g['stalled']}")
             frames += g.get("frames", 0)
@@ -833,8 +861,9 @@ def main() -> None:
     by_type = defaultdict(float)
     for kind in set(actions) | set(phone):
         by_type[kind] = phone[kind] / actions[kind] if actions[kind] else float("nan")
-    total = sum(phone.values()) / sum(actions.values())
-    print(f"\nphone/host inputs per action: {total:.3f} overall, median per game {statistics.median(per_game):.3f}")
+    total = sum(phone.values()) / max(1, sum(actions.values()))
+    print(f"\nphone/host inputs per action: {total:.3f} overall, median per game "
+          f"{statistics.median(per_game or [0]):.3f}")
     for kind in sorted(by_type):
         print(f"  {kind:<12} {phone[kind]:>4} inputs / {actions[kind]:>4} = {by_type[kind]:.3f}")
     print("cases made and resolved: " + ", ".join(f"{k} x{v}" for k, v in sorted(cases.items())))
@@ -852,6 +881,8 @@ def main() -> None:
     if args.camera:
         print(f"camera: {frames} frames through the pipeline; {len(stalls)} of {len(per_game)} games stalled "
               f"(scores not compared); {time.perf_counter() - started:.0f} s in all")
+        print(f"  tables whose calibration the camera refused (not played): {len(uncalibrated)}"
+              + "".join(f"\n    {line}" for line in uncalibrated))
         for line in stalls:
             print("  " + line)
         print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")

@@ -478,13 +478,17 @@ def with_tokens(scene: Scene, tokens: dict[str, dict], seed: int, hands: list[Ha
     return replace(scene, boards=boards, seed=seed, hands=list(hands or []), light=light or scene.light)
 
 
-def calibrate(pipeline, scene: Scene, frames: int = 3, seed: int = 10_000) -> None:
-    """Run the owner's calibration on rendered frames: empty boards, then the token plan."""
+def calibrate(pipeline, scene: Scene, frames: int = 3, seed: int = 10_000, picture=None) -> None:
+    """Run the owner's calibration on rendered frames: empty boards, then the token plan.
+
+    ``picture(tokens, seed)`` draws the table with ``tokens`` (by board) as it looked when the owner
+    calibrated (default: ``scene`` with those tokens; any scene whose ``boards`` have a ``layout``)."""
     from .calibration import capture_empty, capture_tokens, token_plan
+    picture = picture or (lambda tokens, n: render(with_tokens(scene, tokens, n))[0])
     names = [p.layout.board for p in scene.boards if p.layout.board in pipeline.boards]
-    empty = [render(with_tokens(scene, {}, seed + i))[0] for i in range(frames)]
+    empty = [picture({}, seed + i) for i in range(frames)]
     plans = {b: token_plan(pipeline.boards[b].layout) for b in names}
-    full = [render(with_tokens(scene, plans, seed + 100 + i))[0] for i in range(frames)]
+    full = [picture(plans, seed + 100 + i) for i in range(frames)]
     for b in names:
         capture_empty(pipeline, b, empty)
         capture_tokens(pipeline, b, full, plans[b])
