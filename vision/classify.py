@@ -17,8 +17,8 @@ Reading a slot (:func:`read_windows`):
    largest over a disc of the token's size is where the token lies.  Then the light is measured
    again from everything in the window clear of that place (far more print than the outside
    alone): a gain (in the tint the light took on over the whole board, held towards the board's
-   usual gain) and light added to every channel (glare, never below none), fitted against the
-   empty board, leaving out samples that changed otherwise (a neighbour's token); the token is
+   usual gain) and light added to every channel (glare, never below none at the slot), planar
+   over the window (a glare spot's edge slopes across a square), fitted against the empty board, leaving out samples that changed otherwise (a neighbour's token); the token is
    found again in that light.  Its disc's mean difference says whether anything lies there at
    all: the empty decision is made against the printed space.
 3. *The token's own colour.*  The median colour of the token's face (a ring around its printed
@@ -63,8 +63,8 @@ FACE = (0.5, 0.8)
 #: The token is found by the mean difference over a disc (nearly: an octagon of two crossed boxes) of this
 #: share of its radius.
 DISC = 0.85
-#: How strongly the added light (glare) is held towards none, against the window's own evidence.
-ADDED_PRIOR = 0.03
+#: How strongly the added light's slope over a window is held towards none (a glare spot's edge slopes).
+SLOPE_PRIOR = 0.05
 #: How strongly a slot's gain is held towards the board's usual gain: the light's mix changes smoothly
 #: over a board, glare is local, so a window brighter than its neighbours is mostly added light.
 GAIN_PRIOR = 0.3
@@ -296,6 +296,8 @@ def masked_median(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return masked_quantiles(values, valid)[0]
 
 
+
+
 def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> Looks:
     """Light-correct each slot's window against the empty board, find the token, read its face."""
     cur = windows.astype(np.float32)
@@ -326,13 +328,15 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     # per sample, summed over the channels in the tint: ref^2, ref, ref * cur, cur
     mix = lambda v, t: v[..., 0] * t[0] + v[..., 1] * t[1] + v[..., 2] * t[2]    # (no BLAS threads)
     parts = (mix(reference._ref2, tint * tint), mix(ref, tint), mix(ref * cur, tint), mix(cur, (1, 1, 1)))
-    gain, added = fit_light(parts, keep, usual)
-    res = np.abs(cur - (gain[:, None] * tint)[:, None, :] * ref - added[:, None, None])
+    uv = window.offsets / np.abs(window.offsets).max()
+    plane = np.column_stack([np.ones(k, np.float32), uv]).T                      # (3, K)
+    gain, added = fit_light(parts, keep, uv, usual)
+    res = np.abs(cur - (gain[:, None] * tint)[:, None, :] * ref - (added @ plane)[..., None])
     res = res[..., 0] + res[..., 1] + res[..., 2]                           # (a reduction over 3 is slow)
     keep &= res <= np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
-    gain, added = fit_light(parts, keep, usual)
+    gain, added = fit_light(parts, keep, uv, usual)
     gain = gain[:, None] * tint
-    lit = (cur - added[:, None, None]) / gain[:, None, :]
+    lit = (cur - (added @ plane)[..., None]) / gain[:, None, :]
     mean, best = _find(reference, lit, sat, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
@@ -367,21 +371,37 @@ def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window
     return area[np.arange(n), best], best
 
 
-def fit_light(parts: tuple, keep: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def fit_light(parts: tuple, keep: np.ndarray, uv: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The light now against calibration's, per slot: ``cur ~ gain * tint * ref + added`` over the samples
     ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` and added light (glare) the
-    same in every channel (N,), never below none.  ``parts``: per sample (N, K), summed over the channels
-    in the board's tint, ``ref**2``, ``ref``, ``ref * cur`` and ``cur``."""
+    same in every channel and planar over the window (N, 3: at the centre, and its slopes along ``uv``,
+    the samples' places (K, 2) scaled to about -1..1), never below none at the centre.  ``parts``: per
+    sample (N, K), summed over the channels in the board's tint, ``ref**2``, ``ref``, ``ref * cur`` and ``cur``."""
+    r2, r1, rc, c = parts
     w = keep.astype(np.float32)
-    srr, sr, src, sc = ((w * v).sum(1, dtype=np.float64) for v in parts)       # (N,) each
-    sw = 3 * w.sum(1, dtype=np.float64)
-    a11, a12, a22 = srr * (1 + GAIN_PRIOR) + 1e-3, sr, (1 + ADDED_PRIOR) * np.maximum(sw, 1)
-    b1 = src + GAIN_PRIOR * srr * usual
-    det = a11 * a22 - a12 * a12
-    gain, added = (b1 * a22 - a12 * sc) / det, (a11 * sc - a12 * b1) / det
+    u, v = uv[:, 0], uv[:, 1]
+    basis = np.column_stack([np.ones_like(u), u, v])                              # (K, 3)
+    s_rr, s_rc = (w * r2).sum(1, dtype=np.float64), (w * rc).sum(1, dtype=np.float64)
+    s_ra = np.einsum("nk,kj->nj", w * r1, basis)                                  # (N, 3), no BLAS threads
+    s_ca = np.einsum("nk,kj->nj", w * c, basis)
+    m = 3 * np.einsum("nk,kj->nj", w, np.column_stack([basis, u * u, u * v, v * v]))
+    n = len(w)
+    a = np.empty((n, 4, 4))
+    a[:, 0, 0] = s_rr * (1 + GAIN_PRIOR) + 1e-3
+    a[:, 0, 1:] = a[:, 1:, 0] = s_ra
+    count = np.maximum(m[:, 0], 3)
+    a[:, 1, 1] = count
+    a[:, 1, 2] = a[:, 2, 1] = m[:, 1]
+    a[:, 1, 3] = a[:, 3, 1] = m[:, 2]
+    a[:, 2, 2] = m[:, 3] + SLOPE_PRIOR * count
+    a[:, 2, 3] = a[:, 3, 2] = m[:, 4]
+    a[:, 3, 3] = m[:, 5] + SLOPE_PRIOR * count
+    b = np.column_stack([s_rc + GAIN_PRIOR * s_rr * usual, s_ca])
+    theta = np.linalg.solve(a, b[..., None])[..., 0]
+    gain, added = theta[:, 0], theta[:, 1:]
     # light is only ever added: where the fit says taken away, the print's contrast misled it (no glare)
-    dim = added < 0
-    gain[dim], added[dim] = src[dim] / (srr[dim] + 1e-3), 0.0
+    dim = added[:, 0] < 0
+    gain[dim], added[dim] = s_rc[dim] / (s_rr[dim] + 1e-3), 0.0
     return np.clip(gain, 0.05, 20).astype(np.float32), added.astype(np.float32)
 
 
