@@ -146,3 +146,27 @@ def test_end_of_round_abilities_resolve_in_turn_order(owner_cards, mode, declare
     assert kitchen(table, 1).count("meat") == 1 and "meat" not in kitchen(table, 2) + body(table, 2)
     assert "t-steal" in player(table, 1)["abilities_used"] and "t-eat" not in player(table, 2)["abilities_used"]
     assert table.state["round"] == 2
+
+
+@pytest.mark.parametrize("mode", ["guided", "physical"])
+def test_an_undone_kitchen_move_keeps_what_an_earlier_ability_took(owner_cards, mode):
+    """Rulebook clean-up step 1 moves every kitchen right, the last column to the trash; sample r10
+    (Ben's, end of round) undoes that move.  Ann's TEST-ONLY card resolves first (turn order) and takes
+    Ben's Vegetables; Ben's undo then brings his spoiled Meat back to his last column, and the
+    Vegetables stay Ann's (they are not put back in Ben's kitchen as well)."""
+    table = game(["Ann", "Ben"], "t-steal", also=lambda s: "r10" in _visible(s), mode=mode, data="owner")
+    complete(table, 1, "t-steal")
+    complete(table, 2, "r10")
+    cols = len(player(table, 2)["kitchen"])
+    host(table, "correct_board", board="diet-2", slots={"kitchen.2.1": "veg", f"kitchen.{cols}.1": "meat"})
+    kitchen_before = copy.deepcopy(player(table, 2)["kitchen"])
+    trash = list(player(table, 2)["trash"])
+    finish_actions(table)
+    use(table, 2, recipe="r10")
+    use(table, 1, recipe="t-steal", food="veg", target=2)
+    host(table, "continue")
+    assert kitchen(table, 1) == ["veg"]
+    expected = copy.deepcopy(kitchen_before)
+    expected[1].remove("veg")
+    assert player(table, 2)["kitchen"] == expected
+    assert player(table, 2)["trash"] == trash and "r10" in player(table, 2)["abilities_used"]

@@ -23,6 +23,7 @@ actions through :func:`limit`, :func:`price_of`, :func:`take_wild` and :func:`re
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 from ..base import RuleError, event, rng
 from . import goals, rules, tokens
@@ -753,9 +754,35 @@ def _spoilage(state, p, e, body):
         return "the kitchen stays put at the end of this round"
     if p["before_shift"] is None:
         raise RuleError("not_now", "There is no kitchen move of this round to undo.")
-    p.update(copy.deepcopy(p["before_shift"]))
+    _undo_shift(p)
     p["before_shift"] = None
     return "this round's kitchen move is undone"
+
+
+def _undo_shift(p: dict) -> None:
+    """Move the kitchen back one column and the spoiled tokens still in the trash back to the last
+    column and the thaw area, keeping what changed since the move (an earlier player's end-of-round
+    ability took a token: it stays gone; a token put in since stays where it was put)."""
+    before, after, now = p["before_shift"]["kitchen"], p["before_shift"]["after"], p["kitchen"]
+    back = (Counter(before[-1]) + Counter(p["before_shift"]["thaw"])) & Counter(p["trash"])
+    for f in back.elements():                                   # the latest of that food in the trash
+        del p["trash"][len(p["trash"]) - 1 - p["trash"][::-1].index(f)]
+    kept = [_less(before[i], Counter(after[i + 1]) - Counter(now[i + 1])) for i in range(len(before) - 1)]
+    last = _less(before[-1], Counter(before[-1]) - back)
+    p["kitchen"] = [col + sorted((Counter(now[i]) - Counter(after[i])).elements())
+                    for i, col in enumerate(kept + [last])]
+    p["thaw"] = sorted((back - Counter(last)).elements())
+
+
+def _less(tokens_: list, gone: Counter) -> list:
+    """``tokens_`` without the tokens in ``gone`` (a multiset)."""
+    out = []
+    for f in tokens_:
+        if gone[f] > 0:
+            gone[f] -= 1
+        else:
+            out.append(f)
+    return out
 
 
 def _manual(state, p, e, body):

@@ -248,9 +248,10 @@ def spoil(p: dict) -> int:
     if p["skip_spoil"]:
         p["skip_spoil"] = False
         return 0
-    p["before_shift"] = {k: [list(c) for c in p[k]] if k == "kitchen" else list(p[k])
-                         for k in ("kitchen", "thaw", "trash")}
-    return tokens.shift_kitchen(p)
+    before = {"kitchen": [list(c) for c in p["kitchen"]], "thaw": list(p["thaw"])}
+    spoiled = tokens.shift_kitchen(p)
+    p["before_shift"] = {**before, "after": [list(c) for c in p["kitchen"]]}
+    return spoiled
 
 
 def finish_cleanup(state: dict) -> list[dict]:
