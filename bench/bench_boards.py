@@ -1,6 +1,7 @@
 """Finding boards (issue 13): lens calibration, what straightening costs, and markers that survive.
 
-    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers]
+    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached]
+                                  [--levels easy,medium,hard] [--layouts-at REV]
 
 1. lens: the ChArUco sheet rendered through the barrel model vision/scenes.py draws with (k1 of
    each level, nine views held as docs/camera.md says), calibrated by ``vision.lens.calibrate``:
@@ -15,11 +16,22 @@
    (at 1280x720 and 1920x1080) and with the same layouts cut to their four corner markers (placed
    as now, and by any three as the locator did before), and the slot-centre error of the boards
    found (in 1280x720 pixels, so the two picture sizes compare).
+4. cached: the camera bench's own rendered tables (bench/bench_vision.py keeps them in
+   bench/out/scenes; run it first), every picture of each (empty boards, token plan, play, with
+   its hands, glare and people's shadows): each board found from a cold start, as the pipeline's
+   first frame finds it, by the detector as it was (OpenCV's 4 px a cell to read the bits), by the
+   detector reading bits at 10 px a cell, and by that plus the second look where markers are
+   missing; and the board's slot-centre error.
+
+``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
+those they were rendered with, when the layouts changed since).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import bench_vision                                # noqa: E402
 from tests.support.lens_views import sheet_views               # noqa: E402
 from vision import lens as L                                  # noqa: E402
 from vision import scenes                                     # noqa: E402
@@ -41,9 +54,14 @@ from vision.markers import detect, make_detector              # noqa: E402
 BOARDS = ("shop", "diet-1", "diet-2", "diet-3", "diet-4")     # the camera bench's table
 
 
-def _table() -> dict[str, Layout]:
-    every = sample_layouts()
-    return {b: every[b] for b in BOARDS}
+def _table(rev: str | None = None) -> dict[str, Layout]:
+    """The camera bench's boards, as the working tree has them or as git revision ``rev`` had them."""
+    if not rev:
+        every = sample_layouts()
+        return {b: every[b] for b in BOARDS}
+    root = Path(__file__).resolve().parent.parent
+    return {b: Layout.from_dict(json.loads(subprocess.check_output(
+        ["git", "-C", str(root), "show", f"{rev}:vision/data/layouts/{b}.json"]))) for b in BOARDS}
 
 
 def _true_lens(shot) -> L.Lens:
@@ -57,11 +75,10 @@ def _slot_error(layout: Layout, locator: BoardLocator, truth: dict, lens: L.Lens
     return float(np.linalg.norm(locator.to_image(layout.slot_centres()) - lens.distort(drawn), axis=1).max())
 
 
-def bench_lens(shots: int) -> None:
+def bench_lens(shots: int, layouts: dict[str, Layout]) -> None:
     print("## lens: k1 recovered from 9 views of the sheet; worst slot error (px) of fully seen boards")
     print("| k1 | seed | k1 found | reprojection px | bend error px (inner 3/4) | slots: lens | slots: none | boards |")
     print("|---|---|---|---|---|---|---|---|")
-    layouts = _table()
     for k1 in (-0.05, -0.12, -0.22):
         for seed in range(1, shots + 1):
             shot = scenes.shot(layouts, "hard", seed)
@@ -97,13 +114,12 @@ def _ms(fn, runs: int) -> float:
     return statistics.median(times)
 
 
-def bench_cost(runs: int) -> None:
+def bench_cost(runs: int, layouts: dict[str, Layout]) -> None:
     cv2.setNumThreads(1)
     print("\n## cost: CPU ms on one core, median of", runs, "(k1 -0.22)")
     print("| picture | remap every frame | straighten 120 marker corners, per frame | "
           "bend 5 boards' slot windows, per move: every point / local linear map (largest difference px) |")
     print("|---|---|---|---|")
-    layouts = _table()
     window = Window.for_token(20.0)
     for w, h in ((1280, 720), (1920, 1080)):
         shot = scenes.replace(scenes.shot(layouts, "hard", 2, width=w, height=h), k1=-0.22)
@@ -139,12 +155,11 @@ def _corners_only(layout: Layout) -> Layout:
     return Layout.from_dict(data)
 
 
-def bench_markers(shots: int) -> None:
+def bench_markers(shots: int, six: dict[str, Layout]) -> None:
     print("\n## markers: boards found from a cold start with hands and glare (harder renderer)")
     print("| level | markers a board, picture | boards found | markers seen a board (median) | "
           "slot error px median / max |")
     print("|---|---|---|---|---|")
-    six = _table()
     four = {b: _corners_only(l) for b, l in six.items()}
     variants = (("4 corners, any 3 place it (the locator before), 1280x720", four, 0.0, 1280),
                 ("4 corners, 1280x720", four, localize.WHOLE_FIT_SPREAD, 1280),
@@ -175,19 +190,75 @@ def bench_markers(shots: int) -> None:
     localize.WHOLE_FIT_SPREAD = spread
 
 
+def bench_cached(levels: list[str], layouts: dict[str, Layout]) -> None:
+    folder = bench_vision.CACHE / bench_vision._renderer_key(layouts)
+    if not folder.is_dir():
+        print(f"\n## cached: no rendered tables in {folder}; run bench/bench_vision.py --levels-only first "
+              "(or give --layouts-at the revision they were rendered with)")
+        return
+    before = make_detector()
+    params = before.getDetectorParameters()
+    params.perspectiveRemovePixelPerCell = 4
+    before.setDetectorParameters(params)
+    closer = localize.detect_closer
+    variants = (("bits at 4 px a cell (before)", before, False), ("bits at 10 px a cell", make_detector(), False),
+                ("10 px a cell + second look", make_detector(), True))
+    print(f"\n## cached: the camera bench's tables ({folder.name}), every board from a cold start")
+    print("| level | tables | detector | boards found: all pictures | : play pictures of the bench's shots | "
+          "slot error px median / max | ms a picture (CPU) |")
+    print("|---|---|---|---|---|---|---|")
+    for level in levels:
+        shots = sorted(folder.glob(f"{level}-*"), key=lambda p: int(p.name.split("-")[1]))
+        for name, detector, second in variants:
+            localize.detect_closer = closer if second else (lambda *a: {})
+            placed = total = placed_play = total_play = 0
+            errors, cpu = [], []
+            for shot_dir in shots:
+                seed = int(shot_dir.name.split("-")[1])
+                shot = scenes.shot(layouts, level, seed)
+                true = _true_lens(shot)
+                truth = {"boards": {b.layout.board: {"homography": scenes.board_homography(shot, b).tolist()}
+                                    for b in shot.boards}}
+                bench_shot = seed - bench_vision.LEVEL_SEEDS[level] < 50
+                for picture in sorted(shot_dir.glob("*.png")):
+                    grey = cv2.cvtColor(cv2.imread(str(picture)), cv2.COLOR_BGR2GRAY)
+                    t = time.process_time()
+                    found = detect(detector, grey)
+                    locators = [BoardLocator(layout, 3, true) for layout in layouts.values()]
+                    usable = [loc.update(grey, detector, found).usable for loc in locators]
+                    cpu.append((time.process_time() - t) * 1000)
+                    play = bench_shot and picture.name.startswith("play")
+                    for loc, layout, ok in zip(locators, layouts.values(), usable):
+                        total += 1
+                        total_play += play
+                        if ok:
+                            placed += 1
+                            placed_play += play
+                            errors.append(_slot_error(layout, loc, truth, true))
+            print(f"| {level} | {len(shots)} | {name} | {placed} of {total} | {placed_play} of {total_play} | "
+                  f"{statistics.median(errors):.2f} / {max(errors):.2f} | {statistics.median(cpu):.1f} |")
+    localize.detect_closer = closer
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=6)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--only", default="lens,cost,markers")
+    ap.add_argument("--only", default="lens,cost,markers,cached")
+    ap.add_argument("--levels", default="easy,medium,hard", help="levels of the cached tables to read")
+    ap.add_argument("--layouts-at", default=None,
+                    help="git revision whose layouts to use (the cached tables' when the layouts changed since)")
     args = ap.parse_args(argv)
     parts = args.only.split(",")
+    layouts = _table(args.layouts_at)
     if "lens" in parts:
-        bench_lens(min(args.shots, 3))
+        bench_lens(min(args.shots, 3), layouts)
     if "cost" in parts:
-        bench_cost(args.runs)
+        bench_cost(args.runs, layouts)
     if "markers" in parts:
-        bench_markers(args.shots)
+        bench_markers(args.shots, layouts)
+    if "cached" in parts:
+        bench_cached(args.levels.split(","), layouts)
 
 
 if __name__ == "__main__":
