@@ -140,6 +140,9 @@ def test_end_of_round_abilities_resolve_in_turn_order(owner_cards, mode, declare
             error = use_refused(table, 2, "unavailable", recipe="t-eat", food="meat")
             assert "could not apply in turn order" in error.message
     assert "meat" in kitchen(table, 2)                   # nothing resolves before the clean-up is done
+    assert table.view("table")["cleanup"][-1] == (
+        "End-of-round abilities, resolved in this order when the clean-up is done: Ann: Test Raid"
+        + ("; Ben: Test Supper." if declared[0] == "Ben" else "."))
     if mode == "physical":                               # the tidy table the camera waits for shows it
         assert "meat" in cleanup._tidy_boards(table.state)["diet-1"].values()
     host(table, "continue")

@@ -545,8 +545,17 @@ def declare(state: dict, seat: int, key: str, body: dict, what: str) -> list[dic
         raise RuleError(failed[0]["code"], f"{what} could not apply in turn order: {failed[0]['message']}")
     state["end_of_round"] = declared(state) + [entry]
     first = [state["seats"][str(s)]["name"] for s in ended_round_order(state)]
+    names = {d["key"]: _source(state, state["seats"][str(d["seat"])], d["body"])[2] for d in declared(state)}
+    waiting = "; ".join(f"{state['seats'][str(d['seat'])]['name']}: {names[d['key']]}"
+                        for d in sorted(declared(state), key=lambda d: d["rank"]))
+    state["cleanup"] = [line for line in state["cleanup"] if not line.startswith(_DECLARED)] + [
+        f"{_DECLARED} {waiting}."]
     return [event(state, "declared", f"{p['name']} uses {what} at the end of the round; end-of-round abilities "
                   f"resolve in turn order ({', '.join(first)}) once the clean-up is done.")]
+
+
+#: The clean-up step (on the TV) that lists the end-of-round abilities declared, in turn order.
+_DECLARED = "End-of-round abilities, resolved in this order when the clean-up is done:"
 
 
 def resolve_end_of_round(state: dict) -> list[dict]:
