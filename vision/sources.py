@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from server.memory import give_back_free_memory
+
 from .config import CameraConfig
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
@@ -239,6 +241,7 @@ class SyntheticSource(FrameSource):
                                                 self.scene.seed, self.scene.hands)
         frame = self._synthetic.render(scene)[0]
         self._synthetic.release_caches()      # the picture is kept instead, until a token moves
+        give_back_free_memory()               # (most of them lay in the heaps, which keep freed memory)
         self._frame = (version, frame)
         return frame
 
