@@ -76,7 +76,6 @@ class BoardWatch:
     touched: bool = True           # something moved on the board since its slots were last read
     signs: np.ndarray | None = None        # (N, S, 3) each slot's window as last read, every SIGN_STEP-th sample
     sign_samples: np.ndarray | None = None  # (S,) which samples of a window those are
-    sign_maps: tuple[np.ndarray, np.ndarray] | None = None   # their places in the picture (N, S)
     light_slots: np.ndarray | None = None  # the slots read with any others (LIGHT_SLOTS)
 
 
@@ -207,7 +206,8 @@ class Pipeline:
 
     def _changed_slots(self, watch: BoardWatch, frame: np.ndarray) -> np.ndarray:
         """The slots (indices) whose window changed since they were last read, and those read unsure."""
-        now = cv2.remap(frame, *watch.sign_maps, cv2.INTER_LINEAR)
+        picked = watch.sign_samples        # (their places are taken from the maps now: kept, 1 MiB for ten boards)
+        now = cv2.remap(frame, watch.maps[0][:, picked], watch.maps[1][:, picked], cv2.INTER_LINEAR)
         changed = (cv2.absdiff(now, watch.signs).max(2) > SLOT_CHANGE).sum(1) >= SLOT_CHANGED
         unsure = np.fromiter((label == UNKNOWN for label in watch.reading.labels), bool, len(changed))
         return np.flatnonzero(changed | unsure)
@@ -242,9 +242,7 @@ class Pipeline:
         img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
         side = watch.window.side
-        picked = (np.arange(0, side, SIGN_STEP)[:, None] * side + np.arange(0, side, SIGN_STEP)[None]).ravel()
-        watch.sign_samples = picked
-        watch.sign_maps = (np.ascontiguousarray(watch.maps[0][:, picked]), np.ascontiguousarray(watch.maps[1][:, picked]))
+        watch.sign_samples = (np.arange(0, side, SIGN_STEP)[:, None] * side + np.arange(0, side, SIGN_STEP)[None]).ravel()
         n = len(layout.slots)
         watch.light_slots = np.unique(np.linspace(0, n - 1, min(n, LIGHT_SLOTS)).round().astype(np.intp))
         paper = paper_points(layout)
