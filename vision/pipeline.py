@@ -206,7 +206,7 @@ class Pipeline:
 
     def _changed_slots(self, watch: BoardWatch, frame: np.ndarray) -> np.ndarray:
         """The slots (indices) whose window changed since they were last read, and those read unsure."""
-        picked = watch.sign_samples        # (their places are taken from the maps now: kept, 1 MiB for ten boards)
+        picked = watch.sign_samples        # (their places come from the window maps: kept apart, 1 MiB for ten boards)
         now = cv2.remap(frame, watch.maps[0][:, picked], watch.maps[1][:, picked], cv2.INTER_LINEAR)
         changed = (cv2.absdiff(now, watch.signs).max(2) > SLOT_CHANGE).sum(1) >= SLOT_CHANGED
         unsure = np.fromiter((label == UNKNOWN for label in watch.reading.labels), bool, len(changed))
