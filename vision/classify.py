@@ -8,9 +8,10 @@ slot (the light there, fitted over the neutral paper between the printed areas).
 
 Reading a slot (:func:`read_windows`):
 
-1. *Local light.*  The window's outside (where no token of this slot can lie) is compared with
-   the same pixels of the empty board: the per-channel median ratio is how the light changed
-   here since calibration (a shadow, the window's daylight, the lamp), whatever the print.
+1. *Local light.*  The window's outside (where no token of this slot can lie; every other sample
+   along x and y, as for every light fit below) is compared with the same pixels of the empty
+   board: the per-channel median ratio is how the light changed here since calibration (a
+   shadow, the window's daylight, the lamp), whatever the print.
    Ratios that spread widely (glare on part of the square) make the slot ``unknown``.
 2. *Find the token.*  The light-corrected window is compared with the empty board's window
    (allowing a pixel of play); the place within the search area where the difference is
@@ -18,8 +19,9 @@ Reading a slot (:func:`read_windows`):
    again from everything in the window clear of that place (far more print than the outside
    alone): a gain (in the tint the light took on over the whole board, held towards the board's
    usual gain) and light added to every channel (glare, never below none at the slot), planar
-   over the window (a glare spot's edge slopes across a square), fitted against the empty board, leaving out samples that changed otherwise (a neighbour's token); the token is
-   found again in that light.  Its disc's mean difference says whether anything lies there at
+   over the window (a glare spot's edge slopes across a square), fitted against the empty board,
+   leaving out samples that changed otherwise (a neighbour's token); the token is found again
+   in that light.  Its disc's mean difference says whether anything lies there at
    all: the empty decision is made against the printed space.
 3. *The token's own colour.*  The median colour of the token's face (a ring around its printed
    icon, inside its rim, side wall and shadow), brought back to the calibration light and
@@ -91,12 +93,20 @@ class Window:
 
     side: int
     offsets: np.ndarray          # (K, 2) mm, row-major over side x side
-    outside: np.ndarray          # (K,) indices of the samples farther than a token can reach (the local light's)
+    outside: np.ndarray          # indices of the coarse samples farther than a token can reach (the local light's)
     radius_px: float             # token radius in window samples
     places: np.ndarray           # (P,) indices of the samples a token's centre may lie on
     faces: np.ndarray            # (P, M) for a token centred on each place, the samples of its face ring
     clear: np.ndarray            # (P, K) for a token centred on each place, the samples clear of it
     disc: tuple[int, int]        # a token's face as two crossed boxes (long and short side, samples)
+    grid: np.ndarray             # (side,) the samples' places along x and along y, scaled to -1..1
+    coarse: np.ndarray           # indices of every other sample along x and y (where the light is fitted)
+
+    def added(self, plane: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
+        """Planar added light (N, 3: centre, x and y slopes) at the samples ``at`` (all by default): (N, K)."""
+        at = slice(None) if at is None else at
+        x, y = self.offsets[at, 0] / self.offsets.max(), self.offsets[at, 1] / self.offsets.max()
+        return plane[:, :1] + plane[:, 1:2] * x + plane[:, 2:3] * y
 
     @classmethod
     def for_token(cls, token_mm: float) -> "Window":
@@ -119,8 +129,11 @@ class Window:
         pxy = np.column_stack([dx, dy]) * STEP_MM
         clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
         across = int(round(2 * DISC * rp)) | 1
-        return cls(side, offsets, outside, rp, (c + dy) * side + (c + dx), faces.astype(np.intp), clear,
-                   (across, int(round(across * 0.6)) | 1))
+        every = np.arange(0, side, 2)
+        coarse = (every[:, None] * side + every[None]).ravel()
+        return cls(side, offsets, np.intersect1d(coarse, outside), rp, (c + dy) * side + (c + dx),
+                   faces.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1), (np.arange(side) - c) / c,
+                   coarse)
 
 
 def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
@@ -321,22 +334,24 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     # the light again, now from everything in the window but the token found: a gain in the board's tint
     # (the colour of the light's change, much the same all over it) and added light (glare), without
     # samples that changed otherwise (a neighbour's token)
-    keep = window.clear[best] & ~sat
+    # (fitted on every other sample along x and y: plenty of print for four numbers, a quarter of the work)
+    co = window.coarse
+    keep = (window.clear[best] & ~sat)[:, co]
     tint = gain / gain.mean(1, keepdims=True)
     tint = np.median(tint[usable], 0) if usable.any() else np.ones(3, np.float32)
     usual = float(np.median(gain[usable].mean(1))) if usable.any() else 1.0
     # per sample, summed over the channels in the tint: ref^2, ref, ref * cur, cur
     mix = lambda v, t: v[..., 0] * t[0] + v[..., 1] * t[1] + v[..., 2] * t[2]    # (no BLAS threads)
-    parts = (mix(reference._ref2, tint * tint), mix(ref, tint), mix(ref * cur, tint), mix(cur, (1, 1, 1)))
-    uv = window.offsets / np.abs(window.offsets).max()
-    plane = np.column_stack([np.ones(k, np.float32), uv]).T                      # (3, K)
-    gain, added = fit_light(parts, keep, uv, usual)
-    res = np.abs(cur - (gain[:, None] * tint)[:, None, :] * ref - (added @ plane)[..., None])
+    cc, rc = cur[:, co], ref[:, co]
+    parts = (mix(reference._ref2[:, co], tint * tint), mix(rc, tint), mix(rc * cc, tint), mix(cc, (1, 1, 1)))
+    grid = window.grid[::2]
+    gain, added = fit_light(parts, keep, grid, usual)
+    res = np.abs(cc - (gain[:, None] * tint)[:, None, :] * rc - window.added(added, co)[..., None])
     res = res[..., 0] + res[..., 1] + res[..., 2]                           # (a reduction over 3 is slow)
     keep &= res <= np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
-    gain, added = fit_light(parts, keep, uv, usual)
+    gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
-    lit = (cur - (added @ plane)[..., None]) / gain[:, None, :]
+    lit = (cur - window.added(added)[..., None]) / gain[:, None, :]
     mean, best = _find(reference, lit, sat, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
@@ -357,7 +372,7 @@ def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window
     """Where in each window (N, K, 3, calibration light) a token most likely lies: the place (N,) whose
     disc differs most from the empty board, and that mean difference (N,)."""
     n, k, _ = lit.shape
-    d = np.maximum(lit - reference._hi, 0) + np.maximum(reference._lo - lit, 0)
+    d = np.maximum(np.maximum(lit - reference._hi, reference._lo - lit), 0)    # (lo <= hi: one side at most)
     diff = d[..., 0] + d[..., 1] + d[..., 2]
     diff[sat] = 0.0
     side = window.side
@@ -371,31 +386,39 @@ def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window
     return area[np.arange(n), best], best
 
 
-def fit_light(parts: tuple, keep: np.ndarray, uv: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def _moments(p: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Per slot, the sums of ``p`` (N, side * side, row-major over the window) times 1, x and y (N, 3),
+    x and y the window's sample places ``grid`` (side,) along each axis: summed a row and a column at a
+    time (no BLAS threads, no pass over the window per term)."""
+    sq = p.reshape(len(p), len(grid), len(grid))
+    cols, rows = sq.sum(1, dtype=np.float64), sq.sum(2, dtype=np.float64)     # (N, side): along x, along y
+    return np.column_stack([cols.sum(1), cols @ grid, rows @ grid])
+
+
+def fit_light(parts: tuple, keep: np.ndarray, grid: np.ndarray, usual: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The light now against calibration's, per slot: ``cur ~ gain * tint * ref + added`` over the samples
     ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` and added light (glare) the
-    same in every channel and planar over the window (N, 3: at the centre, and its slopes along ``uv``,
-    the samples' places (K, 2) scaled to about -1..1), never below none at the centre.  ``parts``: per
-    sample (N, K), summed over the channels in the board's tint, ``ref**2``, ``ref``, ``ref * cur`` and ``cur``."""
+    same in every channel and planar over the window (N, 3: at the centre, and its slopes along x and y,
+    ``grid`` (side,) being the samples' places along each axis scaled to about -1..1), never below none at
+    the centre.  ``parts``: per sample (N, K), summed over the channels in the board's tint, ``ref**2``,
+    ``ref``, ``ref * cur`` and ``cur``."""
     r2, r1, rc, c = parts
     w = keep.astype(np.float32)
-    u, v = uv[:, 0], uv[:, 1]
-    basis = np.column_stack([np.ones_like(u), u, v])                              # (K, 3)
     s_rr, s_rc = (w * r2).sum(1, dtype=np.float64), (w * rc).sum(1, dtype=np.float64)
-    s_ra = np.einsum("nk,kj->nj", w * r1, basis)                                  # (N, 3), no BLAS threads
-    s_ca = np.einsum("nk,kj->nj", w * c, basis)
-    m = 3 * np.einsum("nk,kj->nj", w, np.column_stack([basis, u * u, u * v, v * v]))
-    n = len(w)
-    a = np.empty((n, 4, 4))
+    s_ra, s_ca = _moments(w * r1, grid), _moments(w * c, grid)                   # (N, 3) each
+    sq = w.reshape(len(w), len(grid), len(grid))
+    cols, rows = sq.sum(1, dtype=np.float64), sq.sum(2, dtype=np.float64)
+    count = np.maximum(3 * cols.sum(1), 3)
+    g2 = grid * grid
+    a = np.empty((len(w), 4, 4))
     a[:, 0, 0] = s_rr * (1 + GAIN_PRIOR) + 1e-3
     a[:, 0, 1:] = a[:, 1:, 0] = s_ra
-    count = np.maximum(m[:, 0], 3)
     a[:, 1, 1] = count
-    a[:, 1, 2] = a[:, 2, 1] = m[:, 1]
-    a[:, 1, 3] = a[:, 3, 1] = m[:, 2]
-    a[:, 2, 2] = m[:, 3] + SLOPE_PRIOR * count
-    a[:, 2, 3] = a[:, 3, 2] = m[:, 4]
-    a[:, 3, 3] = m[:, 5] + SLOPE_PRIOR * count
+    a[:, 1, 2] = a[:, 2, 1] = 3 * cols @ grid
+    a[:, 1, 3] = a[:, 3, 1] = 3 * rows @ grid
+    a[:, 2, 2] = 3 * cols @ g2 + SLOPE_PRIOR * count
+    a[:, 2, 3] = a[:, 3, 2] = 3 * (sq * grid).sum(2, dtype=np.float64) @ grid
+    a[:, 3, 3] = 3 * rows @ g2 + SLOPE_PRIOR * count
     b = np.column_stack([s_rc + GAIN_PRIOR * s_rr * usual, s_ca])
     theta = np.linalg.solve(a, b[..., None])[..., 0]
     gain, added = theta[:, 0], theta[:, 1:]
