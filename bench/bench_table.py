@@ -46,8 +46,15 @@ and a Pi's cost of the same transfers (25 us each, the system call) is added bac
 Raspberry Pi 4 (``pi4``: see bench/pi_quota.py for how it is sized), at a given number of this
 machine's cores, or ``both`` (the default): unconstrained, then ``pi4``.
 
+``--parts`` times, in this process, what the table does most often (median of five runs):
+the camera pipeline on one frame of the bench's play (the synthetic table with all its boards,
+each frame with new sensor noise and the moving patch, nothing moving on the boards; CPU ms a
+frame, periodic board readings included) and one empty poll of an emulated MFRC522 reader
+(CPU us, and how much of it is the chip's emulation).
+
 Run from the repository root (as root for the quota):
     python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--json]
+    python3 bench/bench_table.py --parts
 Exit status 1 when a tap was never journaled; the targets are printed, met or MISSED, not enforced
 (on a shared machine they say more about the load than the table).
 """
@@ -454,6 +461,50 @@ def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: in
             "rss_per_client_kib": round(per_client)}
 
 
+def parts(runs: int = 5, frames: int = 60, polls: int = 1000) -> dict:
+    """CPU a pipeline frame (ms) and an empty reader poll (us) take in this process (see the module
+    docstring), each the median of ``runs`` runs."""
+    from hardware.mfrc522_reader import Mfrc522Reader
+    from tests.support.emulated_table import CAMERA, SensorNoise
+    from tests.support.mfrc522_emulator import Emulator
+    from vision.layout import sample_layouts
+    from vision.pipeline import Pipeline
+    from vision.sources import SyntheticSource
+    from vision.synthetic import calibrate
+
+    source = SyntheticSource(sample_layouts())
+    pipeline = Pipeline({p.layout.board: p.layout for p in source.scene.boards})
+    calibrate(pipeline, source.scene)
+    noise = SensorNoise(source.read().shape)
+    CAMERA["moving"] = True
+    pictures = [noise(source.read()) for _ in range(30)]
+    for picture in pictures[:20]:              # located, read, settled
+        pipeline.process(picture)
+    frame_ms = []
+    for _ in range(runs):
+        t = time.process_time()
+        for i in range(frames):
+            pipeline.process(pictures[i % len(pictures)])
+        frame_ms.append((time.process_time() - t) / frames * 1000)
+    poll_us, emulation_us = [], []
+    with Emulator() as emulator:
+        emulator.add_reader(0, 0)
+        reader = Mfrc522Reader("seat-1", 0, 0)
+        reader.open()
+        bus = emulator.buses[0]
+        for _ in range(runs):
+            t, e = time.thread_time(), bus.emulation_s
+            for _ in range(polls):
+                reader.poll()
+            poll_us.append((time.thread_time() - t) / polls * 1e6)
+            emulation_us.append((bus.emulation_s - e) / polls * 1e6)
+        reader.close()
+    return {"boards": len(pipeline.boards), "slots": sum(len(w.layout.slots) for w in pipeline.boards.values()),
+            "frame_cpu_ms": round(statistics.median(frame_ms), 2),
+            "empty_poll_cpu_us": round(statistics.median(poll_us), 1),
+            "empty_poll_emulation_us": round(statistics.median(emulation_us), 1)}
+
+
 def verdicts(figures: dict, where: str) -> list[str]:
     """The issue's targets that apply ``where`` ("none" or "pi4"), each met or MISSED."""
     out = []
@@ -522,7 +573,15 @@ def main(argv=None) -> int:
     parser.add_argument("--pi-cores", type=float, default=2.0, help="Pi 4 cores the pi4 quota stands for")
     parser.add_argument("--pi-python", help="the interpreter timing the Pi 4 work (default: a Python 3.7)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--parts", action="store_true", help="only time a pipeline frame and an empty reader poll")
     args = parser.parse_args(argv)
+    if args.parts:
+        f = parts()
+        print(json.dumps(f) if args.json else
+              f"pipeline, {f['boards']} boards ({f['slots']} slots), a frame of play: {f['frame_cpu_ms']} ms of CPU; "
+              f"an empty MFRC522 poll: {f['empty_poll_cpu_us']} us of CPU, {f['empty_poll_emulation_us']} us of "
+              f"it emulating the chip (medians of 5 runs)")
+        return 0
 
     runs: list[tuple[str, float | None]] = []
     share = None

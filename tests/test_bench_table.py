@@ -40,3 +40,9 @@ def test_pi4_yardstick_is_the_n_body_work_it_claims():
     assert all(abs(sum(b[1][k] * b[2] for b in bodies)) < 1e-12 for k in range(3))
     assert 4.8 < sum(x * x for x in bodies[1][0]) ** 0.5 < 5.6
     assert sum((a - b) ** 2 for a, b in zip(bodies[1][0], jupiter)) ** 0.5 > 2
+
+
+def test_the_parts_the_table_does_most_often_are_timed():
+    f = bench_table.parts(runs=1, frames=5, polls=20)
+    assert f["boards"] >= 5 and f["slots"] > 100
+    assert f["frame_cpu_ms"] > 0 and 0 < f["empty_poll_emulation_us"] < f["empty_poll_cpu_us"]
