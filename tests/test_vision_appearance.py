@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.support.vision_scenes import layouts
 from vision import scenes
@@ -104,3 +105,32 @@ def test_tokens_under_soft_glare_read_their_own_colour():
     pipe.process(img)
     read = dict(zip((s.id for s in layout.slots), pipe.boards["diet-1"].reading.labels))
     assert {s.id: read[s.id] for s in near} == {s.id: truth["boards"]["diet-1"]["slots"][s.id] for s in near}
+
+
+def test_a_plan_token_washed_out_by_glare_is_refused_as_too_bright_not_as_missing():
+    """Calibration (docs/camera.md, step 5): a token that glare or over-exposure turns white cannot be
+    learnt; the owner is told it is too bright and what to do, not that no token was laid, and the
+    reference learns nothing from that capture."""
+    ls = layouts("diet-1")
+    seed = 4646
+    play = scenes.shot(ls, "easy", seed)
+    layout = ls["diet-1"]
+    plan = token_plan(layout)
+    pipe = Pipeline(ls)
+    capture_empty(pipe, "diet-1", [scenes.render(scenes.calibration_shot(play, {}, seed * 10))[0]])
+    slot = next(s for s in layout.slots if s.id == sorted(plan)[len(plan) // 2])
+    board = next(b for b in play.boards if b.layout.board == "diet-1")
+    at = cv2.perspectiveTransform(np.array([[[slot.x, slot.y]]], np.float64), scenes.board_homography(play, board))[0, 0]
+    shot = scenes.calibration_shot(play, {"diet-1": plan}, seed * 10 + 5)
+    glare = replace(shot.light, glare=[(at[0] / play.camera.width, at[1] / play.camera.height, 0.012, 400.0)])
+    img = scenes.render(replace(shot, light=glare))[0]
+    before = dict(pipe.boards["diet-1"].reference.tokens)
+    with pytest.raises(LookupError) as refused:
+        capture_tokens(pipe, "diet-1", [img], plan)
+    message = str(refused.value)
+    assert message.startswith("Too bright to read on") and slot.id in message, message
+    assert "No token seen" not in message and "glare" in message and "capture again" in message
+    assert pipe.boards["diet-1"].reference.tokens == before == {}
+    # the same capture without the glare is learnt: the refusal was the glare's, not the plan's
+    capture_tokens(pipe, "diet-1", [scenes.render(shot)[0]], plan)
+    assert set(pipe.boards["diet-1"].reference.tokens) == set(plan.values())

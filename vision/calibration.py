@@ -78,21 +78,31 @@ def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
                      centres=np.round(layout.slot_centres(), 2).tolist(), view=view)
 
 
+def _some(slots: list[str]) -> str:
+    return f"{', '.join(slots[:6])}{' ...' if len(slots) > 6 else ''}"
+
+
 def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample],
                       plan: dict[str, str]) -> Reference:
     """Set the colours of the token types lying on the ``plan`` slots (other types are kept)."""
     looks = read_windows(reference, _median(layout.board, samples)[0], Window.for_token(layout.token_mm))
     index = {s.id: i for i, s in enumerate(layout.slots)}
-    unseen, found = [], {}
+    unseen, bright, found = [], [], {}
     for kind in dict.fromkeys(plan.values()):
         rows = [index[slot] for slot, k in plan.items() if k == kind]
-        if not all(looks.usable[rows] & (looks.diff[rows] >= TOKEN_DIFF)):
+        if looks.clipped[rows].any():
+            bright += [s for s, k in plan.items() if k == kind and looks.clipped[index[s]]]
+        elif not all(looks.usable[rows] & (looks.diff[rows] >= TOKEN_DIFF)):
             unseen.append(kind)       # that looks like the empty board: no token was laid there
-            continue
-        found[kind] = token_look(looks.colour[rows])
+        else:
+            found[kind] = token_look(looks.colour[rows])
+    if bright:
+        raise LookupError(f"Too bright to read on {_some(bright)}: glare or an over-exposed picture washes the "
+                          "tokens there out to white. Move or dim the lamp (or shade the window) so no bright "
+                          "spot lies on the board, lower the camera's exposure if the whole picture is pale, "
+                          "then capture again.")
     if unseen:
-        slots = [s for s, k in plan.items() if k in unseen]
-        raise LookupError(f"No token seen on {', '.join(slots[:6])}{' ...' if len(slots) > 6 else ''}: lay "
+        raise LookupError(f"No token seen on {_some([s for s, k in plan.items() if k in unseen])}: lay "
                           f"{', '.join(unseen)} there as the plan shows, then capture again.")
     reference.tokens.update(found)
     return reference

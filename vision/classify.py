@@ -290,6 +290,7 @@ class Looks:
     colour: np.ndarray           # (N, 3) log of the face colour relative to the paper (calibration light)
     usable: np.ndarray           # (N,) False: the light or the face could not be read (glare, a hand)
     where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
+    clipped: np.ndarray          # (N,) True: too bright to read (glare or over-exposure saturated it)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -324,6 +325,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     ratio = (cur[:, o] + DARK) / (ref[:, o] + DARK)
     low, gain, high = masked_quantiles(ratio, ~sat[:, o, None].repeat(3, 2), (0.25, 0.5, 0.75))   # (N, 3)
     usable = np.isfinite(gain).all(1)
+    glared = ~usable                                                        # its outside saturated all over
     # the light around the slot is not one change of brightness and colour (glare on part of it):
     # its colour cannot be trusted
     with np.errstate(invalid="ignore"):
@@ -359,13 +361,14 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     rows = np.arange(n)[:, None]
     face, bad = lit[rows, idx], clipped[rows, idx]
     colour = masked_median(face, ~bad)
-    usable &= (bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    glared |= ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    usable &= ~glared
     colour = np.where(np.isfinite(colour), colour, 0.0)
     colour = np.log((np.maximum(colour, 0) + DARK) / (reference.white + DARK))
     c = side // 2
     at = window.places[best]
     where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
-    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where)
+    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared)
 
 
 def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
