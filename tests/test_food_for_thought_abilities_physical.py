@@ -17,6 +17,8 @@ from server.table import Table
 from tests.support.food_for_thought import finish_actions, host, new_table, ok, pick_assistants, player, seat
 from tests.test_food_for_thought_abilities import (assert_replays_exactly, body, camera_reads, complete, game, stock,
                                                    turn_to, use)
+from tests.test_food_for_thought_ability_timing import owner_cards  # noqa: F401 (a fixture)
+
 
 def _boards(state) -> list[str]:
     """Every board the camera reads: each player's diet board, the shopping list and the main board."""
@@ -226,3 +228,24 @@ def test_the_host_accepts_a_further_marker_as_the_extra_action():
     p = player(table, 1)
     assert p["actions_left"] == left - 1 and p["extra_actions"] == 0 and abilities.row_markers(p) == row
     assert table.view("table")["put_back"] == [] and table.view("table")["disagreements"] == {}
+
+
+def test_two_cards_that_grant_the_extra_action_are_one_question(owner_cards):
+    """Ann holds sample r05 and a TEST-ONLY card that also grants an extra action: her further marker
+    on the Snack space could be either card's, so her phone asks which (one tap), and only that card
+    flips."""
+    table = game(["Ann"], "r05", also=lambda s: "t-extra" in actions.visible_recipes(s), mode="physical",
+                 data="owner")
+    complete(table, 1, "r05")
+    complete(table, 1, "t-extra")
+    stock(table, 1, ["water"])
+    turn_to(table, 1)
+    _all_read(table)
+    camera_reads(table, _done_by_hand(table, 1, {"action": "snack", "food": "water"}, use={"recipe": "r05"},
+                                      further=True))
+    question = table.view("seat-1")["me"]
+    assert question["can"] == ["answer"] and question["answer"]["options"] == [
+        "Snack: Water (using Sample Fish Bowl), an extra action", "Snack: Water (using Test Second Wind), an extra action"]
+    seat(table, 1, "answer", choice=2)
+    assert "t-extra" in player(table, 1)["abilities_used"] and "r05" not in player(table, 1)["abilities_used"]
+    assert player(table, 1)["snacks"] == 1 and table.view("table")["put_back"] == []

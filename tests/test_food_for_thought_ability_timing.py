@@ -21,8 +21,9 @@ from tests.test_food_for_thought_abilities import (body, by_hand, camera_reads, 
                                                    turn_to, use, use_refused)
 
 _GIVES_WATER = [{"kind": "move", "from": "supply", "to": "kitchen", "food": "water"}]
-#: TEST-ONLY cards: two end-of-round abilities that compete for one token, and one ``during:`` ability
-#: for each action the sample cards do not name (each puts a Water from the supply in the kitchen).
+#: TEST-ONLY cards: two end-of-round abilities that compete for one token, a second extra-action card,
+#: and one ``during:`` ability for each action the sample cards do not name (each puts a Water from the
+#: supply in the kitchen).
 TEST_CARDS = [
     {"id": "t-steal", "name": "Test Raid", "needs": ["veg", "water"], "vp": 2, "penalty": 1, "solo": True,
      "does": {"when": "end_of_round", "often": "once", "choices": ["food", "target"],
@@ -30,6 +31,8 @@ TEST_CARDS = [
     {"id": "t-eat", "name": "Test Supper", "needs": ["grain", "water"], "vp": 2, "penalty": 1, "solo": True,
      "does": {"when": "end_of_round", "often": "once", "choices": ["food"],
               "effects": [{"kind": "move", "from": "kitchen", "to": "body"}]}},
+    {"id": "t-extra", "name": "Test Second Wind", "needs": ["fruit", "water"], "vp": 2, "penalty": 1, "solo": True,
+     "does": {"when": "own_turn", "often": "once", "effects": [{"kind": "extra_action"}]}},
     *({"id": f"t-{action}", "name": f"Test {action.title()}", "needs": ["fruit", "water"], "vp": 2, "penalty": 1,
        "solo": True, "does": {"when": f"during:{action}", "often": "per_turn", "effects": _GIVES_WATER}}
       for action in ("market", "snack", "pizza", "buffet")),
