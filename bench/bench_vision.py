@@ -5,7 +5,7 @@
                                   [--first-shot 0] [--cache bench/out/scenes] [--levels-only]
 
 0. Per-slot error on the harder renderer (``vision/scenes.py``), per nuisance level: each shot is
-   one table (main board and four diet boards at 1280x720), calibrated as docs/camera.md says
+   one table (the shopping list and four diet boards at 1280x720), calibrated as docs/camera.md says
    (empty boards, then the token plan, under the calibration light), then read in ``--pictures``
    pictures with fresh random tokens under the play light (its mix changed since calibration,
    glare and people's shadows as the level says).  Boards fully right and confusion pairs too.
@@ -15,8 +15,9 @@
    condition with fresh random tokens; and the whole table at 1280x720 (five boards, one picture
    per condition).
 2. Time per 1280x720 frame on one core (cv2.setNumThreads(1)) for the whole pipeline with the
-   main board and four diet boards in view, still frames and frames with a hand, median; beside a
-   naive baseline that searches the whole frame for markers and warps every board every frame.
+   main board, the shopping list and four diet boards in view, still frames and frames with a hand,
+   median; beside a naive baseline that searches the whole frame for markers and warps every board
+   every frame; and a full read (every slot of every board in view classified, as after a change).
 3. Commit latency at 30 fps: frames from the first frame without the hand to the commit, for one
    token taken and for ten (more than ``max_changes``: the second look).
 """
@@ -235,6 +236,11 @@ def frame_times(frames: int) -> dict:
     ours.process(still[0])
     for name, seq in (("still", still), ("hand", hand)):
         out[f"ours_{name}"], out[f"ours_{name}_wall"] = _timed(ours.process, seq)
+    # a full read: every slot of every board classified (after a change on it, and every 15th frame)
+    boards = [w for w in ours.boards.values() if w.maps is not None]
+    out["boards"], out["slots"] = len(boards), sum(len(w.layout.slots) for w in boards)
+    full_read = lambda img: [classify(w.reference, cv2.remap(img, *w.maps, cv2.INTER_LINEAR), w.window) for w in boards]
+    out["full_read"], out["full_read_wall"] = _timed(full_read, still)
     naive = NaivePipeline(Pipeline(ls, refs))
     for name, seq in (("still", still), ("hand", hand)):
         out[f"naive_{name}"], out[f"naive_{name}_wall"] = _timed(naive.process, seq)
@@ -307,11 +313,12 @@ def main() -> int:
               f"{err['errors'] / err['slots'] * 100:.3f} % ({err['unknown']} read as unknown, "
               f"{err['wrong_type']} read as a wrong type)")
     t = frame_times(args.frames)
-    print(f"time per 1280x720 frame, 5 boards, one core, median CPU ms (wall ms): ours still "
+    print(f"time per 1280x720 frame, {t['boards']} boards, one core, median CPU ms (wall ms): ours still "
           f"{t['ours_still']:.2f} ({t['ours_still_wall']:.2f}), with a hand {t['ours_hand']:.2f} "
           f"({t['ours_hand_wall']:.2f}); naive still {t['naive_still']:.2f} ({t['naive_still_wall']:.2f}), "
           f"with a hand {t['naive_hand']:.2f} ({t['naive_hand_wall']:.2f}); naive/ours "
-          f"{t['naive_still'] / t['ours_still']:.1f}x still, {t['naive_hand'] / t['ours_hand']:.1f}x with a hand")
+          f"{t['naive_still'] / t['ours_still']:.1f}x still, {t['naive_hand'] / t['ours_hand']:.1f}x with a hand; "
+          f"a full read of every slot ({t['slots']}) {t['full_read']:.1f} ({t['full_read_wall']:.1f})")
     for taken in (1, 10):
         lat = commit_latency(args.hands, taken)
         done = [f for f in lat if f is not None]
