@@ -24,7 +24,7 @@ from tests.support.server import run_server
 #: the sample set until a card is entered): two assistant picks, a shop, a buy, a pizza.
 OPENING = script_inputs("food-for-thought-2p-basic.jsonl")[:6]
 OPENING[0] = {"new_game": {**OPENING[0]["new_game"], "options": {}}}
-NEW_RECIPE = {"id": "owner-soup", "name": "Owner's Soup", "needs": ["veg", "water"], "vp": 2, "penalty": 1, "solo": True}
+NEW_RECIPE = {"id": "owner-soup", "name": "Owner's Soup", "needs": ["veg", "water"], "vp": 2, "penalty": 1, "module": "base", "solo": True}
 AUDIENCES = ("table", "host", "seat-1", "seat-2")
 
 

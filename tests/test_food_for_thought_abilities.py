@@ -159,7 +159,7 @@ def test_every_effect_kind_and_when_is_in_the_sample_cards():
 ])
 def test_data_check_refuses_an_ability_it_cannot_apply(ability, expected):
     """Issue 15: every effect kind is validated by data check with a clear message."""
-    record = {"id": "x1", "name": "X", "needs": ["veg"], "vp": 1, "penalty": 1, "solo": True, "does": ability}
+    record = {"id": "x1", "name": "X", "needs": ["veg"], "vp": 1, "penalty": 1, "module": "base", "solo": True, "does": ability}
     found = data.check_record("recipes", record, {"veg", "meat", "water"}, "recipes.jsonl line 3")
     assert found and any(expected in p for p in found), found
     assert all(p.startswith("recipes.jsonl line 3: field 'does'") for p in found)

@@ -25,16 +25,16 @@ _GIVES_WATER = [{"kind": "move", "from": "supply", "to": "kitchen", "food": "wat
 #: and one ``during:`` ability for each action the sample cards do not name (each puts a Water from the
 #: supply in the kitchen).
 TEST_CARDS = [
-    {"id": "t-steal", "name": "Test Raid", "needs": ["veg", "water"], "vp": 2, "penalty": 1, "solo": True,
+    {"id": "t-steal", "name": "Test Raid", "needs": ["veg", "water"], "vp": 2, "penalty": 1, "module": "base", "solo": True,
      "does": {"when": "end_of_round", "often": "once", "choices": ["food", "target"],
               "effects": [{"kind": "move", "from": "target:kitchen", "to": "kitchen"}]}},
-    {"id": "t-eat", "name": "Test Supper", "needs": ["grain", "water"], "vp": 2, "penalty": 1, "solo": True,
+    {"id": "t-eat", "name": "Test Supper", "needs": ["grain", "water"], "vp": 2, "penalty": 1, "module": "base", "solo": True,
      "does": {"when": "end_of_round", "often": "once", "choices": ["food"],
               "effects": [{"kind": "move", "from": "kitchen", "to": "body"}]}},
-    {"id": "t-extra", "name": "Test Second Wind", "needs": ["fruit", "water"], "vp": 2, "penalty": 1, "solo": True,
+    {"id": "t-extra", "name": "Test Second Wind", "needs": ["fruit", "water"], "vp": 2, "penalty": 1, "module": "base", "solo": True,
      "does": {"when": "own_turn", "often": "once", "effects": [{"kind": "extra_action"}]}},
     *({"id": f"t-{action}", "name": f"Test {action.title()}", "needs": ["fruit", "water"], "vp": 2, "penalty": 1,
-       "solo": True, "does": {"when": f"during:{action}", "often": "per_turn", "effects": _GIVES_WATER}}
+       "module": "base", "solo": True, "does": {"when": f"during:{action}", "often": "per_turn", "effects": _GIVES_WATER}}
       for action in ("market", "snack", "pizza", "buffet")),
 ]
 

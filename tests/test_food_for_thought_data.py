@@ -47,7 +47,7 @@ def _write(folder, name, lines):
 
 def test_owner_file_replaces_the_sample_file_as_a_whole(tmp_path):
     sample = data.load(sample_only=True)
-    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy", "grain"], "vp": 3, "penalty": 1, "solo": True}
+    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy", "grain"], "vp": 3, "penalty": 1, "module": "base", "solo": True}
     _write(tmp_path, "recipes.jsonl", [recipe])
     data.mark_complete("recipes", owner=tmp_path)
     cat = data.load(tmp_path)
@@ -62,11 +62,11 @@ def test_owner_file_replaces_the_sample_file_as_a_whole(tmp_path):
 def test_a_bad_line_is_named_by_file_and_line(tmp_path):
     (tmp_path / "recipes.jsonl").write_text(
         "# my recipes\n"
-        '{"id": "r1", "name": "Fine", "needs": ["dairy"], "vp": 1, "penalty": 1, "solo": true}\n'
-        '{"id": "r2", "name": "Typo", "needs": ["diary"], "vp": 1, "penalty": 1, "solo": true}\n'
+        '{"id": "r1", "name": "Fine", "needs": ["dairy"], "vp": 1, "penalty": 1, "module": "base", "solo": true}\n'
+        '{"id": "r2", "name": "Typo", "needs": ["diary"], "vp": 1, "penalty": 1, "module": "base", "solo": true}\n'
         "{not json\n"
-        '{"id": "r1", "name": "Again", "needs": ["water"], "vp": 1, "penalty": 1, "solo": true}\n'
-        '{"id": "r4", "name": "No vp", "needs": ["water"], "penalty": 1, "solo": true, "colour": "red"}\n')
+        '{"id": "r1", "name": "Again", "needs": ["water"], "vp": 1, "penalty": 1, "module": "base", "solo": true}\n'
+        '{"id": "r4", "name": "No vp", "needs": ["water"], "penalty": 1, "module": "base", "solo": true, "colour": "red"}\n')
     problems = data.load(tmp_path).problems
     path = tmp_path / "recipes.jsonl"
     assert any(p.startswith(f"{path} line 3:") and "'diary' is not a food id" in p for p in problems)
@@ -222,19 +222,28 @@ def test_absurdly_many_cards_are_refused_at_load(tmp_path):
 
 def test_data_check_refuses_files_without_the_rule_bearing_fields(tmp_path, capsys):
     """rulebook p.15: the Life Coach is left out with 2 players, the Restaurateur solo, and asterisk
-    recipes solo.  Files that leave those fields out would silently play with the wrong cards, so
-    `tofu-table data check` refuses every such line and says what to add."""
+    recipes solo; the Freezer and Potluck modules shuffle their own recipes in, and the Freezer takes
+    only freezable foods.  Files that leave those fields out would silently play with the wrong cards
+    or foods, so `tofu-table data check` refuses every such line and says what to add."""
     own = tmp_path / "own"
+    foods = [json.loads(line) for line in (data.SAMPLE_DIR / "foods.jsonl").read_text().splitlines()
+             if line.startswith("{")]
+    del foods[0]["freezable"]
+    _write(own, "foods.jsonl", foods)
     _write(own, "recipes.jsonl", [{"id": "r1", "name": "Soup", "needs": ["water"], "vp": 1, "penalty": 1}])
     _write(own, "assistants.jsonl", [{"id": "life-coach", "name": "Life Coach", "helps": "balance",
                                       "options": ["a", "b"]}])
     assert cli_main(["data", "check", str(own)]) == 1
     out = capsys.readouterr().out
+    assert (f"{own / 'foods.jsonl'} line 1: missing field 'freezable' (add \"freezable\": true to a food the "
+            "Freezer module lets you freeze") in out
+    assert (f"{own / 'recipes.jsonl'} line 1: missing field 'module' (add \"module\": \"base\" to a recipe of "
+            "the base deck") in out
     assert (f"{own / 'recipes.jsonl'} line 1: missing field 'solo' (add \"solo\": false to a recipe the rulebook "
             "marks with an asterisk") in out
     assert (f"{own / 'assistants.jsonl'} line 1: missing field 'left_out_with' (add \"left_out_with\": the player "
             "counts the card is left out with: [2] for the Life Coach, [1] for the Restaurateur") in out
-    assert "2 problem(s)" in out
+    assert "4 problem(s)" in out
     with pytest.raises(data.DataError, match="missing field 'solo'"):      # the entry form refuses it too
         data.append_record("recipes", {"id": "r2", "name": "Stew", "needs": ["meat"], "vp": 1, "penalty": 1}, own)
 
@@ -243,7 +252,7 @@ def test_a_kind_stays_sample_until_the_owner_marks_it_complete(tmp_path, capsys)
     """Entering the first recipe must not replace a whole deck with one card: new games keep the
     sample recipes (and say so) until the owner marks recipes complete; unmarking brings them back."""
     sample_ids = [r["id"] for r in data.load(sample_only=True).records["recipes"]]
-    card = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy"], "vp": 3, "penalty": 1, "solo": True}
+    card = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy"], "vp": 3, "penalty": 1, "module": "base", "solo": True}
     data.append_record("recipes", card, tmp_path)
     cat = data.load(tmp_path)
     assert [r["id"] for r in cat.records["recipes"]] == sample_ids and "recipes" in cat.sample_kinds()
@@ -263,7 +272,7 @@ def test_all_owner_data_goes_out_and_back_in_one_file(tmp_path, capsys):
     """One file carries every kind the owner entered and which are complete; importing it into a
     fresh folder gives the same data, and a broken export is refused whole, writing nothing."""
     home, other = tmp_path / "home", tmp_path / "other"
-    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy"], "vp": 3, "penalty": 1, "solo": True}
+    recipe = {"id": "real-1", "name": "Real Recipe", "needs": ["dairy"], "vp": 3, "penalty": 1, "module": "base", "solo": True}
     data.append_record("recipes", recipe, home)
     data.mark_complete("recipes", owner=home)
     data.append_record("activities", {"id": "real-a1", "name": "Rowing", "icon": "water", "needs": ["water"],

@@ -12,7 +12,7 @@ def test_card_entry_routes_write_the_owner_folder(tmp_path):
         info = requests.get(f"{url}/data", headers=auth, timeout=10).json()
         assert info["kinds"]["recipes"]["source"] == "sample"
         assert info["owner_dir"] == str(tmp_path / "food-for-thought")
-        card = {"id": "real-r1", "name": "Real Porridge", "needs": ["grain", "water"], "vp": 2, "penalty": 1, "solo": True}
+        card = {"id": "real-r1", "name": "Real Porridge", "needs": ["grain", "water"], "vp": 2, "penalty": 1, "module": "base", "solo": True}
         bad = requests.post(f"{url}/cards", json={"kind": "recipes", "record": {**card, "needs": ["oats"]}},
                             headers=auth, timeout=10)
         assert bad.status_code == 400 and "'oats' is not a food id" in bad.json()["error"]["message"]

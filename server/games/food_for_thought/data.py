@@ -52,7 +52,7 @@ SCHEMA: dict[str, dict] = {
     "foods": {
         "file": "foods.jsonl", "what": "the food token types",
         "fields": {"id": ("food_id", True, None), "name": ("text", True, None),
-                   "freezable": ("bool", False, False)}},
+                   "freezable": ("bool", True, None)}},
     "boards": {
         "file": "boards.jsonl", "what": "diet boards (body food groups and kitchen)",
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
@@ -70,7 +70,7 @@ SCHEMA: dict[str, dict] = {
                    "needs": ("needs", True, None), "vp": ("count", True, None),
                    "penalty": ("count", True, None), "end_game_vp": ("count", False, 0),
                    "ability": ("text", False, ""), "does": ("ability", False, None),
-                   "module": ("module", False, "base"), "solo": ("bool", True, None)}},
+                   "module": ("module", True, None), "solo": ("bool", True, None)}},
     "activities": {
         "file": "activities.jsonl", "what": "activity cards",
         "fields": {"id": ("id", True, None), "name": ("text", True, None),
@@ -108,7 +108,11 @@ SCHEMA: dict[str, dict] = {
 #: Required fields that carry a rule of the rulebook (left out, they would silently change the
 #: game), with what to write: a missing one is refused with this text.
 RULE_FIELDS = {
-    "recipes": {"solo": 'add "solo": false to a recipe the rulebook marks with an asterisk (left out of '
+    "foods": {"freezable": 'add "freezable": true to a food the Freezer module lets you freeze and '
+                           '"freezable": false to the others'},
+    "recipes": {"module": 'add "module": "base" to a recipe of the base deck, "potluck" or "freezer" to '
+                          'one of those modules\' cards (which deck it is shuffled into)',
+                "solo": 'add "solo": false to a recipe the rulebook marks with an asterisk (left out of '
                         'the solo game) and "solo": true to every other recipe'},
     "assistants": {"left_out_with": 'add "left_out_with": the player counts the card is left out with: '
                                     '[2] for the Life Coach, [1] for the Restaurateur, [] for the others'},
