@@ -49,8 +49,14 @@ class SnapshotTracker:
                 self.state = "settling"
             return None
         candidate, unsure = {}, []
+        first = self.votes[0]
+        # the same reading in every frame (a board not read again in between): no need to count
+        same = all(v is first or v == first for v in self.votes)
         for i, slot in enumerate(self.slots):
-            label, count = Counter(v[i] for v in self.votes).most_common(1)[0]
+            if same:
+                label, count = first[i], len(self.votes)
+            else:
+                label, count = Counter(v[i] for v in self.votes).most_common(1)[0]
             if label == UNKNOWN or count * 2 <= len(self.votes):
                 unsure.append(slot)
             else:
