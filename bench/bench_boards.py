@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import bench_vision                                # noqa: E402
-from tests.support.lens_views import sheet_views               # noqa: E402
+from vision.lens import sheet_views                            # noqa: E402
 from vision import lens as L                                  # noqa: E402
 from vision import scenes                                     # noqa: E402
 from vision.classify import Window                            # noqa: E402

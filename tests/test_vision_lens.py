@@ -12,7 +12,7 @@ from vision import scenes
 from vision.layout import sample_layouts
 from vision.localize import BoardLocator
 from vision.markers import detect, make_detector
-from tests.support.lens_views import PLACES, distorted_from_ideal, sheet_view, sheet_views
+from vision.lens import PLACES, distorted_from_ideal, sheet_view, sheet_views
 
 K1 = -0.22                 # a strong barrel lens, as the renderer's hard level draws (-0.12 to -0.25)
 

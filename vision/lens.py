@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -34,6 +34,9 @@ MIN_CORNERS = 12
 MIN_VIEWS = 6
 #: The corners of all views together must reach this share of the picture's width and height.
 MIN_SPREAD = 0.6
+#: A view whose corners' centre lies within this share of the picture's width of an earlier view's
+#: adds little: the sheet must be moved (or turned a lot) between views.
+SAME_PLACE = 0.08
 #: Above this reprojection error (px) the fit is reported as poor.
 GOOD_RMS_PX = 1.0
 FILE = Path("vision") / "lens.json"
@@ -178,3 +181,50 @@ def calibrate(pictures: Iterable[np.ndarray]) -> Lens:
                         f"(at least {MIN_SPREAD:.0%} of each)")
     rms, matrix, dist, _, _ = cv2.calibrateCamera(objects, images, size, None, None)
     return Lens(matrix, dist.reshape(-1), size, float(rms), len(objects))
+
+
+# ----- what a camera sees of the sheet (the simulated table, the tests, bench/bench_boards.py) -----
+def distorted_from_ideal(lens: Lens) -> np.ndarray:
+    """For each camera pixel (h, w, 2), where it lies in the perfect-lens picture."""
+    w, h = lens.size
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return lens.undistort(np.stack([xs, ys], -1).reshape(-1, 2)).reshape(h, w, 2)
+
+
+def sheet_view(lens: Lens, ideal: np.ndarray, tilt: tuple[float, float, float], at: tuple[float, float],
+               distance_mm: float, rng: np.random.Generator) -> np.ndarray:
+    """The printed sheet held ``distance_mm`` from the camera, turned by ``tilt`` (radians), its centre
+    seen at ``at`` (share of the picture's width, height): a greyscale camera picture through ``lens``
+    (``ideal`` is :func:`distorted_from_ideal` of it)."""
+    ppm = 6.0
+    sheet = np.full((int(SQUARES[1] * SQUARE_MM * ppm) + 60, int(SQUARES[0] * SQUARE_MM * ppm) + 60), 255, np.uint8)
+    art = board_image(ppm)
+    sheet[30:30 + art.shape[0], 30:30 + art.shape[1]] = art          # the paper's white margin
+    k = lens.matrix
+    rot, _ = cv2.Rodrigues(np.array(tilt, np.float64))
+    centre = np.array([(at[0] * lens.size[0] - k[0, 2]) / k[0, 0] * distance_mm,
+                       (at[1] * lens.size[1] - k[1, 2]) / k[1, 1] * distance_mm, distance_mm])
+    t = centre - rot @ np.array([SQUARES[0] * SQUARE_MM / 2, SQUARES[1] * SQUARE_MM / 2, 0])
+    to_ideal = k @ np.column_stack([rot[:, 0], rot[:, 1], t])                    # sheet mm -> ideal px
+    to_sheet = np.array([[ppm, 0, 30 - 0.5], [0, ppm, 30 - 0.5], [0, 0, 1]]) @ np.linalg.inv(to_ideal)
+    h, w = ideal.shape[:2]
+    src = cv2.perspectiveTransform(ideal.reshape(1, -1, 2).astype(np.float64), to_sheet)[0].reshape(h, w, 2)
+    out = cv2.remap(sheet, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                    borderValue=95).astype(np.float32)
+    out = cv2.GaussianBlur(out, (0, 0), 0.7) + rng.normal(0, 2.0, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+#: Where the owner holds the sheet: all over the picture (docs/camera.md says so), a third of it wide.
+PLACES = [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.15, 0.5, 0.85)]
+
+
+def sheet_views(lens: Lens, count: int = len(PLACES), seed: int = 1,
+                places: Sequence[tuple[float, float]] = PLACES) -> list[np.ndarray]:
+    """``count`` pictures of the sheet held as docs/camera.md says, through ``lens``: the i-th at
+    ``places[i % len(places)]``, at a random turn."""
+    rng = np.random.default_rng(seed)
+    ideal = distorted_from_ideal(lens)
+    third = lens.matrix[0, 0] * SQUARES[0] * SQUARE_MM / (lens.size[0] / 3)      # mm: a third of the picture wide
+    return [sheet_view(lens, ideal, (rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), rng.uniform(-0.3, 0.3)),
+                       places[i % len(places)], third * rng.uniform(0.85, 1.15), rng) for i in range(count)]

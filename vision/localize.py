@@ -162,14 +162,16 @@ class BoardLocator:
     def _look_closer(self, grey: np.ndarray, detector, seen: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """Markers missed by the whole-frame search, found by a second look where they should be.
 
-        Where: the board's place when it has one, else a provisional fit of the markers seen (two
-        or more; one marker alone guesses too far off).  Each missing marker's window is searched
+        Only markers never seen yet (one seen before and missing now is covered, and looked for in
+        its window).  Where: the board's place when it has one, else a provisional fit of the
+        markers seen (two or more; one marker alone guesses too far off).  Each missing marker's window is searched
         by :func:`vision.markers.detect_closer` and only its own id there is taken; after a find
         the provisional fit is made again for the markers still missing.
         """
         got: dict[int, np.ndarray] = {}
         for _ in range(2):
-            missing = [m for m in self.layout.markers if m not in seen and m not in got]
+            # a marker seen before and missing now is covered (a hand): the windows above look for it
+            missing = [m for m in self.layout.markers if m not in seen and m not in got and m not in self.corners]
             if self.homography is not None:
                 guess = self.expected()
             else:

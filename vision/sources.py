@@ -205,6 +205,13 @@ class SyntheticSource(FrameSource):
         self._lock = threading.Lock()
         self._version = 0
         self._frame: tuple[int, np.ndarray] | None = None
+        self._held: np.ndarray | None = None
+
+    def hold(self, picture: np.ndarray | None) -> None:
+        """Show ``picture`` (BGR: something held up to the camera, such as the lens sheet) instead
+        of the table, or the table again (None)."""
+        with self._lock:
+            self._held = picture
 
     def set_slots(self, board: str, slots: dict[str, str | None]) -> None:
         """Put tokens on (or take them off) the named physical board's slots (a new picture is
@@ -234,6 +241,8 @@ class SyntheticSource(FrameSource):
 
     def read(self) -> np.ndarray | None:
         with self._lock:
+            if self._held is not None:
+                return self._held
             if self._frame is not None and self._frame[0] == self._version:
                 return self._frame[1]
             version = self._version

@@ -17,6 +17,12 @@ simulation the two live pictures are open to the simulator page)::
     POST /api/camera/selftest/<board>/plan      a new plan ({"count", "types", "seed"} or {"plan": {slot: type}})
     POST /api/camera/selftest/<board>/read      read the board once it lies still; score it against its plan
     POST /api/camera/simulate/<board>           simulation only: {"lay_plan": true}, {"slots": {...}}, {"hand": bool}
+    GET  /api/camera/lens                       the lens: in use or not, the views taken so far and what is missing
+    GET  /api/camera/lens/sheet.png             the ChArUco sheet to print
+    POST /api/camera/lens/view                  keep the camera's picture of the sheet as a view
+    DELETE /api/camera/lens/views               forget the views taken
+    POST /api/camera/lens/save                  calibrate the lens from the views and save it
+    POST /api/camera/lens/simulate              simulation only: {"at": [x, y]} holds the sheet up there, {"at": null} not
 
 With the camera switched off the API answers ``camera_off`` (``camera_starting`` in the seconds
 after the table starts, while the camera builds its pipeline) and the pictures are a placeholder.
@@ -42,6 +48,10 @@ STREAM_FPS = 8
 MAX_STREAM_SECONDS = 3600
 #: Where a running table keeps its camera self-tests (in ``ctx.plugins``).
 SELFTEST_PLUGIN = "camera-selftest"
+#: Where it keeps the lens views taken on the page.
+LENS_PLUGIN = "camera-lens"
+#: A lens view is taken from a frame the camera read after the press, waiting at most this long, s.
+LENS_FRAME_S = 10.0
 _SECONDS = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,3})?$")
 
 
@@ -365,4 +375,123 @@ def register(app, socketio, ctx) -> None:
             source.set_hand(board, bool(body["hand"]))
         return jsonify({"ok": True})
 
+    # ----- the lens: views of the printed ChArUco sheet, then the calibration (vision/lens.py) -----
+    def lens_views() -> dict:
+        return ctx.plugins.setdefault(LENS_PLUGIN, {"pictures": [], "corners": []})
+
+    def lens_summary(note: str = "") -> dict:
+        from . import lens as L
+        import numpy as np
+
+        views = lens_views()
+        service = service_for(ctx)
+        spread = [0.0, 0.0]
+        if views["corners"]:
+            every = np.concatenate(views["corners"])
+            size = np.array(views["pictures"][0].shape[1::-1], np.float64)
+            spread = [round(float(v), 2) for v in (every.max(0) - every.min(0)) / size]
+        n = len(views["pictures"])
+        enough = n >= L.MIN_VIEWS and min(spread) >= L.MIN_SPREAD
+        return {"lens": service.pipeline.lens_status, "views": n, "views_needed": L.MIN_VIEWS,
+                "corners_needed": L.MIN_CORNERS, "spread": spread, "spread_needed": L.MIN_SPREAD,
+                "enough": enough, "simulate": ctx.simulate, "note": note}
+
+    @bp.get("/api/camera/lens")
+    def lens_state():
+        return jsonify(lens_summary())
+
+    @bp.get("/api/camera/lens/sheet.png")
+    def lens_sheet():
+        import cv2
+
+        from .sheet import lens_page
+        return Response(cv2.imencode(".png", lens_page(150))[1].tobytes(), mimetype="image/png",
+                        headers={"Content-Disposition": 'inline; filename="lens-sheet.png"'})
+
+    @bp.post("/api/camera/lens/view")
+    def lens_view():
+        import cv2
+        import numpy as np
+
+        from . import lens as L
+        service = service_for(ctx)
+        frames: list = []
+
+        def look(pipeline) -> bool:
+            frames.append(pipeline.last_frame)      # the first: the frame before the press (each_frame's start)
+            return len(frames) > 2                  # the second may have been read before the press too
+        if not service.each_frame(look, LENS_FRAME_S) or frames[-1] is None:
+            return json_error(409, "no_frame", f"The camera gave no new picture in {LENS_FRAME_S:g} s: see its "
+                              "line in the health table, then try again.")
+        frame = frames[-1]
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        found = L.find_corners(L.make_detector(), grey)
+        seen = 0 if found is None else len(found[1])
+        if seen < L.MIN_CORNERS:
+            return json_error(409, "sheet_not_seen", f"The camera sees {seen} of the sheet's "
+                              f"{(L.SQUARES[0] - 1) * (L.SQUARES[1] - 1)} corners; at least {L.MIN_CORNERS} are "
+                              "needed: hold the whole sheet flat in view, in good light, and keep it still.")
+        views = lens_views()
+        if views["pictures"] and grey.shape != views["pictures"][0].shape:
+            views["pictures"].clear()
+            views["corners"].clear()
+        corners = found[0].reshape(-1, 2)
+        centre = corners.mean(0) / grey.shape[1]
+        if any(np.linalg.norm(centre - c.mean(0) / grey.shape[1]) < L.SAME_PLACE for c in views["corners"]):
+            return json_error(409, "same_place", "The sheet is where an earlier view has it: move it to another "
+                              "part of the picture (corners and edges too, turned a little), then take the view.")
+        views["pictures"].append(grey)
+        views["corners"].append(corners)
+        return jsonify({"ok": True, **lens_summary(f"View {len(views['pictures'])} taken ({seen} corners).")})
+
+    @bp.delete("/api/camera/lens/views")
+    def lens_forget():
+        lens_views()["pictures"].clear()
+        lens_views()["corners"].clear()
+        return jsonify({"ok": True, **lens_summary("The views are forgotten: take them again.")})
+
+    @bp.post("/api/camera/lens/save")
+    def lens_save():
+        from . import lens as L
+        try:
+            lens = L.calibrate(lens_views()["pictures"])
+        except L.LensError as exc:
+            return json_error(409, "lens_refused", f"The lens is not calibrated: {exc}.")
+        lens.save(ctx.data_dir)
+        quality = "good" if lens.rms <= L.GOOD_RMS_PX else "poor (the sheet was not flat, or the views were blurred)"
+        return jsonify({"ok": True, "rms_px": round(lens.rms, 3), "k1": round(float(lens.dist[0]), 4),
+                        **lens_summary(f"Lens saved from {lens.views} views: reprojection error {lens.rms:.2f} px, "
+                                       f"{quality}; k1 {lens.dist[0]:.3f}. The camera uses it from its next start.")})
+
+    @bp.post("/api/camera/lens/simulate")
+    def lens_simulate():
+        """The simulated table only: hold the sheet up to the synthetic camera (its centre at a share of the
+        picture's width and height), or put it away."""
+        import cv2
+
+        from . import lens as L
+        from .sources import SyntheticSource
+        source = service_for(ctx).source
+        if not (ctx.simulate and isinstance(source, SyntheticSource)):
+            return json_error(409, "not_simulated", "Only the synthetic camera of a simulated table can be shown "
+                              "the sheet this way: on a real table, hold the printed sheet in front of the camera.")
+        body = request.get_json(silent=True)
+        at = body.get("at", "missing") if isinstance(body, dict) else "missing"
+        if at is not None and not (isinstance(at, list) and len(at) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0.1 <= v <= 0.9 for v in at)):
+            return json_error(400, "bad_simulation", 'Send {"at": [x, y]}, where the sheet\'s centre is held as '
+                              'shares of the picture\'s width and height from 0.1 to 0.9, or {"at": null} (put it away).')
+        if at is None:
+            source.hold(None)
+        else:
+            import numpy as np
+            cam = source.scene.camera            # a perfect lens: the synthetic camera draws no distortion
+            perfect = L.Lens(np.array([[cam.focal, 0, cam.width / 2], [0, cam.focal, cam.height / 2], [0, 0, 1]]),
+                             np.zeros(5), (cam.width, cam.height))
+            seed = int(at[0] * 1000) * 1000 + int(at[1] * 1000)          # each place its own turn of the sheet
+            grey = L.sheet_views(perfect, count=1, seed=seed, places=[tuple(at)])[0]
+            source.hold(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR))
+        return jsonify({"ok": True})
+
     app.register_blueprint(bp)
+

@@ -252,9 +252,51 @@ $("st-read").onclick = async () => {
   else showRun(null);        // the refusal says why; the last reading stays in the session's table
 };
 
+// ----- the lens (once per camera): views of the printed ChArUco sheet, then the calibration
+const lensSay = (text, bad) => say(text, bad, "lens-message");
+// where the simulated table's sheet can be held: shares of the picture's width and height
+const LENS_PLACES = [0.2, 0.5, 0.8].flatMap((y) => [0.15, 0.5, 0.85].map((x) => [x, y]));
+const LENS_NAMES = ["top left", "top", "top right", "left", "middle", "right", "bottom left", "bottom", "bottom right"];
+function showLens(s) {
+  const pct = (v) => Math.round(v * 100) + " %";
+  const missing = [];
+  if (s.views < s.views_needed) missing.push(`${s.views_needed - s.views} more`);
+  if (s.views && Math.min(...s.spread) < s.spread_needed) missing.push("views nearer the picture's edges and corners");
+  $("lens-state").textContent = `Lens: ${s.lens}. Views taken: ${s.views} (at least ${s.views_needed} needed)` +
+    (s.views ? `, covering ${pct(s.spread[0])} of the picture's width and ${pct(s.spread[1])} of its height ` +
+               `(${pct(s.spread_needed)} of each needed)` : "") +
+    (s.enough ? ". Enough: calibrate and save the lens." : missing.length ? ". Still needed: " + missing.join(", ") + "." : ".");
+  $("lens-summary").textContent = s.lens;
+  $("lens-sim").hidden = !s.simulate;
+}
+async function lensCall(method, path, body) {
+  try { const s = await api(method, path, body); showLens(s); lensSay(s.note); return s; }
+  catch (e) { lensSay(e.message, true); return null; }
+}
+$("lens-places").replaceChildren(...LENS_PLACES.map((at, i) => h("button", {
+  class: "secondary", "data-view": i, "aria-pressed": "false", title: LENS_NAMES[i],
+  onclick: async (ev) => {
+    const button = ev.currentTarget;
+    try { await api("POST", "/api/camera/lens/simulate", { at }); }
+    catch (e) { lensSay(e.message, true); return; }
+    document.querySelectorAll("#lens-places button").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
+    lensSay("The sheet is held up " + (i === 4 ? "in the middle" : "at the " + LENS_NAMES[i]) + ": take the view.");
+  } }, LENS_NAMES[i])));
+$("lens-away").onclick = async () => {
+  try { await api("POST", "/api/camera/lens/simulate", { at: null }); lensSay("The sheet is put away."); }
+  catch (e) { lensSay(e.message, true); }
+  document.querySelectorAll("#lens-places button").forEach((b) => b.setAttribute("aria-pressed", "false"));
+};
+$("lens-take").onclick = () => lensCall("POST", "/api/camera/lens/view");
+$("lens-save").onclick = () => { lensSay("Calibrating … this takes a few seconds."); return lensCall("POST", "/api/camera/lens/save"); };
+$("lens-forget").onclick = () => lensCall("DELETE", "/api/camera/lens/views");
+
 if (!token) $("need-token").hidden = false;
 else {
   $("live").src = "/api/camera/stream.mjpg?" + q;
+  $("lens-sheet").href = "/api/camera/lens/sheet.png?" + q;
+  api("GET", "/api/camera/lens").then((s) => { showLens(s); $("lens-details").open = s.lens !== "in use"; })
+    .catch((e) => lensSay(e.message, true));
   refreshStatus();
   setInterval(refreshStatus, 3000);
 }
