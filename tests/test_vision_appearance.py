@@ -134,3 +134,27 @@ def test_a_plan_token_washed_out_by_glare_is_refused_as_too_bright_not_as_missin
     # the same capture without the glare is learnt: the refusal was the glare's, not the plan's
     capture_tokens(pipe, "diet-1", [scenes.render(shot)[0]], plan)
     assert set(pipe.boards["diet-1"].reference.tokens) == set(plan.values())
+
+
+def test_a_type_is_learnt_from_most_of_its_plan_spaces_and_refused_when_most_are_empty():
+    """Calibration (docs/camera.md): the token plan puts each type on several spaces.  One of them
+    missing (or a token on a space printed in its own colour, which can look empty) still teaches the
+    type from the others; most of them missing is refused with the spaces to fill, and teaches nothing."""
+    ls = layouts("diet-1")
+    seed = 4747
+    play = scenes.shot(ls, "easy", seed)
+    plan = token_plan(ls["diet-1"])
+    kind = plan[sorted(plan)[0]]
+    spaces = [s for s, k in plan.items() if k == kind]
+    assert len(spaces) >= 4
+    pipe = Pipeline(ls)
+    capture_empty(pipe, "diet-1", [scenes.render(scenes.calibration_shot(play, {}, seed * 10))[0]])
+    few = {s: k for s, k in plan.items() if s not in spaces[1:]}           # three of the type's spaces left empty
+    with pytest.raises(LookupError) as refused:
+        capture_tokens(pipe, "diet-1", [scenes.render(scenes.calibration_shot(play, {"diet-1": few}, seed * 10 + 1))[0]], plan)
+    assert str(refused.value).startswith("No token seen on") and kind in str(refused.value)
+    assert all(s in str(refused.value) for s in spaces[1:]) and spaces[0] not in str(refused.value)
+    assert pipe.boards["diet-1"].reference.tokens == {}
+    most = {s: k for s, k in plan.items() if s != spaces[0]}               # one space left empty
+    capture_tokens(pipe, "diet-1", [scenes.render(scenes.calibration_shot(play, {"diet-1": most}, seed * 10 + 2))[0]], plan)
+    assert set(pipe.boards["diet-1"].reference.tokens) == set(plan.values())

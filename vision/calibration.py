@@ -84,26 +84,35 @@ def _some(slots: list[str]) -> str:
 
 def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample],
                       plan: dict[str, str]) -> Reference:
-    """Set the colours of the token types lying on the ``plan`` slots (other types are kept)."""
+    """Set the colours of the token types lying on the ``plan`` slots (other types are kept).
+
+    A type is learnt from those of its plan spaces where a token is seen, at least half of them (a
+    token on a space printed in nearly its colour may not stand out); fewer, or a token washed out by
+    glare, refuse the capture with what to do, and nothing is learnt from it.
+    """
     looks = read_windows(reference, _median(layout.board, samples)[0], Window.for_token(layout.token_mm))
     index = {s.id: i for i, s in enumerate(layout.slots)}
     unseen, bright, found = [], [], {}
     for kind in dict.fromkeys(plan.values()):
         rows = [index[slot] for slot, k in plan.items() if k == kind]
+        seen = [i for i in rows if looks.usable[i] and looks.diff[i] >= TOKEN_DIFF]
         if looks.clipped[rows].any():
             bright += [s for s, k in plan.items() if k == kind and looks.clipped[index[s]]]
-        elif not all(looks.usable[rows] & (looks.diff[rows] >= TOKEN_DIFF)):
-            unseen.append(kind)       # that looks like the empty board: no token was laid there
+        elif len(seen) * 2 < len(rows) or not seen:
+            # those look like the empty board: no token was laid there
+            unseen.append((kind, [s for s, k in plan.items() if k == kind and index[s] not in seen]))
         else:
-            found[kind] = token_look(looks.colour[rows])
+            # a token on a space printed in nearly its own colour can look like the empty space: the
+            # type is learnt from the others, as long as they are at least half of its plan
+            found[kind] = token_look(looks.colour[seen])
     if bright:
         raise LookupError(f"Too bright to read on {_some(bright)}: glare or an over-exposed picture washes the "
                           "tokens there out to white. Move or dim the lamp (or shade the window) so no bright "
                           "spot lies on the board, lower the camera's exposure if the whole picture is pale, "
                           "then capture again.")
     if unseen:
-        raise LookupError(f"No token seen on {_some([s for s, k in plan.items() if k in unseen])}: lay "
-                          f"{', '.join(unseen)} there as the plan shows, then capture again.")
+        raise LookupError(f"No token seen on {_some([s for _, spaces in unseen for s in spaces])}: lay "
+                          f"{', '.join(k for k, _ in unseen)} there as the plan shows, then capture again.")
     reference.tokens.update(found)
     return reference
 
