@@ -86,6 +86,9 @@ def test_the_calibrate_pages_lens_step_counts_views_refuses_too_few_and_saves(tm
         page.goto(f"{srv.url}/calibrate?token={srv.host_token}")
         page.wait_for_selector("#lens-state:has-text('Views taken: 0 (at least 6 needed)')", timeout=30000)
         assert page.locator("#lens-details").get_attribute("open") is not None      # no lens yet: open
+        # a phone: the board's long lists (its regions, the token colours' plan) are folded until asked for
+        assert page.locator("#regions-box").get_attribute("open") is None
+        assert page.locator("#plan-box").get_attribute("open") is None
         assert page.locator("#lens-sheet").get_attribute("href").startswith("/api/camera/lens/sheet.png?token=")
         page.click("#lens-take")                                       # nothing held up
         page.wait_for_selector("#lens-message:has-text('hold the whole sheet flat in view')")

@@ -47,6 +47,7 @@ async function refreshStatus() {
           "(steps 2 and 3), or put the light back.", true);
     }
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
+    $("plan-count").textContent = Object.keys(b.plan).length;
     $("warnings").replaceChildren(...b.warnings.map((w) => h("li", { class: "no" }, w)));
     showTypes(b);
   }
@@ -134,6 +135,7 @@ function drawRegions() {
     h("td", {}, h("button", { class: "secondary", onclick: () => { layout.regions.splice(i, 1); drawRegions(); draw(); } }, "Remove")));
   $("regions").replaceChildren(h("tr", {}, h("th", {}, "region"), h("th", {}, "slot names"), h("th", {}), h("th", {}), h("th", {})),
                                ...layout.regions.map(row));
+  $("regions-count").textContent = layout.regions.length;
 }
 function mm(ev) {
   const c = $("board-canvas"), rect = c.getBoundingClientRect(), s = layout.px_per_mm;
@@ -157,6 +159,7 @@ $("add-region").onclick = () => {
   const [w, hgt] = layout.size_mm;
   layout.regions.push({ name: "new", ids: "new.{n}", rows: 1, cols: 3,
                         corners: [[w * .3, hgt * .4], [w * .7, hgt * .4], [w * .7, hgt * .6], [w * .3, hgt * .6]] });
+  $("regions-box").open = true;
   drawRegions(); draw();
 };
 $("reload").onclick = newPicture;
@@ -290,6 +293,9 @@ $("lens-away").onclick = async () => {
 $("lens-take").onclick = () => lensCall("POST", "/api/camera/lens/view");
 $("lens-save").onclick = () => { lensSay("Calibrating … this takes a few seconds."); return lensCall("POST", "/api/camera/lens/save"); };
 $("lens-forget").onclick = () => lensCall("DELETE", "/api/camera/lens/views");
+
+// on a wide screen the lists sit beside the pictures; on a phone they stay folded until asked for
+if (window.matchMedia("(min-width: 1000px)").matches) { $("regions-box").open = true; $("plan-box").open = true; }
 
 if (!token) $("need-token").hidden = false;
 else {
