@@ -59,6 +59,8 @@ SATURATED = 250
 #: which the slot is empty, and at or above which something lies on it; between: unknown.
 EMPTY_DIFF = 10.0
 TOKEN_DIFF = 12.5
+#: Under glare a token's difference must exceed TOKEN_DIFF by this share of the light added there.
+GLARE_DIFF = 0.2
 #: The face is read between these shares of the token's radius: outside its printed icon,
 #: inside its rim and side wall.
 FACE = (0.5, 0.8)
@@ -291,6 +293,7 @@ class Looks:
     usable: np.ndarray           # (N,) False: the light or the face could not be read (glare, a hand)
     where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
     clipped: np.ndarray          # (N,) True: too bright to read (glare or over-exposure saturated it)
+    glare: np.ndarray            # (N,) light added at the slot since calibration (grey levels)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -368,7 +371,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     c = side // 2
     at = window.places[best]
     where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
-    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared)
+    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0])
 
 
 def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
@@ -452,7 +455,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF), 0.5, 1.0)
     for i in np.flatnonzero(empty):
         labels[i] = EMPTY
-    full = np.flatnonzero(looks.usable & (looks.diff >= TOKEN_DIFF))
+    # under glare the print's difference from calibration is noisier: a token needs more of it
+    full = np.flatnonzero(looks.usable & (looks.diff >= TOKEN_DIFF + GLARE_DIFF * looks.glare))
     if names and len(full):
         centre, spread = spreads(reference)
         z2 = (((looks.colour[full, None, :] - centre[None]) / spread) ** 2).sum(-1)  # (M, C)
