@@ -146,3 +146,35 @@ def test_a_full_kitchen_column_and_trash_are_read_in_the_engines_order():
     ann = table.state["seats"]["1"]
     assert ann["kitchen"][1] == ["water"] * 10 and ann["trash"] == ["water"] * 24
     assert [len(col) for i, col in enumerate(ann["kitchen"]) if i != 1] == [0] * (len(ann["kitchen"]) - 1)
+
+
+def test_sample_diet_boards_have_the_rulebooks_spaces_where_the_rulebook_puts_them():
+    """Rulebook, the diet board's actions: Recipes & Cook is on the left side of the diet board and
+    Activities & Work Out on the right side (each takes any number of markers: room for a round's
+    four), Snack once a round (room for a second, so the table sees the wrong one); taken recipes are
+    placed to the left of the diet board and activities to its right, and the unused markers are kept
+    near it.  The sample layouts hold them all, the cards beyond the printed board (outside its
+    markers), and any five of the six markers or the four corners still place the whole layout."""
+    import itertools
+
+    import cv2
+    import numpy as np
+
+    from vision.localize import WHOLE_FIT_SPREAD
+    for n in range(1, 5):
+        layout = sample_layouts()[f"diet-{n}"]
+        xs = {r: [s.x for s in layout.slots if s.region == r] for r in
+              ("action.cook", "action.workout", "action.snack", "onrecipe", "onactivity", "markers", "kitchen.1",
+               "kitchen.4")}
+        left = min(x for x, _, _ in layout.markers.values())
+        right = max(x + size for x, _, size in layout.markers.values())
+        centre = (left + right) / 2
+        assert [len(xs[r]) for r in ("action.cook", "action.workout", "action.snack", "markers")] == [4, 4, 2, 4]
+        assert max(xs["action.cook"]) < min(xs["kitchen.1"]) and min(xs["action.workout"]) > max(xs["kitchen.4"])
+        assert min(xs["action.snack"]) > centre
+        assert max(xs["onrecipe"] + xs["markers"]) < left and min(xs["onactivity"]) > right
+        w, h = layout.size_mm
+        for five in itertools.combinations(layout.markers, 5):
+            hull = cv2.convexHull(np.concatenate([layout.marker_corners(m) for m in five]))
+            assert cv2.contourArea(hull) >= WHOLE_FIT_SPREAD * w * h, five
+        assert layout.marker_problems() == [] and len(layout.markers) == 6

@@ -211,3 +211,26 @@ def test_the_synthetic_table_at_1080p_is_found_by_the_pipeline():
     pipe.process(frame)
     status = pipe.status()["boards"]
     assert all(b["located"] and b["markers_seen"] == b["markers"] for b in status.values()), status
+
+
+def test_the_synthetic_table_shows_every_board_whole_and_apart():
+    """A 4-player Food for Thought table (main board, shopping list, four diet boards with the cards
+    and markers their layouts hold beside them, four freezer boards): no two boards overlap, and the
+    camera sees every board whole (it looks from higher up when the boards need more than its usual
+    1.7 m of table); a smaller table keeps the usual view."""
+    from vision import synthetic as syn
+    every = layouts(*sorted(__import__("vision.layout").layout.sample_layouts()))
+    for seed in range(3):
+        scene = syn.table_scene(every, seed, tokens={}, hard=False)
+        outlines = []
+        for place in scene.boards:
+            w, h = place.layout.size_mm
+            corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+            seen = cv2.perspectiveTransform(corners, syn.board_homography(scene, place))[0]
+            assert (seen >= 0).all() and (seen < (scene.camera.width, scene.camera.height)).all(), place.layout.board
+            outlines.append(cv2.perspectiveTransform(corners, place.pose())[0].astype(np.float32))
+        for a in range(len(outlines)):
+            for b in range(a + 1, len(outlines)):
+                assert cv2.intersectConvexConvex(outlines[a], outlines[b])[0] == 0
+        assert scene.camera.focal < scene.camera.width * 1000 / 1700
+    assert syn.table_scene(layouts("shop", "diet-1"), 1, tokens={}).camera.focal == 1280 * 1000 / 1700

@@ -433,8 +433,10 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
     diets = [layouts[k] for k in sorted(layouts) if k.startswith("diet-")][:4]
     left = 80.0
     for layout in diets:
-        places.append(Placement(layout, left + rng.uniform(-10, 10), 420 + rng.uniform(-10, 10), rng.uniform(-4, 4)))
-        left += layout.size_mm[0] + 30
+        dx, dy, angle = rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-4, 4)
+        reach = max(0.0, layout.size_mm[1] * math.sin(math.radians(angle)))   # turned clockwise: its foot reaches left
+        places.append(Placement(layout, left + dx + reach, 420 + dy, angle))
+        left = _extent(places[-1:])[2] + 40                                     # never on its neighbour
     extra = np.random.default_rng([seed, 1])       # the boards added later leave the others where they were
     main = layouts.get("main")
     if main:
@@ -442,8 +444,8 @@ def table_scene(layouts: dict[str, Layout], seed: int, width: int = 1280, height
     for i, layout in enumerate(diets):
         freezer = layouts.get("freezer-" + layout.board.split("-")[-1])
         if freezer:
-            places.append(Placement(freezer, 1040 + (i % 2) * 215 + extra.uniform(-5, 5),
-                                    35 + (i // 2) * (freezer.size_mm[1] + 10) + extra.uniform(-3, 3),
+            places.append(Placement(freezer, 1040 + (i % 2) * 225 + extra.uniform(-5, 5),
+                                    35 + (i // 2) * (freezer.size_mm[1] + 20) + extra.uniform(-3, 3),
                                     extra.uniform(-2, 2)))
     for p in places:
         p.tokens = dict(tokens.get(p.layout.board, {})) if tokens is not None else random_tokens(p.layout, rng)
