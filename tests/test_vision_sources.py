@@ -219,7 +219,8 @@ def test_the_synthetic_table_shows_every_board_whole_and_apart():
     camera sees every board whole (it looks from higher up when the boards need more than its usual
     1.7 m of table); a smaller table keeps the usual view."""
     from vision import synthetic as syn
-    every = layouts(*sorted(__import__("vision.layout").layout.sample_layouts()))
+    from vision.layout import sample_layouts
+    every = sample_layouts()
     for seed in range(3):
         scene = syn.table_scene(every, seed, tokens={}, hard=False)
         outlines = []
