@@ -186,3 +186,32 @@ def test_the_health_line_says_why_markers_in_view_do_not_place_a_board(table):
     line = {r["name"]: r for r in service.health()}[f"board {layout.board}"]
     assert line["status"] == "down" and "4 of its markers" in line["detail"]
     assert "must be spread over it" in line["detail"]
+
+
+@pytest.mark.parametrize("side_px", [16, 22, 30])
+def test_a_small_markers_outer_corners_are_where_it_was_printed(side_px):
+    """The detector puts a small marker's corners about 0.4 px inside it; moved out by the measured
+    inset they land on the printed corners (a marker's own size is all "Measure the markers" has to
+    set the scale by: 0.4 px on a 22 px marker is 2 %, 8 mm across a diet board)."""
+    from vision.markers import DICTIONARY, outer_corners
+    supersample, inside, outside = 8, [], []
+    for t in range(12):
+        rng = np.random.default_rng(t)
+        art = np.pad(cv2.aruco.generateImageMarker(DICTIONARY, 3, 120), 40, constant_values=255)
+        turn, x0, y0 = rng.uniform(0, 0.5), 40 + rng.uniform(0, 1), 40 + rng.uniform(0, 1)
+        c, s = np.cos(turn), np.sin(turn)
+        true = np.float32([[x0 + side_px * (u * c - v * s), y0 + side_px * (u * s + v * c)]
+                           for u, v in ((0, 0), (1, 0), (1, 1), (0, 1))])
+        # drawn 8x finer and averaged down (pixel centres at whole numbers), then blurred as a lens does
+        warp = cv2.getPerspectiveTransform(np.float32([[40, 40], [160, 40], [160, 160], [40, 160]]),
+                                           true * supersample + (supersample - 1) / 2)
+        big = cv2.warpPerspective(art, warp, (200 * supersample,) * 2, borderValue=255)
+        grey = cv2.GaussianBlur(cv2.resize(big, (200, 200), interpolation=cv2.INTER_AREA), (0, 0), 0.8)
+        found, out = detect(make_detector(), grey)[3], true - true.mean(0)
+        out /= np.linalg.norm(out, axis=1, keepdims=True)
+
+        def inset(corners):   # how far inside the printed corners, towards the centre (px)
+            return -np.sum((corners - true) * out, axis=1).mean()
+        inside.append(inset(found))
+        outside.append(inset(outer_corners(found)))
+    assert np.mean(inside) > 0.3 and abs(np.mean(outside)) < 0.1, (np.mean(inside), np.mean(outside))

@@ -23,14 +23,14 @@ import numpy as np
 
 from .layout import Layout
 from .lens import Lens
-from .markers import detect, detect_closer
+from .markers import detect, detect_closer, outer_corners
 
 #: Mean grey-level change under which a marker's patch counts as unchanged.
 SAME_PATCH = 8.0
 #: Corner movement (px) under which a re-found marker counts as in the same place.
 STILL_PX = 1.0
-#: Perspective refinement rounds when measuring marker positions.
-REFINE_ROUNDS = 10
+#: Levenberg-Marquardt steps when measuring marker positions with perspective.
+REFINE_STEPS = 30
 #: RANSAC reprojection threshold, px.
 RANSAC_PX = 3.0
 #: Markers whose corners span this share of the board's area place it by themselves (on the sample
@@ -260,6 +260,7 @@ def measure_markers(layout: Layout, found: dict[int, np.ndarray], lens: Lens | N
     markers not seen keep their old place; ``lens``, when calibrated, straightens the picture's
     corners first.  Returns ``{id: (x, y, size)}`` for every marker.
     """
+    found = {m: outer_corners(c) for m, c in found.items()}      # the marker's size sets the scale here
     if lens is not None:
         found = {m: lens.undistort(c) for m, c in found.items()}
     seen = sorted(m for m in found if m in layout.markers)
@@ -286,16 +287,43 @@ def measure_markers(layout: Layout, found: dict[int, np.ndarray], lens: Lens | N
     pos = {anchor: np.array(markers[anchor][:2])}
     for k, mid in enumerate(others):
         pos[mid] = solution[6 + 2 * k:8 + 2 * k]
-    for _ in range(REFINE_ROUNDS):      # then the same with perspective, from the affine answer
-        src = np.concatenate([pos[m] + unit * markers[m][2] for m in seen]).astype(np.float32)
-        h, _ = cv2.findHomography(src, np.concatenate([found[m] for m in seen]).astype(np.float32), 0)
-        inv = np.linalg.inv(h)
-        for mid in others:
-            mm = cv2.perspectiveTransform(found[mid][None].astype(np.float64), inv)[0]
-            pos[mid] = (mm - unit * markers[mid][2]).mean(0)
-        shift = pos[anchor] - np.array(markers[anchor][:2])
-        pos = {m: p - shift for m, p in pos.items()}
+    pos = _refine_with_perspective(pos, found, markers, anchor, others)
     for mid in others:
         x, y = pos[mid]
         markers[mid] = (float(round(x * 2) / 2), float(round(y * 2) / 2), markers[mid][2])
     return markers
+
+
+def _refine_with_perspective(pos: dict, found: dict, markers: dict, anchor: int, others: list[int]) -> dict:
+    """The markers' places (mm) and the board's homography fitted together to every corner seen
+    (Levenberg-Marquardt from the affine answer ``pos``; the anchor stays put).  Fitting them in
+    turn converged slowly at a tilt: 13 mm off at 20 degrees from exact corners after 10 rounds."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
+    seen = [anchor, *others]
+    src = np.concatenate([pos[m] + unit * markers[m][2] for m in seen])
+    dst = np.concatenate([found[m] for m in seen]).astype(np.float64)
+    h = cv2.findHomography(src, dst, 0)[0]
+    params = np.concatenate([(h / h[2, 2]).reshape(-1)[:8], *[pos[m] for m in others]])
+
+    def residuals(p):
+        hom = np.append(p[:8], 1.0).reshape(3, 3)
+        places = [np.asarray(pos[anchor], np.float64)] + [p[8 + 2 * k:10 + 2 * k] for k in range(len(others))]
+        pts = np.concatenate([q + unit * markers[m][2] for q, m in zip(places, seen)])
+        proj = np.c_[pts, np.ones(len(pts))] @ hom.T
+        return (proj[:, :2] / proj[:, 2:] - dst).reshape(-1)
+
+    damping = 1e-3
+    res = residuals(params)
+    for _ in range(REFINE_STEPS):
+        steps = np.maximum(np.abs(params) * 1e-7, 1e-9)
+        jac = np.stack([(residuals(params + np.eye(len(params))[i] * steps[i]) - res) / steps[i]
+                        for i in range(len(params))], 1)
+        normal = jac.T @ jac
+        step = np.linalg.solve(normal + damping * np.diag(np.diag(normal)), -jac.T @ res)
+        trial = residuals(params + step)
+        if trial @ trial < res @ res:
+            params, res, damping = params + step, trial, damping / 3
+        else:
+            damping *= 5
+    return {anchor: np.asarray(pos[anchor], np.float64),
+            **{m: params[8 + 2 * k:10 + 2 * k] for k, m in enumerate(others)}}
