@@ -294,6 +294,7 @@ class Looks:
     where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
     clipped: np.ndarray          # (N,) True: too bright to read (glare or over-exposure saturated it)
     glare: np.ndarray            # (N,) light added at the slot since calibration (grey levels)
+    gain: np.ndarray             # (N,) the light's gain at the slot since calibration (all channels' mean)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -371,7 +372,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     c = side // 2
     at = window.places[best]
     where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
-    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0])
+    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1))
 
 
 def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
@@ -450,13 +451,16 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     names = list(reference.tokens)
     labels: list = [UNKNOWN] * n
     conf = np.zeros(n, np.float32)
-    empty = looks.usable & (looks.diff <= EMPTY_DIFF)
+    # a slot whose light dimmed since calibration is brought back with its noise and JPEG grown alike:
+    # both thresholds grow with it
+    dim = np.maximum(1.0, 1.0 / np.maximum(looks.gain, 0.05))
+    empty = looks.usable & (looks.diff <= EMPTY_DIFF * dim)
     # the empty class: how far below the empty threshold the difference is
-    conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF), 0.5, 1.0)
+    conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF * dim[empty]), 0.5, 1.0)
     for i in np.flatnonzero(empty):
         labels[i] = EMPTY
     # under glare the print's difference from calibration is noisier: a token needs more of it
-    full = np.flatnonzero(looks.usable & (looks.diff >= TOKEN_DIFF + GLARE_DIFF * looks.glare))
+    full = np.flatnonzero(looks.usable & (looks.diff >= (TOKEN_DIFF + GLARE_DIFF * looks.glare) * dim))
     if names and len(full):
         centre, spread = spreads(reference)
         z2 = (((looks.colour[full, None, :] - centre[None]) / spread) ** 2).sum(-1)  # (M, C)
