@@ -131,11 +131,16 @@ class Window:
         pxy = np.column_stack([dx, dy]) * STEP_MM
         clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
         across = int(round(2 * DISC * rp)) | 1
-        every = np.arange(0, side, 2)
-        coarse = (every[:, None] * side + every[None]).ravel()
+        coarse = coarse_samples(side)
         return cls(side, offsets, np.intersect1d(coarse, outside), rp, (c + dy) * side + (c + dx),
                    faces.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1), (np.arange(side) - c) / c,
                    coarse)
+
+
+def coarse_samples(side: int) -> np.ndarray:
+    """Indices of every other sample along x and y of a ``side`` x ``side`` window (where light is fitted)."""
+    every = np.arange(0, side, 2)
+    return (every[:, None] * side + every[None]).ravel()
 
 
 def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
@@ -221,7 +226,8 @@ class Reference:
         hi = cv2.dilate(cv2.dilate(tiles, k), k.T).reshape(e.shape)
         self._lo, self._hi = lo.astype(np.float32), hi.astype(np.float32)
         self._ref = e.astype(np.float32)
-        self._ref2 = self._ref * self._ref
+        self._ref_c = self._ref[:, coarse_samples(side)]        # where the light is fitted, and its square
+        self._ref2_c = self._ref_c * self._ref_c
 
     def missing_types(self, types) -> list[str]:
         """Those of ``types`` without a colour reference yet."""
@@ -335,7 +341,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     with np.errstate(invalid="ignore"):
         usable &= ~((high - low) > UNEVEN * gain).any(1)
     gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
-    lit = (cur + DARK) / gain[:, None, :] - DARK                            # in the calibration light
+    inv = 1 / gain
+    lit = cur * inv[:, None, :] + (DARK * inv - DARK)[:, None, :]           # in the calibration light
     best = _find(reference, lit, sat, window)[1]
     # the light again, now from everything in the window but the token found: a gain in the board's tint
     # (the colour of the light's change, much the same all over it) and added light (glare), without
@@ -348,8 +355,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     usual = float(np.median(gain[usable].mean(1))) if usable.any() else 1.0
     # per sample, summed over the channels in the tint: ref^2, ref, ref * cur, cur
     mix = lambda v, t: v[..., 0] * t[0] + v[..., 1] * t[1] + v[..., 2] * t[2]    # (no BLAS threads)
-    cc, rc = cur[:, co], ref[:, co]
-    parts = (mix(reference._ref2[:, co], tint * tint), mix(rc, tint), mix(rc * cc, tint), mix(cc, (1, 1, 1)))
+    cc, rc = cur[:, co], reference._ref_c
+    parts = (mix(reference._ref2_c, tint * tint), mix(rc, tint), mix(rc * cc, tint), mix(cc, (1, 1, 1)))
     grid = window.grid[::2]
     gain, added = fit_light(parts, keep, grid, usual)
     res = np.abs(cc - (gain[:, None] * tint)[:, None, :] * rc - window.added(added, co)[..., None])
@@ -357,7 +364,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     keep &= res <= np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
-    lit = (cur - window.added(added)[..., None]) / gain[:, None, :]
+    lit = (cur - window.added(added)[..., None]) * (1 / gain)[:, None, :]
     mean, best = _find(reference, lit, sat, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
