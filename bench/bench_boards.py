@@ -147,9 +147,13 @@ def bench_cost(runs: int, layouts: dict[str, Layout]) -> None:
 
 
 def _corners_only(layout: Layout) -> Layout:
+    """The layout with only its four markers nearest its corners (a layout may reach beyond its
+    printed board, so the corner markers need not lie at the layout's edge)."""
     w, h = layout.size_mm
-    keep = {m: v for m, v in layout.markers.items()
-            if min(v[0], w - v[0] - v[2]) < 10 and min(v[1], h - v[1] - v[2]) < 10}
+    centre = {m: (x + s / 2, y + s / 2) for m, (x, y, s) in layout.markers.items()}
+    keep = {min(centre, key=lambda m: np.hypot(centre[m][0] - cx, centre[m][1] - cy))
+            for cx, cy in ((0, 0), (w, 0), (w, h), (0, h))}
+    keep = {m: layout.markers[m] for m in keep}
     data = layout.to_dict()
     data["markers"] = {str(m): {"x": x, "y": y, "size": s} for m, (x, y, s) in keep.items()}
     return Layout.from_dict(data)
