@@ -68,6 +68,10 @@ CATALOGUE: dict[str, str] = {
     "board_in_play": "A camera self-test on a board the running game watches.",
     "not_simulated": "Tokens laid through the API on a table whose camera is not the simulated one.",
     "bad_simulation": "A simulated camera change that is not lay_plan, slots or hand.",
+    "no_frame": "The calibrate page's lens step got no new picture from the camera in time.",
+    "sheet_not_seen": "A lens view in which the camera sees too few of the ChArUco sheet's corners.",
+    "same_place": "A lens view with the sheet where an earlier view already has it.",
+    "lens_refused": "The lens is not calibrated from the views taken (too few, or bunched in one part).",
     # --- the table (session, journal, tags) ---
     "no_game": "No game is running, so there is nothing to apply the input to.",
     "unknown_game": "new_game names a game the table does not have.",
