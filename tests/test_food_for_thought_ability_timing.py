@@ -18,7 +18,7 @@ from server.games.food_for_thought import actions, cleanup, data, inference
 from server.games.food_for_thought.boards import implied
 from tests.support.food_for_thought import finish_actions, host, player, refused, seat
 from tests.test_food_for_thought_abilities import (body, by_hand, camera_reads, complete, game, kitchen, stock,
-                                                   turn_to, use, use_refused)
+                                                   turn_to, use, use_refused, with_assistant)
 
 _GIVES_WATER = [{"kind": "move", "from": "supply", "to": "kitchen", "food": "water"}]
 #: TEST-ONLY cards: two end-of-round abilities that compete for one token, a second extra-action card,
@@ -176,3 +176,33 @@ def test_an_undone_kitchen_move_keeps_what_an_earlier_ability_took(owner_cards, 
     expected[1].remove("veg")
     assert player(table, 2)["kitchen"] == expected
     assert player(table, 2)["trash"] == trash and "r10" in player(table, 2)["abilities_used"]
+
+
+def test_an_assistants_declared_end_of_round_option_is_not_offered_again(tmp_path, monkeypatch):
+    """Rulebook: an assistant helps once per turn, and end-of-round abilities resolve in turn order when
+    the clean-up is done.  Once Ann has declared her assistant's end-of-round option (a TEST-ONLY
+    Fitness Coach whose second option eats a kitchen token then), her phone no longer offers it: a
+    second tap could only be refused."""
+    monkeypatch.setattr(data, "_configured_owner_dir", None)
+    data.configure(tmp_path)
+    folder = tmp_path / data.OWNER_SUBDIR
+    folder.mkdir()
+    lines = [json.loads(line) for line in (data.SAMPLE_DIR / "assistants.jsonl").read_text(encoding="utf-8").splitlines()
+             if line.startswith("{")]
+    coach = next(a for a in lines if a["id"] == "fitness-coach")
+    coach["does"][1] = {"when": "end_of_round", "often": "choose_one_per_turn", "choices": ["food"],
+                        "effects": [{"kind": "move", "from": "kitchen", "to": "body"}]}
+    (folder / "assistants.jsonl").write_text("".join(json.dumps(a) + "\n" for a in lines), encoding="utf-8")
+    (folder / data.COMPLETE_FILE).write_text(json.dumps({"complete": ["assistants"]}), encoding="utf-8")
+    table = with_assistant(["Ann", "Ben"], 3, "fitness-coach", data="owner")
+    stock(table, 1, ["meat"])
+    finish_actions(table)
+    assert table.state["phase"] == "cleanup"
+
+    def mine():   # Ann's Fitness Coach as her phone gets it
+        ann = next(p for p in table.view("seat-1")["seats"] if p["seat"] == 1)
+        return next(a for a in ann["assistants"] if a["id"] == "fitness-coach")
+    assert mine()["declared"] is False
+    use(table, 1, assistant="fitness-coach", option=2, food="meat")
+    assert mine()["declared"] is True
+    use_refused(table, 1, "already_done", assistant="fitness-coach", option=2, food="meat")

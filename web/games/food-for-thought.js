@@ -455,7 +455,9 @@
         h("button", { onclick: () => doAct({ action: "use_ability", ...body, ...values() }) }, `${label}: ${u.text}`)));
     };
     (mineP ? mineP.recipes_done : []).filter((r) => r.usable).forEach((r) => useRow(`Use ${r.name}`, r.usable, { recipe: r.id }));
-    (mineP ? mineP.assistants : []).forEach((a) => a.does.forEach((u, i) => useRow(`${a.name} ${i + 1}`, u, { assistant: a.id, option: i + 1 })));
+    (mineP ? mineP.assistants : []).forEach((a) => a.does.forEach((u, i) => {
+      if (!(a.declared && u.when === "end_of_round")) useRow(`${a.name} ${i + 1}`, u, { assistant: a.id, option: i + 1 });
+    }));
     const why = Object.entries(me.why_not || {});
     if (why.length) parts.push(h("div", { class: "ft-why ft-whynot" }, ...why.map(([k, v]) => h("div", {}, (k === "all" ? "" : k + ": ") + v))));
     return parts;

@@ -67,12 +67,16 @@ def _usable(state: dict, p: dict, rid: str) -> dict | None:
             "choices": list(does.get("choices", [])) if does else [], "when": does["when"] if does else "own_turn"}
 
 
-def _assistant(state: dict, aid: str) -> dict:
+def _assistant(state: dict, aid: str, owner: dict | None = None) -> dict:
+    """An assistant: its options in words and, for its ``owner``, whether one is declared at this
+    clean-up (it then resolves in turn order and is not offered again)."""
     a = state["cards"]["assistants"][aid]
     does = a.get("does") or []
     return {"id": aid, "name": a["name"], "options": a["options"],
             "does": [{"text": abilities.describe(d, _names(state)), "choices": list(d.get("choices", [])),
-                      "when": d["when"]} for d in does]}
+                      "when": d["when"]} for d in does],
+            "declared": bool(owner) and any(d["seat"] == owner["seat"] and d["key"] == f"assistant:{aid}"
+                                            for d in abilities.declared(state))}
 
 
 def _public_player(state: dict, p: dict) -> dict:
@@ -88,7 +92,7 @@ def _public_player(state: dict, p: dict) -> dict:
                           "usable": _usable(state, p, r)} for r in p["recipes_done"]],
         "activities": [{**_card(state, "activities", a), "tokens": p["activity_tokens"][a]} for a in p["activities"]],
         "activities_done": [_card(state, "activities", a) for a in p["activities_done"]],
-        "assistants": [_assistant(state, a) for a in p["assistants"]],
+        "assistants": [_assistant(state, a, p) for a in p["assistants"]],
         "allow_once": list(p["allow_once"]),
         "allergy": cards["allergies"][p["allergy"]]["name"] if p["allergy"] else None,
         "actions_left": p["actions_left"], "passed": p["passed"], "market_visits": p["market_visits"],
