@@ -224,9 +224,8 @@ class Reference:
         k = np.ones((3, 1), np.uint8)
         lo = cv2.erode(cv2.erode(tiles, k), k.T).reshape(e.shape)
         hi = cv2.dilate(cv2.dilate(tiles, k), k.T).reshape(e.shape)
-        self._lo, self._hi = lo.astype(np.float32), hi.astype(np.float32)
-        self._ref = e.astype(np.float32)
-        self._ref_c = self._ref[:, coarse_samples(side)]        # where the light is fitted, and its square
+        self._lo, self._hi, self._ref = lo, hi, e                 # uint8: a quarter of float32's memory
+        self._ref_c = e[:, coarse_samples(side)].astype(np.float32)   # where the light is fitted, and its square
         self._ref2_c = self._ref_c * self._ref_c
 
     def missing_types(self, types) -> list[str]:
@@ -332,7 +331,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     ref = reference._ref
     # local light: the window's outside, without glare; none of it left: the slot cannot be read
     o = window.outside
-    ratio = (cur[:, o] + DARK) / (ref[:, o] + DARK)
+    ratio = (cur[:, o] + DARK) / (ref[:, o].astype(np.float32) + DARK)
     low, gain, high = masked_quantiles(ratio, ~sat[:, o, None].repeat(3, 2), (0.25, 0.5, 0.75))   # (N, 3)
     usable = np.isfinite(gain).all(1)
     glared = ~usable                                                        # its outside saturated all over
