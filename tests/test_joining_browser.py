@@ -50,7 +50,7 @@ def test_a_phone_joins_with_the_code_and_stays_joined_through_a_new_game(tmp_pat
         again.wait_for_function("document.getElementById('who').textContent === 'Anna (seat 2)'")
 
         assert srv.post({"new_game": {"game": "tiny", "players": ["Ben", "Cleo"]}}).ok
-        phone.wait_for_function("document.getElementById('prompt').textContent.includes('Anna is not in this game')")
+        phone.wait_for_function("document.getElementById('prompt')?.textContent.includes('Anna is not in this game')")
         no_horizontal_overflow(phone)
         screenshot(phone, "joining-phone-not-in-this-game")
         assert errors == []
@@ -74,7 +74,7 @@ def test_a_phone_without_a_game_says_who_it_is_and_waits(tmp_path):
         no_horizontal_overflow(phone)
         screenshot(phone, "joining-phone-lobby")
         phone.get_by_role("button", name="That's me").click()
-        phone.wait_for_function("document.getElementById('prompt').textContent.includes('Waiting for the host')")
+        phone.wait_for_function("document.getElementById('prompt')?.textContent.includes('Waiting for the host')")
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Dora"]}}).ok
         phone.wait_for_function("document.getElementById('who').textContent === 'Dora (seat 2)'")
 
