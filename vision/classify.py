@@ -137,9 +137,10 @@ class Window:
                    coarse)
 
 
-def coarse_samples(side: int) -> np.ndarray:
-    """Indices of every other sample along x and y of a ``side`` x ``side`` window (where light is fitted)."""
-    every = np.arange(0, side, 2)
+def coarse_samples(side: int, step: int = 2) -> np.ndarray:
+    """Indices of every ``step``-th sample along x and y of a ``side`` x ``side`` window (every other
+    one by default: where light is fitted)."""
+    every = np.arange(0, side, step)
     return (every[:, None] * side + every[None]).ravel()
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from .classify import Reading, Reference, Window, classify, paper_points, patch_gain
+from .classify import Reading, Reference, Window, classify, coarse_samples, paper_points, patch_gain
 from .config import Settings
 from .layout import Layout
 from .lens import Lens
@@ -241,8 +241,7 @@ class Pipeline:
         to_image = watch.locator.to_image
         img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
-        side = watch.window.side
-        watch.sign_samples = (np.arange(0, side, SIGN_STEP)[:, None] * side + np.arange(0, side, SIGN_STEP)[None]).ravel()
+        watch.sign_samples = coarse_samples(watch.window.side, SIGN_STEP)
         n = len(layout.slots)
         watch.light_slots = np.unique(np.linspace(0, n - 1, min(n, LIGHT_SLOTS)).round().astype(np.intp))
         paper = paper_points(layout)
