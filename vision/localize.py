@@ -29,6 +29,8 @@ from .markers import detect, detect_closer, outer_corners
 SAME_PATCH = 8.0
 #: Corner movement (px) under which a re-found marker counts as in the same place.
 STILL_PX = 1.0
+#: A marker's corners (TL, TR, BR, BL) on a square of side 1.
+UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 #: Levenberg-Marquardt steps when measuring marker positions with perspective.
 REFINE_STEPS = 30
 #: RANSAC reprojection threshold, px.
@@ -268,12 +270,11 @@ def measure_markers(layout: Layout, found: dict[int, np.ndarray], lens: Lens | N
         raise LookupError(f"Only {len(seen)} of {layout.board}'s markers are in view; at least two are needed.")
     markers = dict(layout.markers)
     anchor, others = seen[0], seen[1:]
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
     # least squares, affine: A @ [u, v, 1] = marker corner (mm); unknowns A (6) and each other marker's x, y
     rows, rhs = [], []
     for k, mid in enumerate(seen):
         size = markers[mid][2]
-        for (u, v), (du, dv) in zip(found[mid].astype(np.float64), unit):
+        for (u, v), (du, dv) in zip(found[mid].astype(np.float64), UNIT_SQUARE):
             for axis in range(2):
                 row = np.zeros(6 + 2 * len(others))
                 row[axis * 3:axis * 3 + 3] = (u, v, 1)
@@ -298,9 +299,8 @@ def _refine_with_perspective(pos: dict, found: dict, markers: dict, anchor: int,
     """The markers' places (mm) and the board's homography fitted together to every corner seen
     (Levenberg-Marquardt from the affine answer ``pos``; the anchor stays put).  Fitting them in
     turn converged slowly at a tilt: 13 mm off at 20 degrees from exact corners after 10 rounds."""
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
     seen = [anchor, *others]
-    src = np.concatenate([pos[m] + unit * markers[m][2] for m in seen])
+    src = np.concatenate([pos[m] + UNIT_SQUARE * markers[m][2] for m in seen])
     dst = np.concatenate([found[m] for m in seen]).astype(np.float64)
     h = cv2.findHomography(src, dst, 0)[0]
     params = np.concatenate([(h / h[2, 2]).reshape(-1)[:8], *[pos[m] for m in others]])
@@ -308,7 +308,7 @@ def _refine_with_perspective(pos: dict, found: dict, markers: dict, anchor: int,
     def residuals(p):
         hom = np.append(p[:8], 1.0).reshape(3, 3)
         places = [np.asarray(pos[anchor], np.float64)] + [p[8 + 2 * k:10 + 2 * k] for k in range(len(others))]
-        pts = np.concatenate([q + unit * markers[m][2] for q, m in zip(places, seen)])
+        pts = np.concatenate([q + UNIT_SQUARE * markers[m][2] for q, m in zip(places, seen)])
         proj = np.c_[pts, np.ones(len(pts))] @ hom.T
         return (proj[:, :2] / proj[:, 2:] - dst).reshape(-1)
 
