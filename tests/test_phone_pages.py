@@ -97,7 +97,8 @@ def test_assistant_choices_show_what_each_does(table):
         box = phone.locator(".ft-choice", has=phone.locator(f"button:text-is('{choice['name']}')"))
         text = box.locator(".ft-why")
         said = [d["text"] for d in choice["does"]] or choice["options"]
-        assert text.is_visible() and text.inner_text() == " / ".join(said)
+        text.wait_for(state="visible")               # the game area is drawn after the seq is set
+        assert text.inner_text() == " / ".join(said)
     screenshot(phone, "phone-food-for-thought-assistants")
 
 
