@@ -6,6 +6,8 @@ Written to be unkind to the pipeline, independently of how it reads a board:
   shopping list's food pictures), on paper with a texture;
 * tokens have a printed face, a 2 mm side wall (seen on the side away from the camera's
   nadir) and a cast shadow; they lie off centre (up to 3.5 mm, never overlapping) and turned;
+  the players' action markers are painted wooden discs 6 mm high and the dice 16 mm cubes
+  (ivory faces, the pips of the space they lie on), with their walls and longer shadows;
 * the camera is tilted up to 25 degrees and its lens has barrel distortion;
 * the light mixes a warm lamp and a cool window, and the mix changes between calibration and
   play; glare spots and the shadows of people come and go; the camera's exposure and white
@@ -30,7 +32,7 @@ import numpy as np
 
 from .layout import Layout
 from .markers import marker_image
-from .synthetic import Camera
+from .synthetic import DIE, Camera
 from .tokens import synthetic_colour
 
 #: Skin tones (BGR), light to dark.
@@ -44,11 +46,16 @@ ROW_COLOURS = {"kitchen": (170, 215, 235), "trash": (150, 150, 150), "freezer": 
 BOARD_PAPER = (200, 215, 225)
 TABLE_WOOD = (55, 85, 120)
 FOOD_PICTURES = ("fats", "dairy", "water", "grain", "meat", "poultry", "seafood", "nuts", "alcohol", "fruit", "veg")
-#: Wooden player-colour markers (BGR) and their height, mm.
-PLAYER_COLOURS = {"player-red": (40, 40, 190), "player-blue": (170, 90, 30), "player-green": (60, 140, 40),
-                  "player-yellow": (40, 200, 230)}
+#: The players' wooden action markers by the game's token type (``marker<seat>``; a diet board's
+#: ``marker`` is its player's), painted red, blue, green and yellow (BGR), and their height, mm.
+PLAYER_COLOURS = {"marker1": (40, 40, 190), "marker2": (170, 90, 30), "marker3": (60, 140, 40),
+                  "marker4": (40, 200, 230)}
 TOKEN_HEIGHT_MM = 2.0
 PLAYER_HEIGHT_MM = 6.0
+#: A die (the game's ``die``): a 16 mm cube, ivory faces with dark pips (BGR).
+DIE_MM = 16.0
+DIE_FACE = (215, 228, 235)
+DIE_PIPS = (45, 40, 40)
 SUPERSAMPLE = 2
 
 
@@ -221,9 +228,20 @@ def printed_board(layout: Layout, scale: float) -> np.ndarray:
 
 
 # ----- tokens ---------------------------------------------------------------------------------
+def piece(board: Board, kind: str) -> str:
+    """What a token type on ``board`` is drawn as: a diet board's ``marker`` is its player's (``marker<seat>``)."""
+    if kind == "marker" and board.layout.target.startswith("diet-"):
+        return "marker" + board.layout.target.split("-")[1]
+    return kind
+
+
 def token_colour(kind: str) -> tuple[int, int, int]:
-    """The face colour of a token type (foods: the sample colours; player markers: their colour)."""
-    return PLAYER_COLOURS.get(kind) or synthetic_colour(kind)
+    """The face colour of a token type (foods: the sample colours; player markers: their paint; dice: ivory)."""
+    return PLAYER_COLOURS.get(kind) or (DIE_FACE if kind == DIE else synthetic_colour(kind))
+
+
+def _height(kind: str) -> float:
+    return PLAYER_HEIGHT_MM if kind in PLAYER_COLOURS else DIE_MM if kind == DIE else TOKEN_HEIGHT_MM
 
 
 def _token_offsets(board: Board) -> dict[str, np.ndarray]:
@@ -243,31 +261,91 @@ def _token_offsets(board: Board) -> dict[str, np.ndarray]:
     return out
 
 
+def _square(centre, half: float, turn: float, scale: float, S: int) -> np.ndarray:
+    """A square's corners (board mm centre, half side, turn in radians) in ``S``-shifted picture px."""
+    ca, sa = math.cos(turn), math.sin(turn)
+    return np.array([[(centre[0] + (x * ca - y * sa) * half) * scale * S,
+                      (centre[1] + (x * sa + y * ca) * half) * scale * S]
+                     for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))], np.int32)
+
+
+#: Where a die face's pips lie, in halves of the face's half side.
+PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def _draw_die(img, foot, top, turn: float, value: int, face: np.ndarray, scale: float, S: int) -> None:
+    """A cube seen from above: its side walls between the foot and the top face, the face with ``value`` pips."""
+    half = DIE_MM / 2
+    hull = cv2.convexHull(np.concatenate([_square(foot, half, turn, scale, S), _square(top, half, turn, scale, S)]))
+    cv2.fillPoly(img, [hull], tuple(int(v) for v in face * 0.68), cv2.LINE_AA, shift=4)
+    cv2.fillPoly(img, [_square(top, half, turn, scale, S)], tuple(int(v) for v in face * 0.86), cv2.LINE_AA, shift=4)
+    cv2.fillPoly(img, [_square(top, half * 0.9, turn, scale, S)], tuple(int(v) for v in face), cv2.LINE_AA, shift=4)
+    ca, sa = math.cos(turn), math.sin(turn)
+    for x, y in PIPS[value]:
+        x, y = x * half * 0.5, y * half * 0.5
+        q = (top[0] + x * ca - y * sa, top[1] + x * sa + y * ca)
+        cv2.circle(img, (int(q[0] * scale * S), int(q[1] * scale * S)), int(half * 0.17 * scale * S), DIE_PIPS, -1,
+                   cv2.LINE_AA, shift=4)
+
+
+def _draw_disc(img, foot, top, r: float, face: np.ndarray, rng, scale: float, S: int) -> None:
+    """A painted wooden disc: its side wall, the face with the wood's grain showing through, a worn edge."""
+    wall = tuple(int(v) for v in face * 0.62)
+    for t in np.linspace(0, 1, 6):
+        p = (foot + (top - foot) * t) * scale
+        cv2.circle(img, (int(p[0] * S), int(p[1] * S)), int(r * scale * S), wall, -1, cv2.LINE_AA, shift=4)
+    ctr = (int(top[0] * scale * S), int(top[1] * scale * S))
+    cv2.circle(img, ctr, int(r * scale * S), tuple(int(v) for v in face), -1, cv2.LINE_AA, shift=4)
+    g = rng.uniform(0, math.pi)
+    along, across = np.array([math.cos(g), math.sin(g)]), np.array([-math.sin(g), math.cos(g)])
+    for o in rng.uniform(-0.85, 0.85, 5):
+        h = math.sqrt(1 - o * o) * r * 0.95
+        a, b = ((top + across * o * r + along * s * h) * scale * S for s in (-1, 1))
+        grain = tuple(int(v) for v in face * rng.uniform(0.8, 0.92))
+        cv2.line(img, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), grain, max(1, int(scale * 0.35)), cv2.LINE_AA,
+                 shift=4)
+    cv2.circle(img, ctr, int(r * 0.94 * scale * S), tuple(int(v) for v in face * 0.84), max(1, int(scale * 0.5)),
+               cv2.LINE_AA, shift=4)
+
+
 def _draw_tokens(img: np.ndarray, board: Board, scale: float, parallax: np.ndarray, shadow_dir: np.ndarray) -> None:
-    """Tokens onto the board's picture: cast shadow, side wall, printed face."""
+    """Tokens onto the board's picture: cast shadow, side wall, face (printed art, wood or pips)."""
     layout = board.layout
     S = 16
     offsets = _token_offsets(board)
     shade = np.zeros(img.shape[:2], np.uint8)
     radius = layout.token_mm / 2
     slots = {s.id: s for s in layout.slots}
-    for sid, kind in board.tokens.items():
+    kinds = {sid: piece(board, kind) for sid, kind in board.tokens.items()}
+    turns = {sid: float(np.random.default_rng(zlib.crc32(f"{board.seed}:{sid}:{kind}:turn".encode())).uniform(0, 6.3))
+             for sid, kind in kinds.items()}
+    for sid, kind in kinds.items():
         s = slots[sid]
-        height = PLAYER_HEIGHT_MM if kind in PLAYER_COLOURS else TOKEN_HEIGHT_MM
-        c = (np.array([s.x, s.y]) + offsets[sid] + shadow_dir * height * 0.8) * scale
-        cv2.circle(shade, (int(c[0] * S), int(c[1] * S)), int(radius * scale * S), 255, -1, cv2.LINE_AA, shift=4)
+        foot = np.array([s.x, s.y]) + offsets[sid]
+        c = foot + shadow_dir * _height(kind) * 0.8
+        if kind == DIE:
+            cv2.fillPoly(shade, [_square(c, DIE_MM / 2, turns[sid], scale, S)], 255, cv2.LINE_AA, shift=4)
+        else:
+            cv2.circle(shade, (int(c[0] * scale * S), int(c[1] * scale * S)), int(radius * scale * S), 255, -1,
+                       cv2.LINE_AA, shift=4)
     shade = cv2.GaussianBlur(shade, (0, 0), max(0.8, 1.2 * scale))
     img[:] = np.clip(img.astype(np.float32) * (1 - 0.45 * shade[..., None].astype(np.float32) / 255), 0, 255)
-    for sid, kind in board.tokens.items():
+    for sid, kind in kinds.items():
         s = slots[sid]
         rng = np.random.default_rng(zlib.crc32(f"{board.seed}:{sid}:{kind}:face".encode()))
-        player = kind in PLAYER_COLOURS
-        height = PLAYER_HEIGHT_MM if player else TOKEN_HEIGHT_MM
-        r = radius * (0.9 if player else 1.0)
         foot = np.array([s.x, s.y]) + offsets[sid]
-        top = foot + parallax(foot) * height
-        face = np.array(token_colour(kind), float) * rng.uniform(0.94, 1.06, 3)
-        face = np.clip(face, 0, 255)
+        top = foot + parallax(foot) * _height(kind)
+        face = np.clip(np.array(token_colour(kind), float) * rng.uniform(0.94, 1.06, 3), 0, 255)
+        if kind == DIE:
+            last = sid.rsplit(".", 1)[-1]
+            value = int(last) if last.isdigit() and 1 <= int(last) <= 6 else int(rng.integers(1, 7))
+            _draw_die(img, foot, top, turns[sid], value, face, scale, S)
+            continue
+        if kind in PLAYER_COLOURS:
+            _draw_disc(img, foot, top, radius * 0.9, face, rng, scale, S)
+            continue
+        r = radius
         wall = tuple(int(v) for v in face * 0.62)
         for t in np.linspace(0, 1, 4):       # the side wall between the foot and the top face
             p = (foot + (top - foot) * t) * scale
@@ -277,8 +355,6 @@ def _draw_tokens(img: np.ndarray, board: Board, scale: float, parallax: np.ndarr
         cv2.circle(img, ctr, int(r * scale * S), tuple(int(v) for v in face), -1, cv2.LINE_AA, shift=4)
         cv2.circle(img, ctr, int(r * 0.9 * scale * S), tuple(int(v) for v in face * 0.9), max(1, int(scale * 0.4)),
                    cv2.LINE_AA, shift=4)
-        if player:
-            continue
         # printed art on the face: an icon in white or dark ink, turned as the token lies
         ink = (245, 245, 240) if face.mean() < 150 else (50, 45, 40)
         ang = rng.uniform(0, 2 * math.pi)
