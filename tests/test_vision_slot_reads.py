@@ -1,11 +1,14 @@
 """Which slots the camera reads, and when (issue 20): after a change only the slots whose window
 changed, with a few spread over the board for its light; every board read whole in its turn,
 one board at a time, never all at once."""
+import cv2
 import numpy as np
 
+import vision.classify as classify_module
 import vision.pipeline as pipeline_module
-from tests.support.vision_scenes import calibrated, expected_changes
+from tests.support.vision_scenes import calibrated, expected_changes, random_layout_tokens
 from vision import synthetic as syn
+from vision.classify import Reference, classify
 from vision.pipeline import LIGHT_SLOTS, REREAD_EVERY
 
 
@@ -14,9 +17,9 @@ def _counting(monkeypatch) -> list[tuple[str, int]]:
     calls = []
     real = pipeline_module.classify
 
-    def counted(reference, windows, *args):
+    def counted(reference, windows, *args, **kwargs):
         calls.append((reference.board, len(windows)))
-        return real(reference, windows, *args)
+        return real(reference, windows, *args, **kwargs)
     monkeypatch.setattr(pipeline_module, "classify", counted)
     return calls
 
@@ -66,3 +69,33 @@ def test_a_still_table_is_read_whole_one_board_at_a_time_in_turn(monkeypatch):
         "each board read whole twice in that time, and nothing else read"
     # never more than one board in a frame: the reads are REREAD_EVERY frames apart
     assert len(calls) == frames // REREAD_EVERY
+
+
+def test_a_partial_read_reads_its_slots_as_the_whole_read_does_without_rebuilding_the_reference(monkeypatch):
+    pipe, scene = calibrated(("diet-1",), seed=4, width=960, height=540, hard=False)
+    watch = pipe.boards["diet-1"]
+    tokens = random_layout_tokens(scene, 5)
+    img = syn.render(syn.with_tokens(scene, tokens, 600))[0]
+    pipe.process(img)
+    whole = classify(watch.reference, cv2.remap(img, *watch.maps, cv2.INTER_LINEAR), watch.window)
+    slots = np.flatnonzero(np.array([label is not None for label in whole.labels]))[::3]
+    assert len(slots) >= 5 and len(set(whole.labels[i] for i in slots)) >= 3, "several token types among the slots"
+    built = []
+    real = classify_module._near
+    monkeypatch.setattr(classify_module, "_near", lambda *a: built.append(1) or real(*a))
+    windows = cv2.remap(img, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
+    part = classify(watch.reference, windows, watch.window, slots=slots)
+    assert part.labels == [whole.labels[i] for i in slots]
+    assert np.allclose(part.confidence, whole.confidence[slots])
+    assert built == [], "the empty board's near-sample extremes are not computed again for a partial read"
+
+
+def test_the_empty_boards_pixel_of_play_stays_inside_each_slots_window():
+    # two slots' windows, one dark and one pale, stacked as the reference keeps them: the pale one's edge
+    # rows must not take the dark one's grey as a "darkest look nearby" (nor the dark one the pale's)
+    side = 5
+    empty = np.stack([np.full((side * side, 3), 60, np.uint8), np.full((side * side, 3), 200, np.uint8)])
+    ref = Reference(board="b", empty=empty, white=np.full((2, 3), 220, np.float32), patch=None)
+    look = ref.empty_look()
+    assert (look.lo[1] == 200).all() and (look.hi[0] == 60).all()
+    assert (look.lo[0] == 60).all() and (look.hi[1] == 200).all()

@@ -202,6 +202,34 @@ def _decode(text: str | None, flags) -> np.ndarray | None:
     return img
 
 
+def _near(tiles: np.ndarray, pick) -> np.ndarray:
+    """``pick`` (np.minimum or np.maximum) of each sample and its eight neighbours within its own window,
+    over windows ``tiles`` (N, side, side, 3): a window's edge never takes in its neighbour's samples."""
+    v = tiles.copy()
+    v[:, 1:] = pick(v[:, 1:], tiles[:, :-1])
+    v[:, :-1] = pick(v[:, :-1], tiles[:, 1:])
+    h = v.copy()
+    h[:, :, 1:] = pick(h[:, :, 1:], v[:, :, :-1])
+    h[:, :, :-1] = pick(h[:, :, :-1], v[:, :, 1:])
+    return h
+
+
+@dataclass(frozen=True)
+class EmptyLook:
+    """The empty board's slot windows as the reader compares with them (made once per reference)."""
+
+    ref: np.ndarray              # (N, K, 3) uint8: each slot's window
+    lo: np.ndarray               # (N, K, 3) uint8: the darkest and brightest within a sample of each one
+    hi: np.ndarray
+    ref_c: np.ndarray            # (N, K', 3) float32: the window where the light is fitted, and its square
+    ref2_c: np.ndarray
+    white: np.ndarray            # (N, 3) the paper's colour at each slot
+
+    def take(self, slots: np.ndarray) -> "EmptyLook":
+        """Only the ``slots`` (indices): a partial read, with nothing computed anew."""
+        return EmptyLook(*(a[slots] for a in (self.ref, self.lo, self.hi, self.ref_c, self.ref2_c, self.white)))
+
+
 @dataclass
 class Reference:
     """One board's calibration: the empty board's slot windows, the paper's light, every token type's look."""
@@ -220,14 +248,15 @@ class Reference:
         side = int(round(np.sqrt(e.shape[1]))) if e.ndim == 3 else 0
         if e.ndim != 3 or side * side != e.shape[1] or e.shape[2] != 3 or len(self.white) != len(e):
             raise ValueError("its empty-board windows do not match its slots")
-        tiles = e.reshape(-1, side, 3)
         # a pixel of play either way: the empty board's darkest and brightest look near each sample
-        k = np.ones((3, 1), np.uint8)
-        lo = cv2.erode(cv2.erode(tiles, k), k.T).reshape(e.shape)
-        hi = cv2.dilate(cv2.dilate(tiles, k), k.T).reshape(e.shape)
-        self._lo, self._hi, self._ref = lo, hi, e                 # uint8: a quarter of float32's memory
-        self._ref_c = e[:, coarse_samples(side)].astype(np.float32)   # where the light is fitted, and its square
-        self._ref2_c = self._ref_c * self._ref_c
+        lo, hi = (_near(e.reshape(-1, side, side, 3), pick).reshape(e.shape) for pick in (np.minimum, np.maximum))
+        ref_c = e[:, coarse_samples(side)].astype(np.float32)     # where the light is fitted, and its square
+        # uint8 windows: a quarter of float32's memory
+        self._empty = EmptyLook(e, lo, hi, ref_c, ref_c * ref_c, np.asarray(self.white, np.float32))
+
+    def empty_look(self, slots: np.ndarray | None = None) -> "EmptyLook":
+        """The empty board as the reader compares with it, of every slot or of the ``slots`` (indices)."""
+        return self._empty if slots is None else self._empty.take(slots)
 
     def missing_types(self, types) -> list[str]:
         """Those of ``types`` without a colour reference yet."""
@@ -322,14 +351,16 @@ def masked_median(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
 
 
 
-def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> Looks:
-    """Light-correct each slot's window against the empty board, find the token, read its face."""
+def read_windows(reference: Reference, windows: np.ndarray, window: Window, slots: np.ndarray | None = None) -> Looks:
+    """Light-correct each slot's window against the empty board, find the token, read its face; ``windows``
+    are those of every slot of the reference, or of the ``slots`` (indices) only."""
+    empty = reference.empty_look(slots)
     cur = windows.astype(np.float32)
     n, k, _ = cur.shape
     side = window.side
     clipped = cur >= SATURATED                                              # (N, K, 3)
     sat = clipped[..., 0] | clipped[..., 1] | clipped[..., 2]               # (a reduction over 3 is slow)
-    ref = reference._ref
+    ref = empty.ref
     # local light: the window's outside, without glare; none of it left: the slot cannot be read
     o = window.outside
     ratio = (cur[:, o] + DARK) / (ref[:, o].astype(np.float32) + DARK)
@@ -343,7 +374,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
     inv = 1 / gain
     lit = cur * inv[:, None, :] + (DARK * inv - DARK)[:, None, :]           # in the calibration light
-    best = _find(reference, lit, sat, window)[1]
+    best = _find(empty, lit, sat, window)[1]
     # the light again, now from everything in the window but the token found: a gain in the board's tint
     # (the colour of the light's change, much the same all over it) and added light (glare), without
     # samples that changed otherwise (a neighbour's token)
@@ -355,8 +386,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     usual = float(np.median(gain[usable].mean(1))) if usable.any() else 1.0
     # per sample, summed over the channels in the tint: ref^2, ref, ref * cur, cur
     mix = lambda v, t: v[..., 0] * t[0] + v[..., 1] * t[1] + v[..., 2] * t[2]    # (no BLAS threads)
-    cc, rc = cur[:, co], reference._ref_c
-    parts = (mix(reference._ref2_c, tint * tint), mix(rc, tint), mix(rc * cc, tint), mix(cc, (1, 1, 1)))
+    cc, rc = cur[:, co], empty.ref_c
+    parts = (mix(empty.ref2_c, tint * tint), mix(rc, tint), mix(rc * cc, tint), mix(cc, (1, 1, 1)))
     grid = window.grid[::2]
     gain, added = fit_light(parts, keep, grid, usual)
     res = np.abs(cc - (gain[:, None] * tint)[:, None, :] * rc - window.added(added, co)[..., None])
@@ -365,7 +396,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
     lit = (cur - window.added(added)[..., None]) * (1 / gain)[:, None, :]
-    mean, best = _find(reference, lit, sat, window)
+    mean, best = _find(empty, lit, sat, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
@@ -375,18 +406,18 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window) -> L
     glared |= ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     usable &= ~glared
     colour = np.where(np.isfinite(colour), colour, 0.0)
-    colour = np.log((np.maximum(colour, 0) + DARK) / (reference.white + DARK))
+    colour = np.log((np.maximum(colour, 0) + DARK) / (empty.white + DARK))
     c = side // 2
     at = window.places[best]
     where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1))
 
 
-def _find(reference: Reference, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
+def _find(empty: EmptyLook, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
     """Where in each window (N, K, 3, calibration light) a token most likely lies: the place (N,) whose
     disc differs most from the empty board, and that mean difference (N,)."""
     n, k, _ = lit.shape
-    d = np.maximum(np.maximum(lit - reference._hi, reference._lo - lit), 0)    # (lo <= hi: one side at most)
+    d = np.maximum(np.maximum(lit - empty.hi, empty.lo - lit), 0)    # (lo <= hi: one side at most)
     diff = d[..., 0] + d[..., 1] + d[..., 2]
     diff[sat] = 0.0
     side = window.side
@@ -451,9 +482,10 @@ class Reading:
 
 
 def classify(reference: Reference, windows: np.ndarray, window: Window,
-             min_confidence: float = MIN_CONFIDENCE) -> Reading:
-    """Classify every slot from its window (N, K, 3) of the picture."""
-    looks = read_windows(reference, windows, window)
+             min_confidence: float = MIN_CONFIDENCE, slots: np.ndarray | None = None) -> Reading:
+    """Classify every slot from its window (N, K, 3) of the picture, or the ``slots`` (indices) only from
+    theirs (a partial read: the reference is not rebuilt for them)."""
+    looks = read_windows(reference, windows, window, slots)
     n = len(looks.diff)
     names = list(reference.tokens)
     labels: list = [UNKNOWN] * n
