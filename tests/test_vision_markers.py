@@ -69,10 +69,10 @@ def _hull_share(layout, markers) -> float:
 
 def _corner_markers(layout) -> list[int]:
     """The markers at the corners of the markers' own extent (a layout may reach beyond the printed
-    board, for the cards and pieces kept beside it)."""
-    at = {m: np.array([x + s / 2, y + s / 2]) for m, (x, y, s) in layout.markers.items()}
-    lo, hi = np.min(list(at.values()), 0), np.max(list(at.values()), 0)
-    return [m for m, c in at.items() if (np.minimum(c - lo, hi - c) < 10).all()]
+    board, for the cards and pieces kept beside it; markers may differ in size)."""
+    box = {m: np.array([[x, y], [x + s, y + s]]) for m, (x, y, s) in layout.markers.items()}
+    lo, hi = np.min([b[0] for b in box.values()], 0), np.max([b[1] for b in box.values()], 0)
+    return [m for m, b in box.items() if (np.minimum(b[0] - lo, hi - b[1]) < 10).all()]
 
 
 def test_every_sample_board_has_four_corner_and_two_mid_edge_markers():

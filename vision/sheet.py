@@ -53,24 +53,32 @@ def pages(layouts: list[Layout], dpi: int = 300, paper_mm: tuple[float, float] =
         y = bar_y + _mm(14, dpi)
 
     new_page()
+    room = h - m - y                    # a page's room for boards, below its ruler
     for layout in layouts:
         sizes = [s for (_, _, s) in layout.markers.values()]
         row_h = _mm(max(sizes) * 4 / 3 + 12, dpi)      # marker, its white border, its label
         per_row = max(1, (w - 2 * m) // (_mm(max(sizes) * 4 / 3 + 6, dpi)))
         rows = -(-(len(sizes) + (1 if layout.patch else 0)) // per_row)
         block = rows * row_h + _mm(8, dpi)
-        if y + block > h - m:
+        first = row_h + _mm(8, dpi)       # a board's markers stay on one page when they fit on one
+        if y + (block if block <= room else first) > h - m:
             new_page()
         _text(page, f"{layout.board}: {len(layout.markers)} markers, stick them where the layout says "
                     f"(patch: {'yes' if layout.patch else 'none'})", m, y, dpi)
         x = m
         top = y + _mm(5, dpi)
+
+        def next_row(top, row_h=row_h):
+            """Where the next row of markers starts: below this one, or on a new page."""
+            if top + 2 * row_h <= h - m:
+                return top + row_h
+            new_page()
+            return y + _mm(5, dpi)
         for mid, (_, _, side) in sorted(layout.markers.items()):
             px = _mm(side, dpi)
             quiet = _mm(side / 6, dpi)
             if x + px + 2 * quiet > w - m:
-                x = m
-                top += row_h
+                x, top = m, next_row(top)
             page[top + quiet:top + quiet + px, x + quiet:x + quiet + px] = marker_image(mid, px)
             cv2.rectangle(page, (x, top), (x + px + 2 * quiet, top + px + 2 * quiet), 180, 1)   # cut line
             _text(page, f"id {mid}  {side:g} mm", x, top + px + 2 * quiet + _mm(5, dpi), dpi, 0.8)
@@ -78,8 +86,7 @@ def pages(layouts: list[Layout], dpi: int = 300, paper_mm: tuple[float, float] =
         if layout.patch:
             _, _, pw, ph = layout.patch
             if x + _mm(pw, dpi) > w - m:
-                x = m
-                top += row_h
+                x, top = m, next_row(top)
             px, py = _mm(pw, dpi), _mm(ph, dpi)
             page[top:top + py, x:x + px // 2] = PATCH_GREY
             cv2.rectangle(page, (x, top), (x + px, top + py), 0, 1)
