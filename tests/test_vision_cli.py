@@ -132,10 +132,26 @@ def test_classify_without_a_reference_says_calibrate_first(tmp_path, capsys):
 
 def test_markers_says_whether_they_are_big_enough_for_the_camera(tmp_path, capsys):
     out = tmp_path / "m.pdf"
+    # straight down from 1.25 m with a 66 degree lens: 1280 px over 1.62 m, 0.79 px/mm everywhere;
+    # 6 cells of 3 px need 23 mm, so the sample's 34 mm markers do
     assert main(["markers", "-o", str(out), "--boards", "diet-1", "--camera-height", "1.25"]) == 0
     said = capsys.readouterr().out
-    # 1280 px over about 1.62 m: 0.79 px/mm, so 6 cells of 5 px need about 38 mm; the sample's are 34 mm
-    assert "at least 38 mm" in said and "too small on diet-1 (34 mm)" in said and "1920" in said
-    assert main(["markers", "-o", str(out), "--boards", "diet-1", "--camera-height", "1.25",
-                 "--camera-width", "1920"]) == 0
-    assert "at least 25 mm: these are big enough" in capsys.readouterr().out
+    assert "0.79 px/mm" in said and "at least 23 mm" in said and "these are big enough" in said
+    # the camera bench's hard table: 0.92 m up, a 105 degree lens leaning 25 degrees over a 1.75 x 0.8 m
+    # area: its far corner gets 0.22 px/mm (the bench's farthest markers 0.21-0.25, bench/README.md)
+    hard = ["--camera-height", "0.92", "--fov", "105", "--tilt", "25", "--area", "1.75x0.8"]
+    assert main(["markers", "-o", str(out), "--boards", "diet-1", *hard]) == 0
+    said = capsys.readouterr().out
+    assert "0.22 px/mm" in said and "at least 80 mm" in said and "too small on diet-1 (34 mm)" in said
+    assert "width = 1920" in said
+    assert main(["markers", "-o", str(out), "--boards", "diet-1", *hard, "--camera-width", "1920"]) == 0
+    said = capsys.readouterr().out
+    assert "at least 54 mm" in said and "too small on diet-1" in said and "width = 1920" not in said
+
+
+def test_markers_refuses_a_bad_area_or_tilt_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "m.pdf"
+    for bad, said in ((["--area", "1.6"], "--area '1.6'"), (["--area", "axb"], "WIDTHxDEPTH"),
+                      (["--tilt", "75"], "0 to 60 degrees")):
+        assert main(["markers", "-o", str(out), "--camera-height", "1.25", *bad]) == 2
+        assert said in capsys.readouterr().err and not out.exists()

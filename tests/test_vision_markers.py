@@ -14,7 +14,7 @@ from vision import scenes
 from vision.layout import sample_layouts
 from vision import localize
 from vision.localize import BoardLocator
-from vision.markers import detect, make_detector
+from vision.markers import detect, make_detector, worst_px_per_mm
 
 BOARDS = ("diet-2", "main")
 TOLERANCE_PX = 1.0         # 1.25 mm at the table's 0.8 px/mm; a token is 20 mm
@@ -215,3 +215,22 @@ def test_a_small_markers_outer_corners_are_where_it_was_printed(side_px):
         inside.append(inset(found))
         outside.append(inset(outer_corners(found)))
     assert np.mean(inside) > 0.3 and abs(np.mean(outside)) < 0.1, (np.mean(inside), np.mean(outside))
+
+
+@pytest.mark.parametrize("level, seed", [("easy", 1001), ("hard", 3000), ("hard", 3002), ("hard", 3004)])
+def test_the_sheets_smallest_scale_is_what_a_tilted_camera_gives_the_farthest_markers(level, seed):
+    """`tofu-table markers` sizes markers from the table's smallest scale in the picture: for the
+    renderer's tables (its camera's height, lens and tilt, the boards' 1.75 x 0.8 m) it must never
+    promise more pixels than the smallest marker gets, nor far fewer."""
+    layouts = {b: l for b, l in sample_layouts().items() if b == "shop" or b.startswith("diet-")}
+    shot = scenes.shot(layouts, level, seed)
+    cam = shot.camera
+    tilt = float(np.hypot(cam.pitch, cam.roll))
+    fov = float(np.degrees(2 * np.arctan(cam.width / 2 / cam.focal)))
+    model = worst_px_per_mm(cam.width, cam.height, cam.z * np.cos(np.radians(tilt)) / 1000, fov, tilt, (1.75, 0.8))
+    smallest = min(
+        min(np.linalg.norm(np.roll(px, -1, 0) - px, axis=1)) / b.layout.markers[m][2]
+        for b in shot.boards for m in b.layout.markers
+        for px in [cv2.perspectiveTransform(b.layout.marker_corners(m)[None].astype(np.float64),
+                                            scenes.board_homography(shot, b))[0]])
+    assert 0.65 * smallest < model <= 1.02 * smallest, (model, smallest)

@@ -27,6 +27,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--camera-width", type=int, default=1280, help="picture width in pixels (default 1280)")
     p.add_argument("--fov", type=float, default=66.0,
                    help="the camera's horizontal field of view, degrees (default 66: Pi Camera Module 3)")
+    p.add_argument("--tilt", type=float, default=0.0, metavar="DEGREES",
+                   help="how far the camera leans from straight down (default 0); the far side gets smaller")
+    p.add_argument("--area", default="1.6x0.9", metavar="WxD",
+                   help="the play area the camera must cover, metres across x deep (default 1.6x0.9)")
     p.set_defaults(func=_later("markers"))
 
     v = subparsers.add_parser("vision", help="run the camera pipeline on still images")

@@ -17,7 +17,7 @@ from .cli import PAPER_MM
 from .config import CameraConfigError
 from .layout import Layout, LayoutError, load_layouts
 from .lens import LensError
-from .markers import smallest_marker_mm
+from .markers import CELL_PX, smallest_marker_mm, worst_px_per_mm
 from .pipeline import LIGHT_WARN, Pipeline, light_change
 from .sheet import lens_page, pages, write_pdf, write_png
 from .sources import SourceError
@@ -35,6 +35,14 @@ def markers(args) -> int:
         layouts = load_layouts(args.data)
     except LayoutError as exc:
         return _fail(str(exc))
+    try:
+        area = tuple(float(v) for v in args.area.lower().split("x"))
+    except ValueError:
+        area = ()
+    if len(area) != 2 or min(area) <= 0:
+        return _fail(f"--area {args.area!r}: give the play area as WIDTHxDEPTH in metres, like 1.6x0.9")
+    if not 0 <= args.tilt < 60:
+        return _fail(f"--tilt {args.tilt:g}: give how far the camera leans from straight down, 0 to 60 degrees")
     names = [b.strip() for b in args.boards.split(",")] if args.boards else sorted(layouts)
     unknown = [b for b in names if b not in layouts]
     if unknown:
@@ -49,13 +57,18 @@ def markers(args) -> int:
         for problem in layouts[name].marker_problems():
             print(f"warning: {problem}")
     if args.camera_height:
-        need = smallest_marker_mm(args.camera_width, args.camera_height, args.fov)
+        height_px = args.camera_width * 9 // 16
+        scale = worst_px_per_mm(args.camera_width, height_px, args.camera_height, args.fov, args.tilt, area)
+        need = smallest_marker_mm(args.camera_width, args.camera_height, args.fov, args.tilt, area)
         small = sorted({f"{layouts[b].board} ({s:g} mm)" for b in names
                         for (_, _, s) in layouts[b].markers.values() if s < need})
-        print(f"At {args.camera_height:g} m with a {args.fov:g} degree lens and {args.camera_width} px, markers "
-              f"need a side of at least {need:.0f} mm: "
-              + (f"too small on {', '.join(small)}; make them larger or use width = 1920 under [camera]."
-                 if small else "these are big enough."))
+        print(f"At {args.camera_height:g} m with a {args.fov:g} degree lens leaning {args.tilt:g} degrees and "
+              f"{args.camera_width} x {height_px} px, the {area[0]:g} x {area[1]:g} m area gets "
+              f"{scale:.2f} px/mm at its farthest: markers need a side of at least {need:.0f} mm "
+              f"({CELL_PX:g} px a cell): "
+              + (f"too small on {', '.join(small)}; make them larger, "
+                 + ("use width = 1920 under [camera], " if args.camera_width < 1920 else "")
+                 + "or hang the camera straighter." if small else "these are big enough."))
     return 0
 
 

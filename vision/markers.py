@@ -94,16 +94,56 @@ def detect_closer(detector: cv2.aruco.ArucoDetector, grey: np.ndarray,
     return {m: (c + 0.5) / CLOSER_SCALE - 0.5 + np.float32((x0, y0)) for m, c in found.items()}
 
 
-#: Pixels per marker cell needed to find a marker under blur, a slant and a little glare.
-CELL_PX = 5.0
+#: Pixels a marker cell needs where the table is smallest in the picture for the marker to be found
+#: reliably under blur, JPEG and a little glare.  On the camera bench's hard pictures (blur sigma
+#: 0.6-1.3 px, JPEG 65-80, 15-25 degree tilt), with the second look: every marker of 2.75 px a cell
+#: or more was found, 90-96 % at 2.25-2.5, 55-66 % at 1.75-2 (bench/README.md, "Finding boards").
+CELL_PX = 3.0
+#: The play area the sheet assumes, metres across and deep (docs/camera.md's mounting table).
+PLAY_AREA_M = (1.6, 0.9)
 
 
-def smallest_marker_mm(width_px: int, camera_height_m: float, fov_deg: float) -> float:
-    """The smallest marker side (mm) a camera finds reliably: 6 cells (4 data, 2 border) of
-    :data:`CELL_PX` pixels each, for a camera ``camera_height_m`` above the table whose picture
-    ``width_px`` wide spans ``fov_deg`` degrees."""
-    view_mm = 2 * camera_height_m * 1000 * np.tan(np.radians(fov_deg) / 2)
-    return 6 * CELL_PX * view_mm / width_px
+def worst_px_per_mm(width_px: int, height_px: int, camera_height_m: float, fov_deg: float,
+                    tilt_deg: float = 0.0, area_m: tuple[float, float] = PLAY_AREA_M) -> float:
+    """The fewest picture pixels a millimetre of the play area gets (0 when part of it is behind the camera).
+
+    The camera is ``camera_height_m`` above the table, its picture ``width_px`` x ``height_px``
+    spanning ``fov_deg`` degrees across, tilted ``tilt_deg`` from straight down in the worst
+    direction (every 15 degrees tried) and aimed at the middle of the ``area_m`` play area (width
+    along the picture's width).  Looking straight down every part of the table gets the same
+    pixels; tilted, the far edge gets fewer, and fewer along the tilt than across it: this is the
+    smaller of the two, at the area's worst point.  The lens is taken as distortion-free.
+    """
+    f = width_px / 2 / np.tan(np.radians(fov_deg) / 2)
+    k = np.array([[f, 0, width_px / 2], [0, f, height_px / 2], [0, 0, 1]])
+    up = camera_height_m * 1000
+    tilt = np.radians(tilt_deg)
+    u, v = (g.ravel() for g in np.meshgrid(np.linspace(-0.5, 0.5, 9), np.linspace(-0.5, 0.5, 9)))
+    worst = np.inf
+    for turn in np.radians(np.arange(0, 360, 15)):
+        along = np.array([np.cos(turn), np.sin(turn), 0.0])
+        # the camera's axes in the table's frame (z up): straight down, then tilted towards `along`
+        axes = cv2.Rodrigues(np.cross(along, (0.0, 0.0, 1.0)) * tilt)[0] @ np.diag([1.0, -1.0, -1.0])
+        to_px = k @ np.column_stack([axes.T[:, 0], axes.T[:, 1], -axes.T @ (0.0, 0.0, up)])
+        aim = along[:2] * up * np.tan(tilt)
+        q = np.stack([aim[0] + u * area_m[0] * 1000, aim[1] + v * area_m[1] * 1000, np.ones_like(u)], 1) @ to_px.T
+        if (q[:, 2] <= 0).any():
+            return 0.0
+        x, y = q[:, 0] / q[:, 2], q[:, 1] / q[:, 2]
+        # the homography's derivative at each point, px per mm (N, 2, 2); its smaller singular value
+        jac = np.stack([np.stack([to_px[0, 0] - x * to_px[2, 0], to_px[0, 1] - x * to_px[2, 1]], 1),
+                        np.stack([to_px[1, 0] - y * to_px[2, 0], to_px[1, 1] - y * to_px[2, 1]], 1)], 1)
+        worst = min(worst, float((np.linalg.svd(jac, compute_uv=False)[:, 1] / q[:, 2]).min()))
+    return worst
+
+
+def smallest_marker_mm(width_px: int, camera_height_m: float, fov_deg: float, tilt_deg: float = 0.0,
+                       area_m: tuple[float, float] = PLAY_AREA_M) -> float:
+    """The smallest marker side (mm) the camera finds reliably anywhere on the play area: 6 cells
+    (4 data, 2 border) of :data:`CELL_PX` pixels each where the area is smallest in the picture
+    (:func:`worst_px_per_mm`, a 16:9 picture)."""
+    scale = worst_px_per_mm(width_px, width_px * 9 // 16, camera_height_m, fov_deg, tilt_deg, area_m)
+    return 6 * CELL_PX / scale if scale > 0 else np.inf
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
