@@ -27,11 +27,16 @@ Reading a slot (:func:`read_windows`):
    icon, inside its rim, side wall and shadow), brought back to the calibration light and
    divided by the paper colour at the slot: the token's own colour relative to white paper,
    the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
-   a channel saturated on much of it is ``unknown``.
+   a channel saturated on much of it is ``unknown``.  And the icon's brightness against that face
+   (the mean inside the ring): tokens of one colour differ there (meat's pale icon, a player's
+   red wooden marker plain).
 
-Every token type's colour is learnt at calibration from the token plan; a slot gets the
-nearest type by a scaled distance, with the confidence that type's share of the Gaussian
-likelihoods.  Too far from every type, too small a margin, or a difference between the empty
+Every token type's look (colour and icon) is learnt at calibration from the token plan; a slot
+gets the nearest type by a scaled distance, with the confidence that type's share of the Gaussian
+likelihoods.  The distance forgives a gain a few percent off (:data:`GAIN_DOUBT`), in the
+direction such an error moves each type's colour: the farther a face lies from the print the
+light was measured on (a dark token on pale paper), the more its colour moves with that error.
+Too far from every type, too small a margin, or a difference between the empty
 and the token thresholds: ``unknown``.
 """
 from __future__ import annotations
@@ -64,6 +69,9 @@ GLARE_DIFF = 0.2
 #: The face is read between these shares of the token's radius: outside its printed icon,
 #: inside its rim and side wall.
 FACE = (0.5, 0.8)
+#: Within this share of the token's radius lies its printed icon (or a wooden marker's plain face): how much
+#: brighter or darker it is than the face ring tells tokens of one colour apart.
+ICON = 0.45
 #: The token is found by the mean difference over a disc (nearly: an octagon of two crossed boxes) of this
 #: share of its radius.
 DISC = 0.85
@@ -87,6 +95,11 @@ DARK = 6.0
 UNEVEN = 0.4
 #: More than this share of a face saturated: unknown.
 MAX_SATURATED = 0.3
+#: A token's look: its face colour (three channels) and its icon's brightness against its face.
+LOOK = 4
+#: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
+#: light look much alike, but they move a dark token's colour differently.
+GAIN_DOUBT = 0.07
 
 
 @dataclass(frozen=True)
@@ -99,6 +112,7 @@ class Window:
     radius_px: float             # token radius in window samples
     places: np.ndarray           # (P,) indices of the samples a token's centre may lie on
     faces: np.ndarray            # (P, M) for a token centred on each place, the samples of its face ring
+    icons: np.ndarray            # (P, M') for a token centred on each place, the samples of its icon
     clear: np.ndarray            # (P, K) for a token centred on each place, the samples clear of it
     disc: tuple[int, int]        # a token's face as two crossed boxes (long and short side, samples)
     grid: np.ndarray             # (side,) the samples' places along x and along y, scaled to -1..1
@@ -125,16 +139,16 @@ class Window:
         keep = np.hypot(dx, dy) <= reach + 0.5
         dy, dx = dy[keep], dx[keep]
         fy, fx = (v.ravel() for v in np.mgrid[-side // 2:side // 2 + 1, -side // 2:side // 2 + 1])
-        ring = (np.hypot(fx, fy) >= FACE[0] * rp) & (np.hypot(fx, fy) <= FACE[1] * rp)
-        fy, fx = fy[ring], fx[ring]
-        faces = (c + dy[:, None] + fy[None]) * side + (c + dx[:, None] + fx[None])
+        far = np.hypot(fx, fy)
+        faces, icons = ((c + dy[:, None] + fy[part][None]) * side + (c + dx[:, None] + fx[part][None])
+                        for part in ((far >= FACE[0] * rp) & (far <= FACE[1] * rp), far <= ICON * rp))
         pxy = np.column_stack([dx, dy]) * STEP_MM
         clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
         across = int(round(2 * DISC * rp)) | 1
         coarse = coarse_samples(side)
         return cls(side, offsets, np.intersect1d(coarse, outside), rp, (c + dy) * side + (c + dx),
-                   faces.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1), (np.arange(side) - c) / c,
-                   coarse)
+                   faces.astype(np.intp), icons.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1),
+                   (np.arange(side) - c) / c, coarse)
 
 
 def coarse_samples(side: int, step: int = 2) -> np.ndarray:
@@ -189,6 +203,14 @@ def fit_paper(points: np.ndarray, colours: np.ndarray, where: np.ndarray) -> np.
     return np.clip(design(where.astype(np.float64)) @ coef, 1, 255).astype(np.float32)
 
 
+def _look(stats) -> np.ndarray:
+    """A token type's saved look (mean and spread), refused when it is not of this version's shape."""
+    look = np.asarray(stats, np.float32)
+    if look.shape != (2, LOOK):
+        raise ValueError(f"a token type's look has {look.size} numbers, not {2 * LOOK}")
+    return look
+
+
 def _encode(img: np.ndarray) -> str:
     return base64.b64encode(cv2.imencode(".png", img)[1].tobytes()).decode()
 
@@ -238,7 +260,7 @@ class Reference:
     empty: np.ndarray                        # (N, K, 3) uint8: each slot's window on the empty board
     white: np.ndarray                        # (N, 3) the paper's colour at each slot (the light there)
     patch: np.ndarray | None                 # (3,) mean BGR of the grey patch at calibration
-    tokens: dict[str, np.ndarray] = field(default_factory=dict)   # type -> (2, 3): mean and spread of log colour
+    tokens: dict[str, np.ndarray] = field(default_factory=dict)   # type -> (2, LOOK): mean and spread of its look
     slots: list[str] = field(default_factory=list)
     centres: list[list[float]] = field(default_factory=list)    # slot centres (mm) it was measured at
     view: np.ndarray | None = None           # the empty board, rectified, coarse and grey (what a hand is told from)
@@ -280,7 +302,7 @@ class Reference:
         return cls(board=data["board"], slots=slots, centres=list(data.get("centres", [])),
                    empty=tiles.reshape(len(slots), -1, 3), white=np.asarray(data["white"], np.float32),
                    patch=None if data.get("patch") is None else np.asarray(data["patch"], np.float32),
-                   tokens={k: np.asarray(v, np.float32).reshape(2, 3) for k, v in data.get("tokens", {}).items()},
+                   tokens={k: _look(v) for k, v in data.get("tokens", {}).items()},
                    view=_decode(data.get("view_png"), cv2.IMREAD_GRAYSCALE))
 
     def save(self, folder: str | Path) -> Path:
@@ -324,12 +346,14 @@ class Looks:
     """What the windows show per slot: the difference from the empty board, the face's colour, where."""
 
     diff: np.ndarray             # (N,) mean difference from the empty board over the token's square
-    colour: np.ndarray           # (N, 3) log of the face colour relative to the paper (calibration light)
+    colour: np.ndarray           # (N, LOOK) log of the face colour relative to the paper (calibration light), and
+                                 # of the icon's brightness relative to the face
     usable: np.ndarray           # (N,) False: the light or the face could not be read (glare, a hand)
     where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
     clipped: np.ndarray          # (N,) True: too bright to read (glare or over-exposure saturated it)
     glare: np.ndarray            # (N,) light added at the slot since calibration (grey levels)
     gain: np.ndarray             # (N,) the light's gain at the slot since calibration (all channels' mean)
+    around: np.ndarray           # (N, 3) the empty board's mean colour where the light was fitted (calibration light)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -405,12 +429,18 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     colour = masked_median(face, ~bad)
     glared |= ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     usable &= ~glared
-    colour = np.where(np.isfinite(colour), colour, 0.0)
-    colour = np.log((np.maximum(colour, 0) + DARK) / (empty.white + DARK))
+    colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
+    # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
+    inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
+    icon = np.log(np.maximum(inner, 0) + DARK).mean(1) - np.log(colour).mean(1)
+    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon])
     c = side // 2
     at = window.places[best]
     where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
-    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1))
+    w = keep[..., None]
+    around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
+    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
+                 around.astype(np.float32))
 
 
 def _find(empty: EmptyLook, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
@@ -502,11 +532,10 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     full = np.flatnonzero(looks.usable & (looks.diff >= (TOKEN_DIFF + GLARE_DIFF * looks.glare) * dim))
     if names and len(full):
         centre, spread = spreads(reference)
-        z2 = (((looks.colour[full, None, :] - centre[None]) / spread) ** 2).sum(-1)  # (M, C)
-        score = z2
-        best = score.argmin(1)
+        z2 = _distances(looks, full, centre, spread, reference.empty_look(slots).white[full])   # (M, C)
+        best = z2.argmin(1)
         rows = np.arange(len(full))
-        rel = np.exp(-(score - score[rows, best][:, None]) / 2)
+        rel = np.exp(-(z2 - z2[rows, best][:, None]) / 2)
         share = rel[rows, best] / rel.sum(1)
         near = np.sqrt(z2[rows, best]) <= MAX_DISTANCE
         for j, i in enumerate(full):
@@ -516,14 +545,26 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     return Reading(labels, conf)
 
 
+def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK), the gain
+    allowed to be off by about GAIN_DOUBT (which moves a token's colour as far as its face differs from the print
+    the light was measured on)."""
+    face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
+    v = (face - looks.around[rows, None]) / (np.maximum(face, 0) + DARK) / spread[:3]
+    v = np.concatenate([v, np.zeros_like(v[..., :1])], -1)                      # (the icon's ratio: much the same)
+    x = (looks.colour[rows, None] - centre[None]) / spread
+    a, b = (x * v).sum(-1), (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2
+    return (x * x).sum(-1) - a * a / b
+
+
 def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
-    """Every type's colour (C, 3) and the spread (3,) they share: the few tokens of one type say too little
+    """Every type's look (C, LOOK) and the spread (LOOK,) they share: the few tokens of one type say too little
     about its own spread, all types together say enough (their print and the light vary alike)."""
-    stats = np.stack([reference.tokens[t] for t in reference.tokens])      # (C, 2, 3)
+    stats = np.stack([reference.tokens[t] for t in reference.tokens])      # (C, 2, LOOK)
     return stats[:, 0], np.sqrt((stats[:, 1] ** 2).mean(0) + MIN_SIGMA ** 2)
 
 
 def token_look(colours: np.ndarray) -> np.ndarray:
-    """A token type's look from its calibration colours (M, 3): (2, 3) mean and spread."""
+    """A token type's look from its calibration looks (M, LOOK): (2, LOOK) mean and spread."""
     c = np.atleast_2d(colours)
-    return np.stack([c.mean(0), c.std(0) if len(c) > 1 else np.zeros(3, np.float32)]).astype(np.float32)
+    return np.stack([c.mean(0), c.std(0) if len(c) > 1 else np.zeros(c.shape[1], np.float32)]).astype(np.float32)
