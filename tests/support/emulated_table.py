@@ -144,6 +144,25 @@ def _unpluggable(source):
     return source
 
 
+def _make_cameras_unpluggable() -> None:
+    """Make every camera the table builds unpluggable, patching ``vision.sources`` only as the camera
+    is built: that is when the server imports OpenCV and numpy (after it answers, as ``tofu-table
+    serve`` does), not before it starts, which put their import in the start-up the bench measures."""
+    from vision import camera
+
+    real_build = camera.build
+
+    def build(*args, **kwargs):
+        from vision import sources
+
+        if not getattr(sources.make_source, "unpluggable", False):
+            real_make_source = sources.make_source
+            sources.make_source = lambda *a: _unpluggable(real_make_source(*a))
+            sources.make_source.unpluggable = True
+        return real_build(*args, **kwargs)
+    camera.build = build
+
+
 @functools.cache
 def _sample_boards() -> tuple[str, ...]:
     from vision.layout import sample_layouts
@@ -235,11 +254,8 @@ if __name__ == "__main__":
     games.register(WATCHED_TINY)
     argv = sys.argv[1:]
     config = load(Path(argv[argv.index("--data") + 1]) / FILE_NAME)
-    if config.camera.get("source", "off") != "off":    # a table without a camera imports no OpenCV
-        from vision import sources
-
-        real_make_source = sources.make_source
-        sources.make_source = lambda *args: _unpluggable(real_make_source(*args))
+    if config.camera.get("source", "off") != "off":
+        _make_cameras_unpluggable()
     with Emulator(device_dir=device_dir(Path(argv[argv.index("--data") + 1]))) as emulator:
         chips = {rc.name: emulator.add_reader(rc.bus, rc.device, rc.reset_pin)
                  for rc in config.readers if rc.driver == "mfrc522"}
