@@ -111,15 +111,16 @@ def test_the_camera_reads_the_dining_out_tokens_laid_out_from_the_bag():
     from the bag.  The group lays them out; the camera's reading is what Pizza To Go gives."""
     table = _physical_table()
     assert table.state["pizza"] == [] and table.state["bag"] == []
-    ok(table, _main({"pizza.1": "fats", "pizza.2": "meat", "pizza.3": "water", "buffet.1.1": "veg",
-                     "buffet.1.2": "dairy"}))
-    assert table.state["pizza"] == ["fats", "meat", "water"] and table.state["buffet"][0] == ["veg", "dairy"]
+    pizza = ["fats", "meat", "water", "grain", "veg", "nuts"]
+    ok(table, _main({**{f"pizza.{n}": f for n, f in enumerate(pizza, 1)}, "buffet.1.1": "veg", "buffet.1.2": "dairy",
+                     "buffet.1.3": "fruit", "buffet.2.1": "fats", "buffet.2.2": "water", "buffet.2.3": "seafood"}))
+    assert table.state["pizza"] == pizza and table.state["buffet"][0] == ["veg", "dairy", "fruit"]
     pick_assistants(table)
     seat(table, 1, "pizza")
     assert player(table, 1)["body"]["protein"] == ["meat"] and table.state["pizza"] == []
     # once the round's actions began, a reading of the brochure changes nothing
     ok(table, _main({"pizza.1": None, "pizza.2": None, "pizza.3": None}))
-    assert table.state["buffet"][0] == ["veg", "dairy"]
+    assert table.state["buffet"][0] == ["veg", "dairy", "fruit"]
     refused(table, _main({"pizza.1": "cake"}), "unknown_card")
     refused(table, _main({"pizza.99": "fats"}), "unknown_card")
     refused(table, {"host": {"action": "correct_board", "board": "main", "slots": {"pizza.1": "fats"}}}, "breaks_rule")

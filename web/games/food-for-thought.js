@@ -184,8 +184,17 @@
       more > 0 ? h("div", {}, `and ${more} more (the host page lists them)`) : null)];
   }
 
+  // Dining-out tokens the camera could not take as laid out: what it could not see, and who confirms.
+  function tvDiningUnsure(view) {
+    if (!view.dining_unsure) return [];
+    return [h("div", { class: "ft-box ft-warn fttv-dining-unsure" },
+      h("h4", {}, "Dining out: the camera could not take these tokens"),
+      ...view.dining_unsure.map((line) => h("div", {}, line)),
+      h("div", {}, `Straighten them, or ${nameOf(view, view.turn)} (or the host) confirms dining out as it lies.`))];
+  }
+
   function tableNotes(view) {
-    const parts = [];
+    const parts = [...tvDiningUnsure(view)];
     if (view.cleanup.length) {
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Clean-up: the table does these by hand"),
         h("ol", {}, ...view.cleanup.map((s) => h("li", {}, s)))));
@@ -288,7 +297,7 @@
     if (view.over) { box.append(tvEnd(view, ctx)); return; }
     const cleanup = view.phase === "cleanup" && view.cleanup.length;
     box.append(h("div", { class: "fttv-players", style: "--n:" + view.seats.length }, ...view.seats.map((p) => tvPlayer(view, p, !cleanup))),
-      ...tvProblems(view), ...tvPutBack(view),
+      ...tvProblems(view), ...tvDiningUnsure(view), ...tvPutBack(view),
       cleanup ? h("ol", { class: "fttv-steps" }, ...view.cleanup.map((step) => h("li", {}, step))) : tvStrip(view));
   }
 
@@ -329,6 +338,10 @@
     const foodSel = (name) => select(name, foodIds, foodIds.map((f) => food(view, f)));
     const parts = [];
     const btn = (label, body) => h("button", { onclick: () => doAct(body) }, label);
+    if (me.can.includes("dining_as_seen")) {
+      parts.push(h("div", { class: "ft-form" }, "The camera could not take dining out: " + me.dining_unsure.join("; "),
+        btn("Dining out lies as the camera read it", { action: "dining_as_seen" })));
+    }
     if (me.can.includes("answer")) {
       parts.push(h("div", { class: "ft-form" }, "Which action was it?",
         ...me.answer.options.map((o, i) => btn(o, { action: "answer", choice: i + 1 }))));

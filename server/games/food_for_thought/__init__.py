@@ -98,6 +98,15 @@ def _you(state: dict, seat: int) -> str | None:
     return None
 
 
+def _dining_as_seen(state: dict, args: dict) -> list[dict]:
+    """The one tap confirming the dining-out tokens as the camera read them; a marker waiting on
+    dining out is then worked out at once."""
+    events = physical.dining_as_seen(state, args.get("seat"))
+    if state["options"]["mode"] == "physical":
+        events += inference.after_reading(state)
+    return events
+
+
 _LIST_STR = dict(kind="list", items="str", optional=True)
 _PLACEMENTS = dict(kind="list", items="object", optional=True)
 #: Each seat action with its arguments (checked again, in detail, by the action itself).
@@ -190,6 +199,10 @@ MOVES = (
            args=args, early=_not_now(name)) for name, (what, phases, args) in SEAT_ACTIONS.items()),
     *(Move("host", name, _acting(name), f"{what} (for a seat)", who="host", phases=phases,
            args=(_SEAT, *args), early=_not_now(name)) for name, (what, phases, args) in SEAT_ACTIONS.items()),
+    Move("seat", "dining_as_seen", _dining_as_seen, "Dining out lies as the camera read it",
+         who="the player whose turn it is", phases=("assistants", "actions", "pizza_extra")),
+    Move("host", "dining_as_seen", _dining_as_seen, "Dining out lies as the camera read it", who="host",
+         phases=("assistants", "actions", "pizza_extra")),
     Move("host", "continue", _continue, "Finish the clean-up", who="host"),
     Move("host", "adjust", _adjust, "Add or take VP with a reason", who="host",
          args=(_SEAT, Arg("vp", "int", "VP to add (negative: take)"),

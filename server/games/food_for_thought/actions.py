@@ -247,6 +247,7 @@ def market(state, seat, p, body):
 
 
 def pizza(state, seat, p, body):
+    physical.check_dining_settled(state)
     foods, state["pizza"] = state["pizza"], []
     if _on_pizza(state, seat):
         p["pizza"] = True
@@ -267,6 +268,7 @@ def _on_pizza(state: dict, seat: int) -> bool:
 
 
 def buffet(state, seat, p, body):
+    physical.check_dining_settled(state)
     row = body.get("row")
     rows = state["buffet"]
     if not isinstance(row, int) or isinstance(row, bool) or not 1 <= row <= len(rows):

@@ -392,6 +392,9 @@ def after_reading(state: dict) -> list[dict]:
         return []
     if not _settled(state, seat):
         return []                 # the marker is not seen where it went yet: wait for the table to be still
+    if state.get("dining_unsure") and _new_marker_spaces(state, seat)[0] & {"pizza", "buffet"}:
+        state["put_back"] = []    # dining out before the table took its tokens: the TV asks about them first
+        return []
     found = _outcomes(state, seat)
     if len(found) > 1 and any(_bare(body) in ({"action": "cook"}, {"action": "workout"}) for body, _t, _e in found):
         # the last marker placed with nothing done: an empty Recipes & Cook (or Work Out), the same as a

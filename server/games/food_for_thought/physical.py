@@ -18,7 +18,9 @@ the engine no longer chooses any card:
   (3-4 players and solo use every stand: no draw);
 - the Pizza To Go and Chinese Buffet tokens laid out from the bag are read by the camera
   from the ``main`` board (``pizza.<n>``, ``buffet.<row>.<n>``) whenever dining out is
-  being laid out (before the first action of a round).
+  being laid out (before the first action of a round); a reading that cannot be a lay-out
+  (see :func:`dining_problems`) is held until a later one can, or until the host or the
+  player whose turn it is confirms it (one tap), and nobody dines out meanwhile.
 
 Dice (the ``dice`` option) come from exactly one place: ``digital`` (the table rolls),
 ``physical`` (the active player enters the roll with one tap on their phone) or
@@ -27,8 +29,11 @@ position is its value).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from ..base import Quiet, RuleError, event
 from . import rules
+from .tokens import food_name
 
 #: Tagged card kinds: the card id's middle part -> the game's card data kind.
 TAGGED = {"recipes": "recipes", "activities": "activities", "assistants": "assistants", "goals": "goals",
@@ -374,9 +379,94 @@ def dining_seen(state: dict, seen: dict) -> tuple[list[str], list[list[str]]]:
     return [f for f in pizza if f], [[f for f in row if f] for row in buffet]
 
 
+def dining_problems(state: dict, seen: dict) -> list[str]:
+    """Why the dining-out tokens the camera sees cannot be a fresh lay-out (empty: they can).
+
+    Rulebook, set-up and clean-up step 5: a Fats & Oils token from the supply goes on its Pizza To
+    Go space and every other Pizza To Go space and every Chinese Buffet space gets a token from the
+    bag, which holds 10 of each food (the main board data) less those laid out in earlier rounds.
+    So a space read empty (or unsure: the camera leaves it out), a row short of tokens, or more of a
+    food than the bag still holds is a reading to check, not the table."""
+    main = state["main"]
+    out = []
+    pizza = [seen.get(f"pizza.{n}") for n in range(1, main["pizza_spaces"] + 1)]
+    if pizza[0] != main["pizza_fixed"]:
+        out.append(f"pizza.1 shows {pizza[0] or 'nothing'}, not the {food_name(state, main['pizza_fixed'])} token")
+    empty = [f"pizza.{n}" for n, f in enumerate(pizza, 1) if f is None and n > 1]
+    for r in range(1, main["buffet_rows"] + 1):
+        empty += [f"buffet.{r}.{n}" for n in range(1, main["buffet_row_spaces"] + 1) if seen.get(f"buffet.{r}.{n}") is None]
+    if empty:
+        out.append("nothing seen on " + ", ".join(empty))
+    drawn = Counter(pizza[1:]) + Counter(seen.get(f"buffet.{r}.{n}") for r in range(1, main["buffet_rows"] + 1)
+                                         for n in range(1, main["buffet_row_spaces"] + 1))
+    used = Counter(state.get("bag_used", {}))
+    back = Counter(state["bag"])                        # put in the bag by an ability since
+    for food, n in sorted((f, n) for f, n in drawn.items() if f):
+        left = main["bag_per_food"] - used[food] + back[food]
+        if n > left:
+            out.append(f"{n} {food_name(state, food)} tokens, but the bag holds {max(left, 0)} more")
+    return out
+
+
+def _nobody_dined(state: dict, seen: dict) -> bool:
+    spaces = state["spaces"]
+    return spaces["pizza"] is None and all(s is None for s in spaces["buffet"]) and not any(
+        s.startswith(("action.pizza.", "action.buffet.")) for s in seen)
+
+
+def _dining_reading(state: dict, seen: dict) -> list[dict]:
+    """The dining-out tokens laid out, read: taken when they can be a lay-out, else held as unsure
+    (the TV says what the camera could not see) until a later reading settles or a person confirms."""
+    problems = dining_problems(state, seen) if len(state["players"]) > 1 else []
+    pizza, buffet = dining_seen(state, seen)
+    if problems:
+        unsure = {"problems": problems, "pizza": pizza, "buffet": buffet}
+        if unsure == state.get("dining_unsure"):
+            return []
+        state["dining_unsure"] = unsure
+        return [event(state, "dining_unsure", "The camera cannot take dining out as laid out: " + "; ".join(problems)
+                      + ". Straighten those tokens, or the host (or the player whose turn it is) confirms dining "
+                      "out as it lies.")]
+    settled = bool(state.get("dining_unsure"))
+    state["dining_unsure"] = None
+    return _lay_out(state, pizza, buffet, force=settled)
+
+
+def _lay_out(state: dict, pizza: list[str], buffet: list[list[str]], force: bool = False, how: str = "") -> list[dict]:
+    """Record the dining-out tokens laid out this round (those drawn from the bag are counted at the clean-up)."""
+    if (pizza, buffet) == (state["pizza"], state["buffet"]) and not force:
+        return []
+    state["pizza"], state["buffet"] = pizza, buffet
+    state["laid_out"] = dict(sorted((Counter(pizza[1:]) + Counter(f for row in buffet for f in row)).items()))
+    return [event(state, "laid_out", "Dining out laid out" + how + ": Pizza To Go " + (", ".join(pizza) or "empty")
+                  + "; buffet " + "; ".join(", ".join(r) or "empty" for r in buffet) + ".")]
+
+
+def dining_as_seen(state: dict, seat: int | None) -> list[dict]:
+    """One tap (the host, or the player whose turn it is): the dining-out tokens are as the camera last
+    read them while they lay untouched, though that cannot be a full lay-out (the bag ran short, a token
+    fell off the table)."""
+    unsure = state.get("dining_unsure")
+    if not unsure:
+        raise RuleError("already_done", "The table has nothing to ask about dining out: the camera's reading was taken.")
+    if seat is not None and seat != state["turn"]:
+        raise RuleError("not_your_turn", f"{state['seats'][str(state['turn'])]['name']} or the host confirms dining out.")
+    state["dining_unsure"] = None
+    return _lay_out(state, unsure["pizza"], unsure["buffet"], force=True, how=" (confirmed as the camera saw it)")
+
+
+def check_dining_settled(state: dict) -> None:
+    """Refuse dining out while the camera's reading of the dining-out tokens waits for a person."""
+    unsure = state.get("dining_unsure")
+    if unsure:
+        raise RuleError("waiting", "The table has not taken the dining-out tokens yet (" + "; ".join(unsure["problems"])
+                        + "): straighten them, or confirm dining out as it lies first.")
+
+
 def main_reading(state: dict, seen: dict) -> list[dict]:
     """The camera's view of the main board: the dice of a shopping trip waiting for them, and the
-    dining-out tokens while they are being laid out (before a round's first action)."""
+    dining-out tokens while they are being laid out (before a round's first action; while the camera
+    could not take them, until somebody dines out)."""
     events = []
     pend = state["pending"]
     if pend is not None and pend["action"] == "dice":
@@ -388,10 +478,7 @@ def main_reading(state: dict, seen: dict) -> list[dict]:
             events.append(event(state, "dice", f"{p['name']} rolled {state['dice'][0]} and {state['dice'][1]} "
                                 "(read by the camera).", dice=list(state["dice"])))
     acting = any(s.startswith("action.") for s in seen)        # a marker is down: dining out is being eaten
-    if physical_draws(state) and state["laying_out"] and not acting:
-        pizza, buffet = dining_seen(state, seen)
-        if (pizza, buffet) != (state["pizza"], state["buffet"]):
-            state["pizza"], state["buffet"] = pizza, buffet
-            events.append(event(state, "laid_out", "Dining out laid out: Pizza To Go " + (", ".join(pizza) or "empty")
-                                + "; buffet " + "; ".join(", ".join(r) or "empty" for r in buffet) + "."))
+    if physical_draws(state) and ((state["laying_out"] and not acting)
+                                  or (state.get("dining_unsure") and _nobody_dined(state, seen))):
+        events += _dining_reading(state, seen)
     return events

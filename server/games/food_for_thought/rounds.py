@@ -1,6 +1,8 @@
 """The round cycle: assistant selection, whose action it is, clean-up and the end of the game."""
 from __future__ import annotations
 
+from collections import Counter
+
 from ..base import RuleError, event, finish
 from . import abilities, goals, rules, scoring, tokens
 from .physical import physical_draws
@@ -51,6 +53,8 @@ def refill_dining_out(state: dict) -> None:
     """Pizza To Go gets its fixed Fats & Oils plus tokens from the bag; the buffet rows from the bag."""
     state["laying_out"] = True            # until the round's first action (physical draws: the camera reads them)
     if len(state["players"]) == 1 or physical_draws(state):
+        used = Counter(state.get("bag_used", {})) + Counter(state.get("laid_out", {}))   # drawn from the bag so far
+        state["bag_used"], state["laid_out"], state["dining_unsure"] = dict(sorted(used.items())), {}, None
         state["pizza"], state["buffet"] = [], [[] for _ in state["buffet"]]
         return
     main = state["main"]

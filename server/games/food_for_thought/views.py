@@ -124,6 +124,7 @@ def table_view(state: dict) -> dict:
         "question": ({"seat": state["question"]["seat"], "options": list(state["question"]["options"])}
                      if state["question"] else None),
         "put_back": [dict(d) for d in state["put_back"]],
+        "dining_unsure": list(state["dining_unsure"]["problems"]) if state.get("dining_unsure") else None,
         "drawn": {k: list(v) if isinstance(v, list) else v for k, v in state["drawn"].items()},
         "board_name": " / ".join(d["name"] for d in state["diets"].values()),
         "foods": {f: state["foods"][f]["name"] for f in state["foods"]},
@@ -154,7 +155,17 @@ def table_view(state: dict) -> dict:
 
 
 def seat_options(state: dict, seat: int) -> dict:
-    """What the rules allow ``seat`` now, each refusal explained (for their phone)."""
+    """What the rules allow ``seat`` now, each refusal explained (for their phone); the player whose
+    turn it is may also confirm the dining-out tokens the camera could not take."""
+    mine = _seat_options(state, seat)
+    unsure = state.get("dining_unsure")
+    if unsure and seat == state["turn"] and state["phase"] in ("assistants", "actions", "pizza_extra"):
+        mine["can"] = [*mine["can"], "dining_as_seen"]
+        mine["dining_unsure"] = list(unsure["problems"])
+    return mine
+
+
+def _seat_options(state: dict, seat: int) -> dict:
     phase = state["phase"]
     mine = {"seat": seat, "can": [], "why_not": {}}
     if state["over"]:

@@ -1,0 +1,102 @@
+"""Dining-out tokens read by the camera are checked before the table takes them: a reading that
+cannot be the lay-out the rulebook describes is held, the TV says what the camera could not see, and
+the table keeps reading until it settles or one person confirms it with one tap."""
+import copy
+
+from server.games.food_for_thought import inference
+from server.games.food_for_thought.boards import implied
+from tests.support.food_for_thought import new_table, ok, pick_assistants, player, refused, seat
+
+PIZZA = ["fats", "meat", "water", "grain", "veg", "nuts"]
+BUFFET = [["fruit", "dairy", "fruit"], ["poultry", "water", "seafood"]]
+
+
+def _main(table, slots):
+    """The camera's reading of the main board: every dining-out space, the empty ones as null."""
+    main = table.state["main"]
+    every = {f"pizza.{n}": None for n in range(1, main["pizza_spaces"] + 1)}
+    every.update({f"buffet.{r}.{n}": None for r in range(1, main["buffet_rows"] + 1)
+                  for n in range(1, main["buffet_row_spaces"] + 1)})
+    every.update({f"action.{space}.{n}": None for space in ("shop", "market", "pizza", "buffet") for n in range(1, 4)})
+    return ok(table, {"board": {"board": "main", "slots": {**every, **slots}}})
+
+
+def _laid(pizza=PIZZA, buffet=BUFFET, leave_out=()):
+    slots = {f"pizza.{n}": f for n, f in enumerate(pizza, 1)}
+    slots.update({f"buffet.{r}.{n}": f for r, row in enumerate(buffet, 1) for n, f in enumerate(row, 1)})
+    return {s: t for s, t in slots.items() if s not in leave_out}
+
+
+def test_a_buffet_token_the_camera_did_not_see_is_not_taken_as_an_empty_space():
+    """rulebook set-up: "Randomly fill all Chinese Buffet spaces with food tokens from the bag", and a
+    Fats & Oils token on its Pizza To Go space.  The camera misses one fruit of buffet row 1 (read
+    empty, or too unsure to say): the record keeps no short row, the TV names the space; the group
+    straightens the token, the next reading is whole and is taken."""
+    table = new_table(["Ann", "Ben"], draws="physical")
+    _main(table, _laid(leave_out=("buffet.1.2",)))
+    assert table.state["buffet"] == [[], []] and table.state["pizza"] == []        # nothing taken
+    tv = table.view("table")["dining_unsure"]
+    assert tv and "buffet.1.2" in tv[0]
+    _main(table, _laid(pizza=["veg"] + PIZZA[1:]))          # the fixed Fats & Oils is missing: still held
+    assert table.state["pizza"] == [] and "pizza.1" in table.view("table")["dining_unsure"][0]
+    _main(table, _laid())
+    assert table.state["pizza"] == PIZZA and table.state["buffet"] == BUFFET
+    assert table.view("table")["dining_unsure"] is None
+
+
+def test_more_of_a_food_than_the_bag_still_holds_is_a_misreading_to_check():
+    """rulebook set-up: 10 of each food go into the bag; clean-up step 5: the tokens left on Pizza To Go
+    and the Chinese Buffet go to the supply (not back into the bag) and new ones come from the bag.  Round
+    1 lays out 5 meat; in round 2 the camera reads 6 meat, but the bag had only 5 left: the table does
+    not take it (a token read as meat is something else); the players cannot dine out on it; the
+    player whose turn it is confirms it with one tap (the group looked: it is so) and dining out opens."""
+    table = new_table(["Ann", "Ben"], draws="physical")
+    meaty = ["fats", "meat", "meat", "meat", "meat", "meat"]
+    _main(table, _laid(pizza=meaty))
+    assert table.state["pizza"] == meaty
+    pick_assistants(table)
+    while table.state["phase"] == "actions":
+        seat(table, table.state["turn"], "pass")
+    ok(table, {"host": {"action": "continue"}})
+    assert table.state["round"] == 2 and table.state["bag_used"]["meat"] == 5
+    _main(table, {f"pizza.{n}": None for n in range(1, 7)})           # last round's tokens to the supply
+    six = ["fats", "meat", "meat", "meat", "meat", "meat"]
+    _main(table, _laid(pizza=six, buffet=[["meat", "dairy", "veg"], BUFFET[1]]))
+    assert table.state["pizza"] == [] and "6 Meat tokens, but the bag holds 5 more" in table.view("table")["dining_unsure"][0]
+    pick_assistants(table)
+    turn = table.state["turn"]
+    refused(table, {"seat": {"seat": turn, "action": "pizza"}}, "waiting")
+    refused(table, {"seat": {"seat": 3 - turn, "action": "dining_as_seen"}}, "not_your_turn")
+    assert "dining_as_seen" in table.view(f"seat-{turn}")["me"]["can"]
+    seat(table, turn, "dining_as_seen")
+    assert table.state["pizza"] == six and table.view("table")["dining_unsure"] is None
+    refused(table, {"host": {"action": "dining_as_seen"}}, "already_done")
+    seat(table, turn, "pizza")
+    assert player(table, turn)["body"]["protein"].count("meat") == 5
+
+
+def test_physical_first_a_marker_on_the_buffet_waits_until_the_tokens_are_settled():
+    """rulebook Chinese Buffet: the player takes all the tokens of one row into their body.  Played
+    physical-first, the camera misread the lay-out (a fruit unseen): Ann puts her marker on the buffet
+    and eats row 1; the table applies nothing and keeps asking about the tokens rather than record a
+    two-token row; the host's one tap takes the reading the camera made while the row lay untouched,
+    and the table then shows the move as no legal action (three tokens reached her body, two were
+    recorded): nothing is scored that the group never confirmed."""
+    table = new_table(["Ann", "Ben"], draws="physical", mode="physical")
+    _main(table, _laid(leave_out=("buffet.1.2",)))
+    pick_assistants(table)
+    turn = table.state["turn"]
+    trial = copy.deepcopy(table.state)
+    trial["buffet"], trial["dining_unsure"] = copy.deepcopy(BUFFET), None
+    inference.play(trial, turn, {"action": "buffet", "row": 1})
+    diet = f"diet-{turn}"
+    before = implied(table.state, diet)
+    after = implied(trial, diet)
+    _main(table, {**_laid(buffet=[[], BUFFET[1]]), "action.buffet.1": f"marker{turn}"})
+    ok(table, {"board": {"board": diet, "slots": {**{s: None for s in before}, **after}}})
+    assert player(table, turn)["actions_left"] == 4 and not any(player(table, turn)["body"].values())
+    assert table.view("table")["dining_unsure"] and table.state["put_back"] == []
+    ok(table, {"host": {"action": "dining_as_seen"}})
+    assert table.state["buffet"][0] == ["fruit", "fruit"]
+    assert player(table, turn)["actions_left"] == 4 and not any(player(table, turn)["body"].values())
+    assert table.state["put_back"]                   # the TV lists the difference; the host decides
