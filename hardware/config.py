@@ -26,7 +26,7 @@ RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
 _BUTTON = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 _SECTIONS = {
-    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "idle_round_ms", "retry_first_s", "retry_max_s"},
+    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "idle_round_ms", "doze_after_s", "doze_round_ms", "retry_first_s", "retry_max_s"},
     "readers": {"name", "driver", "bus", "device", "reset_pin", "speed_hz", "timeout_ms", "attempts",
                 "rx_gain_db", "match"},
     "buttons": {"pull_up", "debounce_ms", "hold_to_undo_ms", "pins"},
@@ -76,6 +76,8 @@ class Config:
     lift_misses: int = 3
     min_round_ms: float = 10.0
     idle_round_ms: float = 18.0
+    doze_after_s: float = 5.0
+    doze_round_ms: float = 40.0
     retry_first_s: float = 0.5
     retry_max_s: float = 10.0
     camera: dict = field(default_factory=dict)
@@ -134,6 +136,8 @@ def parse(raw: dict, path: Path) -> Config:
     cfg.lift_misses = check.number("[hub] lift_misses", hub.get("lift_misses", 3), 1, 50) or 3
     cfg.min_round_ms = check.number("[hub] min_round_ms", hub.get("min_round_ms", 10), 0, 1000, False) or 0
     cfg.idle_round_ms = check.number("[hub] idle_round_ms", hub.get("idle_round_ms", 18), 0, 1000, False) or 0
+    cfg.doze_after_s = check.number("[hub] doze_after_s", hub.get("doze_after_s", 5), 0, 3600, False) or 0
+    cfg.doze_round_ms = check.number("[hub] doze_round_ms", hub.get("doze_round_ms", 40), 0, 1000, False) or 0
     cfg.retry_first_s = check.number("[hub] retry_first_s", hub.get("retry_first_s", 0.5), 0.01, 60, False) or 0.5
     cfg.retry_max_s = check.number("[hub] retry_max_s", hub.get("retry_max_s", 10), 0.01, 600, False) or 10
 

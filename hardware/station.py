@@ -46,6 +46,7 @@ class Station:
         self.hub = ReaderHub([make_reader(rc) for rc in config.readers], sink,
                              lift_after=config.lift_after_ms / 1000, lift_misses=config.lift_misses,
                              min_round=config.min_round_ms / 1000, idle_round=config.idle_round_ms / 1000,
+                             doze_after=config.doze_after_s, doze_round=config.doze_round_ms / 1000,
                              retry_first=config.retry_first_s, retry_max=config.retry_max_s)
         self.buttons = ButtonPanel(config.buttons, sink, pull_up=config.button_pull_up,
                                    debounce_s=config.debounce_ms / 1000,

@@ -501,6 +501,32 @@ def test_an_empty_table_is_polled_at_the_idle_pace_and_a_card_brings_the_full_pa
     assert (reader.times[polls + 3] - reader.times[polls]) / 3 >= idle * 0.8
 
 
+def test_a_table_nobody_plays_at_dozes_and_a_card_wakes_it(hub_on):
+    """Issue 20: once no card has lain on a group's readers for doze_after, its rounds are
+    doze_round long (an idle table's polling CPU about halved); a card is still one tap and brings
+    the full pace back, and after its lift the idle pace holds for doze_after again."""
+    doze_after, doze = 0.5, 0.2
+    reader = Timed("seat-1")
+    hub, sink = hub_on([reader], idle_round=0.01, doze_after=doze_after, doze_round=doze)
+    wait_for(lambda: reader.times and reader.times[-1] - reader.times[0] >= doze_after + 4 * doze,
+             timeout=10, what="dozing for four rounds")
+    start = reader.times[0]
+    early = [t for t in reader.times if t - start < doze_after - 0.05]
+    late = [t for t in reader.times if t - start > doze_after + 0.05]
+    assert len(early) >= 10, "the idle pace (10 ms) before doze_after"        # 1 round in 0.5 s when dozing
+    # (rounds keep to their schedule: one that woke late is followed by a shorter one)
+    assert len(late) >= 3 and (late[-1] - late[0]) / (len(late) - 1) >= doze * 0.8, "then doze_round"
+    reader.uid = NTAG_7
+    wait_for(lambda: sink.inputs, what="the tap")
+    reader.uid = None
+    wait_for(lambda: len(sink.inputs) == 2, what="the lift")
+    lifted = time.monotonic()
+    wait_for(lambda: reader.times[-1] - lifted >= doze_after / 2, timeout=5, what="polls after the lift")
+    assert len([t for t in reader.times if lifted <= t < lifted + doze_after / 2]) >= 5, \
+        "awake again after a card: the idle pace, not the doze, until doze_after passes"
+    assert sink.kinds() == ["tap", "lift"]
+
+
 class Scripted(TagReader):
     """A reader that plays a list of poll results (ReaderDown instances are raised), then
     repeats the last one."""

@@ -239,3 +239,19 @@ def test_the_idle_round_of_the_readers_is_set_in_the_hub_section(tmp_path):
     assert Station(hwconfig.load(path), lambda inp, source: None).hub.idle_round == 0.05
     path.write_text('[hub]\nidle_round_ms = -5\n')
     assert config_problems(path) == ["[hub] idle_round_ms must be a number from 0 to 1000, not -5"]
+
+
+def test_the_readers_doze_is_set_in_the_hub_section(tmp_path):
+    """Issue 20: after [hub] doze_after_s without a tag (5 s unless set), an empty bus is polled
+    every doze_round_ms (40 ms unless set)."""
+    from hardware.station import Station
+
+    path = tmp_path / "config.toml"
+    path.write_text('[[readers]]\nname = "seat-1"\n')
+    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
+    assert (hub.doze_after, hub.doze_round) == (5.0, 0.04)
+    path.write_text('[hub]\ndoze_after_s = 30\ndoze_round_ms = 100\n[[readers]]\nname = "seat-1"\n')
+    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
+    assert (hub.doze_after, hub.doze_round) == (30.0, 0.1)
+    path.write_text('[hub]\ndoze_round_ms = 2000\n')
+    assert config_problems(path) == ["[hub] doze_round_ms must be a number from 0 to 1000, not 2000"]
