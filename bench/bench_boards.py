@@ -1,7 +1,7 @@
 """Finding boards (issue 13): lens calibration, what straightening costs, and markers that survive.
 
     python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached]
-                                  [--levels easy,medium,hard] [--layouts-at REV]
+                                  [--levels easy,medium,hard] [--layouts-at REV] [--scenes DIR]
 
 1. lens: the ChArUco sheet rendered through the barrel model vision/scenes.py draws with (k1 of
    each level, nine views held as docs/camera.md says), calibrated by ``vision.lens.calibrate``:
@@ -24,7 +24,8 @@
    missing; and the board's slot-centre error.
 
 ``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
-those they were rendered with, when the layouts changed since).
+those they were rendered with, when the layouts changed since); ``--scenes DIR`` reads the cached
+tables from DIR (one rendered set, such as a private cache of bench_vision.py's ``--cache``).
 """
 from __future__ import annotations
 
@@ -194,8 +195,8 @@ def bench_markers(shots: int, six: dict[str, Layout]) -> None:
     localize.WHOLE_FIT_SPREAD = spread
 
 
-def bench_cached(levels: list[str], layouts: dict[str, Layout]) -> None:
-    folder = bench_vision.CACHE / bench_vision._renderer_key(layouts)
+def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | None = None) -> None:
+    folder = folder or bench_vision.CACHE / bench_vision._renderer_key(layouts)
     if not folder.is_dir():
         print(f"\n## cached: no rendered tables in {folder}; run bench/bench_vision.py --levels-only first "
               "(or give --layouts-at the revision they were rendered with)")
@@ -252,6 +253,8 @@ def main(argv=None) -> None:
     ap.add_argument("--levels", default="easy,medium,hard", help="levels of the cached tables to read")
     ap.add_argument("--layouts-at", default=None,
                     help="git revision whose layouts to use (the cached tables' when the layouts changed since)")
+    ap.add_argument("--scenes", type=Path, default=None,
+                    help="folder of one rendered set for cached (default: bench/out/scenes/<the renderer's key>)")
     args = ap.parse_args(argv)
     parts = args.only.split(",")
     layouts = _table(args.layouts_at)
@@ -262,7 +265,7 @@ def main(argv=None) -> None:
     if "markers" in parts:
         bench_markers(args.shots, layouts)
     if "cached" in parts:
-        bench_cached(args.levels.split(","), layouts)
+        bench_cached(args.levels.split(","), layouts, args.scenes)
 
 
 if __name__ == "__main__":

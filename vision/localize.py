@@ -166,25 +166,31 @@ class BoardLocator:
 
         Only markers never seen yet (one seen before and missing now is covered, and looked for in
         its window).  Where: the board's place when it has one, else a provisional fit of the
-        markers seen (two or more; one marker alone guesses too far off).  Each missing marker's window is searched
-        by :func:`vision.markers.detect_closer` and only its own id there is taken; after a find
-        the provisional fit is made again for the markers still missing.
+        markers seen: a homography from two or more, an affine map from one (a homography from one
+        small marker's corners puts markers ten sides away anywhere; the affine map within two
+        sides, 9 in 10 times, on the hard level).  Each missing marker's window is searched by
+        :func:`vision.markers.detect_closer` and only its own id there is taken; after a find the
+        provisional fit is made again for the markers still missing.
         """
         got: dict[int, np.ndarray] = {}
-        for _ in range(2):
+        for _ in range(len(self.layout.markers)):
             # a marker seen before and missing now is covered (a hand): the windows above look for it
             missing = [m for m in self.layout.markers if m not in seen and m not in got and m not in self.corners]
             if self.homography is not None:
                 guess = self.expected()
             else:
                 known = {**seen, **got}
-                if len(known) < 2 or not missing:
+                if not known or not missing:
                     break
                 src = np.concatenate([self.layout.marker_corners(m) for m in known])
                 dst = np.concatenate(list(known.values())).astype(np.float32)
                 if self.lens is not None:
                     dst = self.lens.undistort(dst)
-                h, _ = cv2.findHomography(src, dst, cv2.RANSAC if len(known) > 2 else 0, RANSAC_PX)
+                if len(known) == 1:
+                    affine = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)[0]
+                    h = None if affine is None else np.vstack([affine, [0, 0, 1]])
+                else:
+                    h, _ = cv2.findHomography(src, dst, cv2.RANSAC if len(known) > 2 else 0, RANSAC_PX)
                 if h is None:
                     break
                 guess = {m: cv2.perspectiveTransform(self.layout.marker_corners(m)[None].astype(np.float64), h)[0]
@@ -221,8 +227,11 @@ class BoardLocator:
             h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX)
             if h is None or int(inliers.sum()) < enough:
                 return None
-            # the corners the fit agrees with must be spread too (a misread marker far off is left out)
-            return h if spread(src[inliers.ravel() > 0]) else None
+            # the markers the fit agrees with must be spread too (a misread marker far off is left out);
+            # a marker agrees when two of its corners do (blur and JPEG put a corner of a marker
+            # 12-15 px wide 2-3 px off now and then, and a left-out corner shrank a five-marker spread)
+            agree = inliers.reshape(-1, 4).sum(1) >= 2
+            return h if spread(src.reshape(-1, 4, 2)[agree].reshape(-1, 2)) else None
         if self.homography is None:
             return None
         before = cv2.perspectiveTransform(dst[None].astype(np.float64), np.linalg.inv(self.homography))[0]
