@@ -64,6 +64,10 @@ SATURATED = 250
 #: which the slot is empty, and at or above which something lies on it; between: unknown.
 EMPTY_DIFF = 10.0
 TOKEN_DIFF = 12.5
+#: Where the picture is noisier (sensor noise, JPEG, blur: the light fit misses the empty board by more), the
+#: thresholds are at least these shares of that miss.
+EMPTY_NOISE = 0.6
+TOKEN_NOISE = 0.7
 #: Under glare a token's difference must exceed TOKEN_DIFF by this share of the light added there.
 GLARE_DIFF = 0.2
 #: The face is read between these shares of the token's radius: outside its printed icon,
@@ -354,6 +358,7 @@ class Looks:
     glare: np.ndarray            # (N,) light added at the slot since calibration (grey levels)
     gain: np.ndarray             # (N,) the light's gain at the slot since calibration (all channels' mean)
     around: np.ndarray           # (N, 3) the empty board's mean colour where the light was fitted (calibration light)
+    noise: np.ndarray            # (N,) the light fit's median miss over the window (noise, JPEG, blur)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -416,7 +421,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     gain, added = fit_light(parts, keep, grid, usual)
     res = np.abs(cc - (gain[:, None] * tint)[:, None, :] * rc - window.added(added, co)[..., None])
     res = res[..., 0] + res[..., 1] + res[..., 2]                           # (a reduction over 3 is slow)
-    keep &= res <= np.maximum(3 * masked_quantiles(res[..., None], keep[..., None])[0][:, :1], 6.0)
+    noise = masked_quantiles(res[..., None], keep[..., None])[0][:, 0]
+    keep &= res <= np.maximum(3 * noise[:, None], 6.0)
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
     lit = (cur - window.added(added)[..., None]) * (1 / gain)[:, None, :]
@@ -440,7 +446,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     w = keep[..., None]
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
-                 around.astype(np.float32))
+                 around.astype(np.float32), np.nan_to_num(noise).astype(np.float32))
 
 
 def _find(empty: EmptyLook, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
@@ -523,13 +529,14 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     # a slot whose light dimmed since calibration is brought back with its noise and JPEG grown alike:
     # both thresholds grow with it
     dim = np.maximum(1.0, 1.0 / np.maximum(looks.gain, 0.05))
-    empty = looks.usable & (looks.diff <= EMPTY_DIFF * dim)
+    empty = looks.usable & (looks.diff <= np.maximum(EMPTY_DIFF, EMPTY_NOISE * looks.noise) * dim)
     # the empty class: how far below the empty threshold the difference is
     conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF * dim[empty]), 0.5, 1.0)
     for i in np.flatnonzero(empty):
         labels[i] = EMPTY
     # under glare the print's difference from calibration is noisier: a token needs more of it
-    full = np.flatnonzero(looks.usable & (looks.diff >= (TOKEN_DIFF + GLARE_DIFF * looks.glare) * dim))
+    full = np.flatnonzero(looks.usable & (looks.diff >= np.maximum(TOKEN_DIFF + GLARE_DIFF * looks.glare,
+                                                                    TOKEN_NOISE * looks.noise) * dim))
     if names and len(full):
         centre, spread = spreads(reference)
         z2 = _distances(looks, full, centre, spread, reference.empty_look(slots).white[full])   # (M, C)
