@@ -1,8 +1,9 @@
 """The whole table at play: readers, camera, server and twenty screens at once, optionally in a Pi 4's CPU budget.
 
-The real server runs in a subprocess outside simulation (tests/support/emulated_table.py): eight
-MFRC522 readers wired as on a Pi (the real ``mfrc522`` package and driver on emulated chips
-whose SPI transfers cost what they cost on a Pi), the camera pipeline fed by the synthetic
+The real server runs in a subprocess outside simulation (tests/support/emulated_table.py; the
+process: tests/support/emulated_serve.py): eight MFRC522 readers wired as on a Pi (the real
+``mfrc522`` package and driver on emulated chips whose SPI transfers cost what they cost on a
+Pi), the camera pipeline fed by the synthetic
 camera at 15 frames per second (each frame handed over as a new picture, as a real camera's, so
 the pipeline looks at every one; it skips a picture it has seen), the journal on disk (SQLite, every input fsync'ed).  Twenty
 python-socketio clients stay connected: the eight players' seat pages and twelve TVs and idle
@@ -13,10 +14,12 @@ What happens, in order:
 1. **start-up**: from starting the process to its first answer on ``/api/health`` (and the CPU
    time it had used by then, which a busy machine does not inflate as much);
 2. **idle**: a new game waits with every screen connected, readers polling and the camera
-   running, for ``--idle-seconds``: the server's CPU (all of it, and per part) and memory.  The
+   running, for ``--idle-seconds``: the server's CPU (all of it, and per part) and memory.  It
+   starts once nobody has laid a card for the readers' ``doze_after_s`` (hardware/hub.py: they
+   then poll 25 times a second instead of 55).  The
    tiny game watches no board, so the camera rests (vision/service.py); then the same idle
    again with the tiny game's twin that watches every board (``tiny-watched``,
-   tests/support/emulated_table.py): the camera at its full rate on a still table, each frame
+   tests/support/emulated_serve.py): the camera at its full rate on a still table, each frame
    a new picture with new sensor noise, so it skips the frames in which nothing changed;
 3. **play**: for ``--play-seconds``, the boards watched and something moving in the camera's
    view every frame (off the boards), so the pipeline takes every frame as with hands over the
@@ -81,6 +84,7 @@ from bench.bench_load import rss_kib  # noqa: E402
 from bench.bench_readers import PLACES  # noqa: E402
 from bench.pi_quota import CpuQuota, pi4_core_share  # noqa: E402
 from bench.watchers import Watcher, close_all, new_tiny_game, percentile, post_input, screens  # noqa: E402
+from hardware.config import Config  # noqa: E402
 from hardware.registry import TagRegistry  # noqa: E402
 from server import games  # noqa: E402
 from tests.support import tiny_game  # noqa: E402
@@ -91,6 +95,8 @@ SEATS = 8
 #: One tag per colour card of the tiny game (every seat lays its own copy).
 TAGS = {"test/red": "04A224C2B31190", "test/blue": "04B11C22A35E80"}
 TICK = os.sysconf("SC_CLK_TCK")
+#: After this long without a card the readers poll at their dozing pace (hardware/hub.py).
+DOZE_AFTER_S = Config().doze_after_s
 
 #: The issue's targets: (figure, limit, "max" or "min", where it applies).
 TARGETS = [("http_all_p99_ms", 20, "max", "none"), ("idle_cpu_pct", 5, "max", "none"),
@@ -138,7 +144,7 @@ def cpu_parts(before: dict[str, float], after: dict[str, float], seconds: float)
 
 
 def report(srv: EmulatedTable, folder: Path, name: str, timeout: float = 10.0) -> dict:
-    """Ask the server process for its readers' poll counts (tests/support/emulated_table.py)."""
+    """Ask the server process for its readers' poll counts (tests/support/emulated_serve.py)."""
     path = folder / f"{name}.json"
     srv.hardware(report=str(path))
     deadline = time.monotonic() + timeout
@@ -200,7 +206,9 @@ def taken_per_second(before: tuple[float, int], after: tuple[float, int]) -> flo
 
 
 def idle_cpu(pid: int, seconds: float, rss: list, began: float) -> dict[str, float]:
-    """CPU per part over ``seconds`` of idling, noting the memory every second in ``rss``."""
+    """CPU per part over ``seconds`` of idling, noting the memory every second in ``rss``; it starts
+    once the readers doze (no card laid since the server started ``DOZE_AFTER_S`` ago)."""
+    time.sleep(max(0.0, began + DOZE_AFTER_S + 0.5 - time.perf_counter()))
     cpu0, t0 = thread_cpu(pid), time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         time.sleep(min(1.0, seconds))
@@ -465,7 +473,7 @@ def parts(runs: int = 5, frames: int = 60, polls: int = 1000) -> dict:
     """CPU a pipeline frame (ms) and an empty reader poll (us) take in this process (see the module
     docstring), each the median of ``runs`` runs."""
     from hardware.mfrc522_reader import Mfrc522Reader
-    from tests.support.emulated_table import CAMERA, SensorNoise
+    from tests.support.emulated_serve import CAMERA, SensorNoise
     from tests.support.mfrc522_emulator import Emulator
     from vision.layout import sample_layouts
     from vision.pipeline import Pipeline

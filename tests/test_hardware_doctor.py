@@ -15,7 +15,8 @@ from hardware import doctor, station
 from hardware.mfrc522_reader import Mfrc522Reader
 from hardware.registry import TagRegistry
 from server.context import TableContext
-from tests.support.emulated_table import EmulatedTable, device_dir
+from tests.support.emulated_serve import device_dir
+from tests.support.emulated_table import EmulatedTable
 from tests.support.hardware_helpers import wait_for
 from tests.support.server import free_port
 from tests.support.mfrc522_emulator import EmulatedTag, Emulator
