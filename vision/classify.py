@@ -114,9 +114,10 @@ class Window:
     offsets: np.ndarray          # (K, 2) mm, row-major over side x side
     outside: np.ndarray          # indices of the coarse samples farther than a token can reach (the local light's)
     radius_px: float             # token radius in window samples
-    places: np.ndarray           # (P,) indices of the samples a token's centre may lie on
-    faces: np.ndarray            # (P, M) for a token centred on each place, the samples of its face ring
-    icons: np.ndarray            # (P, M') for a token centred on each place, the samples of its icon
+    core: int                    # samples left off each side of the window for the token's search: its core
+    places: np.ndarray           # (P,) indices (in the core) of the samples a token's centre may lie on
+    faces: np.ndarray            # (P, M) for a token centred on each place, the core's samples of its face ring
+    icons: np.ndarray            # (P, M') for a token centred on each place, the core's samples of its icon
     clear: np.ndarray            # (P, K) for a token centred on each place, the samples clear of it
     disc: tuple[int, int]        # a token's face as two crossed boxes (long and short side, samples)
     grid: np.ndarray             # (side,) the samples' places along x and along y, scaled to -1..1
@@ -142,17 +143,26 @@ class Window:
         dy, dx = (v.ravel() for v in np.mgrid[-s:s + 1, -s:s + 1])
         keep = np.hypot(dx, dy) <= reach + 0.5
         dy, dx = dy[keep], dx[keep]
-        fy, fx = (v.ravel() for v in np.mgrid[-side // 2:side // 2 + 1, -side // 2:side // 2 + 1])
+        across = int(round(2 * DISC * rp)) | 1
+        # the core: as far from the centre as a token's disc (found by) and face (read) reach from its places
+        h = min(c, s + max(across // 2, int(np.ceil(FACE[1] * rp))))
+        cs = 2 * h + 1
+        fy, fx = (v.ravel() for v in np.mgrid[-h:h + 1, -h:h + 1])
         far = np.hypot(fx, fy)
-        faces, icons = ((c + dy[:, None] + fy[part][None]) * side + (c + dx[:, None] + fx[part][None])
+        faces, icons = ((h + dy[:, None] + fy[part][None]) * cs + (h + dx[:, None] + fx[part][None])
                         for part in ((far >= FACE[0] * rp) & (far <= FACE[1] * rp), far <= ICON * rp))
         pxy = np.column_stack([dx, dy]) * STEP_MM
         clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
-        across = int(round(2 * DISC * rp)) | 1
         coarse = coarse_samples(side)
-        return cls(side, offsets, np.intersect1d(coarse, outside), rp, (c + dy) * side + (c + dx),
+        return cls(side, offsets, np.intersect1d(coarse, outside), rp, c - h, (h + dy) * cs + (h + dx),
                    faces.astype(np.intp), icons.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1),
                    (np.arange(side) - c) / c, coarse)
+
+    def crop(self, samples: np.ndarray) -> np.ndarray:
+        """The core of windows' ``samples`` (N, K, ...): (N, core side, core side, ...), a view."""
+        sq = samples.reshape(len(samples), self.side, self.side, *samples.shape[2:])
+        m = self.core
+        return sq[:, m:self.side - m, m:self.side - m]
 
 
 def coarse_samples(side: int, step: int = 2) -> np.ndarray:
@@ -402,8 +412,11 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
         usable &= ~((high - low) > UNEVEN * gain).any(1)
     gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
     inv = 1 / gain
-    lit = cur * inv[:, None, :] + (DARK * inv - DARK)[:, None, :]           # in the calibration light
-    best = _find(empty, lit, sat, window)[1]
+    # the token is looked for, and read, in the window's core only (the rest is for the light)
+    core = lambda v: np.ascontiguousarray(window.crop(v)).reshape(n, -1, *v.shape[2:])
+    cur_c, sat_c = core(cur), core(sat)
+    lit = cur_c * inv[:, None, :] + (DARK * inv - DARK)[:, None, :]         # in the calibration light
+    best = _find(empty, lit, sat_c, window)[1]
     # the light again, now from everything in the window but the token found: a gain in the board's tint
     # (the colour of the light's change, much the same all over it) and added light (glare), without
     # samples that changed otherwise (a neighbour's token)
@@ -425,13 +438,13 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     keep &= res <= np.maximum(3 * noise[:, None], 6.0)
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
-    lit = (cur - window.added(added)[..., None]) * (1 / gain)[:, None, :]
-    mean, best = _find(empty, lit, sat, window)
+    lit = (cur_c - core(window.added(added))[..., None]) * (1 / gain)[:, None, :]
+    mean, best = _find(empty, lit, sat_c, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
     rows = np.arange(n)[:, None]
-    face, bad = lit[rows, idx], clipped[rows, idx]
+    face, bad = lit[rows, idx], core(clipped)[rows, idx]
     colour = masked_median(face, ~bad)
     glared |= ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     usable &= ~glared
@@ -440,9 +453,9 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
     icon = np.log(np.maximum(inner, 0) + DARK).mean(1) - np.log(colour).mean(1)
     colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon])
-    c = side // 2
+    cs = side - 2 * window.core
     at = window.places[best]
-    where = np.column_stack([at % side - c, at // side - c]).astype(np.float32) * STEP_MM
+    where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
     w = keep[..., None]
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
@@ -450,13 +463,14 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
 
 
 def _find(empty: EmptyLook, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
-    """Where in each window (N, K, 3, calibration light) a token most likely lies: the place (N,) whose
+    """Where in each window's core (N, C, 3, calibration light) a token most likely lies: the place (N,) whose
     disc differs most from the empty board, and that mean difference (N,)."""
     n, k, _ = lit.shape
-    d = np.maximum(np.maximum(lit - empty.hi, empty.lo - lit), 0)    # (lo <= hi: one side at most)
+    lo, hi = (window.crop(v).reshape(n, k, 3) for v in (empty.lo, empty.hi))
+    d = np.maximum(np.maximum(lit - hi, lo - lit), 0)                # (lo <= hi: one side at most)
     diff = d[..., 0] + d[..., 1] + d[..., 2]
     diff[sat] = 0.0
-    side = window.side
+    side = window.side - 2 * window.core
     tiles = diff.reshape(n * side, side)
     a, b = window.disc
     # a disc's mean, nearly: two crossed boxes (separable, so cheap) make an octagon
