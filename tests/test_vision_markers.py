@@ -274,3 +274,23 @@ def test_the_sheets_smallest_scale_is_what_a_tilted_camera_gives_the_farthest_ma
         for px in [cv2.perspectiveTransform(b.layout.marker_corners(m)[None].astype(np.float64),
                                             scenes.board_homography(shot, b))[0]])
     assert 0.65 * smallest < model <= 1.02 * smallest, (model, smallest)
+
+
+def test_the_markers_expected_places_follow_the_board_and_the_lens(shots):
+    """Where a placed board's markers should be is worked out once per place (each frame asks for
+    it); a slide, and a lens set or dropped, must move it."""
+    layouts, lens, (grey, truth, found), (grey2, truth2, found2) = shots
+    layout = layouts["diet-2"]
+    locator = BoardLocator(layout, 3, lens)
+    assert locator.update(grey, make_detector(), found).usable
+    fresh = lambda: {m: locator.to_image(layout.marker_corners(m)) for m in layout.markers}
+    before = locator.expected()
+    assert all(np.array_equal(before[m], c) for m, c in fresh().items())
+    assert locator.update(grey2, make_detector(), found2).moved           # slid 12 mm
+    after = locator.expected()
+    assert all(np.abs(after[m] - before[m]).max() > 1.5 for m in layout.markers)
+    assert all(np.array_equal(after[m], c) for m, c in fresh().items())
+    locator.lens = None
+    straight = locator.expected()
+    assert all(np.array_equal(straight[m], c) for m, c in fresh().items())
+    assert max(np.abs(straight[m] - after[m]).max() for m in layout.markers) > 1

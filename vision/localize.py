@@ -71,6 +71,7 @@ class BoardLocator:
         self.corners: dict[int, np.ndarray] = {}        # marker id -> image corners (4, 2)
         self.templates: dict[int, tuple[int, int, np.ndarray]] = {}
         self._frame = 0
+        self._expected: tuple = (None, {})      # ((homography, lens) it was worked out for, corners)
 
     def _window(self, corners: np.ndarray, margin: float, shape) -> tuple[int, int, int, int]:
         x0, y0 = corners.min(0)
@@ -110,10 +111,15 @@ class BoardLocator:
         return at[:, None] + np.matmul(offsets.astype(np.float32)[None], linear)
 
     def expected(self) -> dict[int, np.ndarray]:
-        """Every marker's corners in the picture as the current homography puts them."""
+        """Every marker's corners in the picture as the current homography puts them (worked out
+        once per board place and lens: it was most of a still board's time per frame)."""
         if self.homography is None:
             return {}
-        return {mid: self.to_image(self.layout.marker_corners(mid)) for mid in self.layout.markers}
+        done_for, corners = self._expected
+        if done_for is None or done_for[1] is not self.lens or not np.array_equal(done_for[0], self.homography):
+            corners = {mid: self.to_image(self.layout.marker_corners(mid)) for mid in self.layout.markers}
+            self._expected = ((self.homography.copy(), self.lens), corners)
+        return corners
 
     def update(self, grey: np.ndarray, detector, found: dict[int, np.ndarray] | None = None) -> Fix:
         """Locate the board in ``grey``; ``found`` are markers from a whole-frame search, if one ran."""
