@@ -7,7 +7,7 @@ import numpy as np
 from tests.support.vision_scenes import calibrated, layouts, random_layout_tokens, run
 from vision import scenes
 from vision import synthetic as syn
-from vision.pipeline import Pipeline
+from vision.pipeline import REREAD_EVERY, TURN_SLOTS, Pipeline
 from vision.tokens import UNKNOWN
 
 
@@ -54,7 +54,9 @@ def test_a_board_whose_light_changed_a_lot_asks_for_calibration_and_is_still_rea
     dim = replace(scene.light, gain=tuple(g * 0.6 for g in scene.light.gain))    # a lamp switched off
     moved = {"diet-1": dict(list(tokens["diet-1"].items())[2:])}
     commits = []
-    for i in range(16):          # past the periodic re-read of a still board (every 15th frame)
+    # past the periodic re-read of every part of a still board (one part every REREAD_EVERY frames):
+    # the slots read after the change saw only a few others for the board's tint under the new light
+    for i in range(REREAD_EVERY * -(-len(pipe.boards["diet-1"].layout.slots) // TURN_SLOTS) + 6):
         commits += pipe.process(syn.render(syn.with_tokens(scene, moved, 200 + i, light=dim))[0])
     board = pipe.status()["boards"]["diet-1"]
     assert board["recalibrate"] and board["light_change"] > 0.45      # more than the old rule's blanking

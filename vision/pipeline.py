@@ -31,10 +31,14 @@ DEAD_SPREAD = 4.0
 #: unsure only where its own evidence is weak (vision/classify.py), so a board is never blanked
 #: for its patch alone (glare on the patch, or a daylight mix that changed, says little of a slot).
 LIGHT_WARN = 0.25
-#: Every this many frames one board, each in turn, has every slot read again, still, busy or not
+#: Every this many frames one part of one board, each in turn, is read again, still, busy or not
 #: (slow light changes, a change too small for the slot test below).  Otherwise a board is read only once
 #: it lies still after something moved on it, and then only the slots whose window changed.
 REREAD_EVERY = 10
+#: A turn reads at most this many of a board's slots (with its LIGHT_SLOTS), the next ones at the
+#: board's next turn: read whole in one frame a 137-slot board took up to 21 ms here, which a Pi's
+#: CPU budget pays all at once while the readers and the screens wait (issue 20).
+TURN_SLOTS = 32
 #: A slot's window is compared with the one it was last read from at every this many samples each way.
 SIGN_STEP = 2
 #: A sample whose colour moved by more than this (grey levels, in any channel) since its slot was
@@ -98,7 +102,7 @@ class Pipeline:
         self.timings: deque = deque(maxlen=120)
         self.last_frame: np.ndarray | None = None
         self._search_now = False
-        self._turn: str | None = None      # the board whose every slot this frame reads again (REREAD_EVERY)
+        self._turn: tuple[str, np.ndarray] | None = None   # the board and slots this frame reads again
 
     def set_layout(self, layout: Layout) -> None:
         """Watch a board with this layout (a new board, or new geometry for a known one)."""
@@ -150,8 +154,9 @@ class Pipeline:
         self.last_frame = frame
         self._turn = None
         if self.boards and self.frame_no % REREAD_EVERY == 0:
-            names = list(self.boards)
-            self._turn = names[self.frame_no // REREAD_EVERY % len(names)]
+            turns = [(name, part) for name, w in self.boards.items()
+                     for part in np.array_split(np.arange(len(w.layout.slots)), -(-len(w.layout.slots) // TURN_SLOTS))]
+            self._turn = turns[self.frame_no // REREAD_EVERY % len(turns)] if turns else None
         small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         found = None
         if self._search_due():
@@ -195,13 +200,16 @@ class Pipeline:
         watch.gain = patch_gain(watch.reference, watch.patch)
         watch.touched |= busy or watch.motion.last["motion_mm2"] > 0
         # read the slots when the board lies still after a change (nothing is decided while it is busy)
-        if watch.reading is None or (watch.stale and not busy) or watch.layout.board == self._turn:
+        turn = self._turn[1] if self._turn and self._turn[0] == watch.layout.board else None
+        if watch.reading is None or (watch.stale and not busy):
             self._read(watch, frame, None)
-            if not busy:            # (read under a hand in its turn, the board is read again once still)
+            if not busy:
                 watch.stale = watch.touched = False
-        elif watch.touched and not busy:
-            self._read(watch, frame, self._changed_slots(watch, frame))
-            watch.touched = False
+        elif turn is not None or (watch.touched and not busy):
+            # (a part read under a hand in its turn: those slots' windows changed, read again once still)
+            changed = self._changed_slots(watch, frame) if watch.touched and not busy else turn
+            self._read(watch, frame, changed if turn is None else np.union1d(turn, changed))
+            watch.touched = watch.touched and busy
         return watch.tracker.update(watch.reading.labels, busy)
 
     def _changed_slots(self, watch: BoardWatch, frame: np.ndarray) -> np.ndarray:
