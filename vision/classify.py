@@ -415,7 +415,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     # the token is looked for, and read, in the window's core only (the rest is for the light)
     core = lambda v: np.ascontiguousarray(window.crop(v)).reshape(n, -1, *v.shape[2:])
     cur_c, sat_c = core(cur), core(sat)
-    lit = cur_c * inv[:, None, :] + (DARK * inv - DARK)[:, None, :]         # in the calibration light
+    lit = _relit(cur_c, -DARK, inv, -DARK)                                   # in the calibration light
     best = _find(empty, lit, sat_c, window)[1]
     # the light again, now from everything in the window but the token found: a gain in the board's tint
     # (the colour of the light's change, much the same all over it) and added light (glare), without
@@ -438,7 +438,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     keep &= res <= np.maximum(3 * noise[:, None], 6.0)
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
-    lit = (cur_c - core(window.added(added))[..., None]) * (1 / gain)[:, None, :]
+    lit = _relit(cur_c, core(window.added(added)), 1 / gain)
     mean, best = _find(empty, lit, sat_c, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
@@ -460,6 +460,19 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32))
+
+
+def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.ndarray:
+    """``(cur - added) * inv + shift`` for windows ``cur`` (N, K, 3), ``added`` a number or (N, K), ``inv`` (N, 3):
+    a channel at a time (numpy broadcasts a factor per slot and channel over the last axis slowly)."""
+    out = np.empty_like(cur)
+    for ch in range(3):
+        o = out[..., ch]
+        np.subtract(cur[..., ch], added, out=o)
+        o *= inv[:, ch:ch + 1]
+        if shift:
+            o += shift
+    return out
 
 
 def _find(empty: EmptyLook, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
