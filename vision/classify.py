@@ -88,6 +88,8 @@ GAIN_PRIOR = 0.3
 CLEAR_MM = 2.0
 #: Least spread of a token type's colour (log units): the tokens' own print varies by a few percent.
 MIN_SIGMA = 0.08
+#: Least spread of a token's icon against its face (log units): blur at the table's far side washes it out.
+MIN_ICON_SIGMA = 0.1
 #: Farther than this many spreads from every type: unknown.
 MAX_DISTANCE = 4.0
 #: Below this share of the likelihood: unknown.
@@ -595,7 +597,8 @@ def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
     """Every type's look (C, LOOK) and the spread (LOOK,) they share: the few tokens of one type say too little
     about its own spread, all types together say enough (their print and the light vary alike)."""
     stats = np.stack([reference.tokens[t] for t in reference.tokens])      # (C, 2, LOOK)
-    return stats[:, 0], np.sqrt((stats[:, 1] ** 2).mean(0) + MIN_SIGMA ** 2)
+    least = np.array([MIN_SIGMA] * 3 + [MIN_ICON_SIGMA], np.float32)
+    return stats[:, 0], np.sqrt((stats[:, 1] ** 2).mean(0) + least ** 2)
 
 
 def token_look(colours: np.ndarray) -> np.ndarray:
