@@ -16,11 +16,12 @@ What happens, in order:
 2. **idle**: a new game waits with every screen connected, readers polling and the camera
    running, for ``--idle-seconds``: the server's CPU (all of it, and per part) and memory.  It
    starts once nobody has laid a card for the readers' ``doze_after_s`` (hardware/hub.py: they
-   then poll 25 times a second instead of 55).  The
-   tiny game watches no board, so the camera rests (vision/service.py); then the same idle
-   again with the tiny game's twin that watches every board (``tiny-watched``,
-   tests/support/emulated_serve.py): the camera at its full rate on a still table, each frame
-   a new picture with new sensor noise, so it skips the frames in which nothing changed;
+   then poll 25 times a second instead of 55).  The tiny game watches no board, so the camera
+   rests (vision/service.py); then the same idle again with the tiny game's twin that watches
+   every board (``tiny-watched``, tests/support/emulated_serve.py): the camera watching a still
+   table, each frame a new picture with new sensor noise, so it skips the frames in which
+   nothing changed, measured once the still table has made it doze (5 frames a second instead
+   of 15, vision/service.py);
 3. **play**: for ``--play-seconds``, the boards watched and something moving in the camera's
    view every frame (off the boards), so the pipeline takes every frame as with hands over the
    table: the camera really working.  At a busy table's pace: cards laid on the seat readers
@@ -208,7 +209,7 @@ def taken_per_second(before: tuple[float, int], after: tuple[float, int]) -> flo
 def idle_cpu(pid: int, seconds: float, rss: list, began: float) -> dict[str, float]:
     """CPU per part over ``seconds`` of idling, noting the memory every second in ``rss``; it starts
     once the readers doze (no card laid since the server started ``DOZE_AFTER_S`` ago)."""
-    time.sleep(max(0.0, began + DOZE_AFTER_S + 0.5 - time.perf_counter()))
+    time.sleep(max(0.0, began + DOZE_AFTER_S + 2.0 - time.perf_counter()))    # (the readers start after the imports)
     cpu0, t0 = thread_cpu(pid), time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         time.sleep(min(1.0, seconds))
@@ -294,7 +295,11 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the camera did not wake for the watched boards: {camera(srv)}")
                 time.sleep(0.2)
-            time.sleep(2.0)                           # the boards settle (still) after the new game
+            deadline = time.monotonic() + 60          # the boards settle (still) after the new game,
+            while "dozing" not in camera(srv)["detail"]:  # and the camera dozes (vision/service.py)
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the camera did not doze on the still table: {camera(srv)}")
+                time.sleep(0.2)
             taken0, watched0 = frames_taken(session, srv), report(srv, Path(tmp), "watched-before")
             idle_watched = idle_cpu(pid, idle_seconds, rss, began)
             idle_watched_taken = taken_per_second(taken0, frames_taken(session, srv))

@@ -1,6 +1,7 @@
 """The camera does less when nothing needs it (issue 20): it rests at one frame a second while the
 running game watches no board, and the pipeline skips a frame in which nothing changed while every
-board lies still, yet still sees a token laid at once and looks at the table every second."""
+board lies still, yet still sees a token laid at once and looks at the table every second; a
+table still for a while is looked at a few times a second until something changes."""
 import dataclasses
 import threading
 import time
@@ -154,3 +155,28 @@ def test_a_running_camera_gives_the_heaps_free_memory_back_now_and_then(monkeypa
     finally:
         svc.stop()
     assert min(b - a for a, b in zip(trims, trims[1:])) >= 0.05 * 0.9      # not at every frame
+
+
+def test_a_table_still_for_a_while_dozes_and_a_change_brings_the_full_rate_back(monkeypatch):
+    monkeypatch.setattr(camera_service, "DOZE_AFTER_S", 0.4)
+    still = np.random.default_rng(5).integers(60, 200, (90, 160, 3), dtype=np.uint8)     # a table, not a dead frame
+    moved = still.copy()
+    moved[:40, :40] = 30                                    # a hand in a corner
+    source = _Looping([still])
+    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=20)
+    svc.start()
+    try:
+        wait_for(lambda: svc.dozing() and len(source.reads) >= 3, timeout=10, what="dozing")
+        n = len(source.reads)
+        wait_for(lambda: len(source.reads) >= n + 4, timeout=10, what="four frames dozing")
+        dozing = source.reads[n:n + 4]
+        assert (dozing[-1] - dozing[0]) / 3 >= 0.8 / camera_service.DOZING_FPS       # not 1/20 s
+        assert "dozing" in svc.health()[0]["detail"]
+        source.frames = [moved]
+        wait_for(lambda: not svc.dozing(), timeout=10, what="the change seen")
+        n = len(source.reads)
+        wait_for(lambda: len(source.reads) >= n + 6, timeout=10, what="six frames after the change")
+        awake = source.reads[n:n + 6]
+        assert (awake[-1] - awake[0]) / 5 < 0.6 / camera_service.DOZING_FPS, "the full rate again"
+    finally:
+        svc.stop()

@@ -11,7 +11,10 @@ nothing changed is not looked at either, while every board lies still: the pictu
 blocks of ``BLOCK_PX`` pixels, is compared with the last one the pipeline took, and none of its
 blocks moved by more than ``CHANGE_LEVEL`` (a camera's noise, averaged over a block, moves them
 by under one level; a token laid or a hand by tens).  The pipeline still takes a frame every
-``FULL_PASS_S``, so a change too small for the blocks waits at most that long.
+``FULL_PASS_S``, so a change too small for the blocks waits at most that long.  Once nothing has
+changed for ``DOZE_AFTER_S`` the camera dozes: ``DOZING_FPS`` frames a second until a frame
+shows a change (a hand reaching over the table is then seen up to a fifth of a second later, and
+followed at the full rate).
 """
 from __future__ import annotations
 
@@ -47,6 +50,9 @@ BLOCK_PX = 16
 CHANGE_LEVEL = 6
 #: The pipeline takes a frame at least this often (seconds), changed or not.
 FULL_PASS_S = 1.0
+#: Seconds without a change after which the camera dozes, and its frames a second then.
+DOZE_AFTER_S = 5.0
+DOZING_FPS = 5.0
 #: The camera thread runs this many nice levels below the rest of the table: when the CPU is short
 #: (a Pi's cores, other programs) the readers and the server get it first and the camera what is left.
 CAMERA_NICE = 10
@@ -90,6 +96,7 @@ class CameraService:
         self._next_open = 0.0
         self.prepare = prepare          # run once in the camera thread before the first frame
         self._taken: tuple[float, np.ndarray] | None = None    # when the pipeline took a frame, its blocks
+        self._changed_at = time.monotonic()     # when a frame last showed a change (or a board was not still)
         self.collecting = False         # a calibration capture wants every frame measured
         self.expected = expected        # boards that must be in view (the [camera] boards list)
         self.watched = True             # the running game watches a board (see vision.camera)
@@ -106,6 +113,13 @@ class CameraService:
     def resting(self) -> bool:
         """Whether nothing needs the camera's pictures now."""
         return not (self.watched or self.collecting or time.monotonic() - self._looked_at < LOOKED_AT_S)
+
+    def dozing(self) -> bool:
+        """Whether the watched table has shown no change for ``DOZE_AFTER_S`` (nobody looking at the
+        pictures, no calibration running)."""
+        now = time.monotonic()
+        return (now - self._changed_at >= DOZE_AFTER_S and not self.collecting
+                and now - self._looked_at >= LOOKED_AT_S)
 
     # ----- one step ----------------------------------------------------------------------
     def step(self) -> list[dict]:
@@ -153,9 +167,11 @@ class CameraService:
             return True         # the pipeline names what is wrong with it
         h, w = frame.shape[:2]
         blocks = cv2.resize(frame, (max(1, w // BLOCK_PX), max(1, h // BLOCK_PX)), interpolation=cv2.INTER_AREA)
-        if (self._taken is not None and now - self._taken[0] < FULL_PASS_S and not self.collecting
-                and self._taken[1].shape == blocks.shape
-                and int(cv2.absdiff(blocks, self._taken[1]).max()) <= CHANGE_LEVEL and self.pipeline.at_rest()):
+        same = (self._taken is not None and self._taken[1].shape == blocks.shape
+                and int(cv2.absdiff(blocks, self._taken[1]).max()) <= CHANGE_LEVEL and self.pipeline.at_rest())
+        if not same:
+            self._changed_at = now
+        elif now - self._taken[0] < FULL_PASS_S and not self.collecting:
             return False
         self._taken = (now, blocks)
         return True
@@ -189,22 +205,22 @@ class CameraService:
             except Exception:
                 log.exception("preparing the camera failed")
             self.prepare = None
-        rested = False
+        pace = None
         trimmed = time.monotonic()
         while not self._stop.is_set():
             start = time.monotonic()
             if start - trimmed >= TRIM_EVERY_S:
                 give_back_free_memory()
                 trimmed = start
-            resting = self.resting()
-            if resting != rested:
+            period = 1.0 / RESTING_FPS if self.resting() else max(self.period, 1.0 / DOZING_FPS) \
+                if self.dozing() else self.period
+            if period != pace:
                 self.frame_times.clear()        # the frame rate is the new pace's
-                rested = resting
+                pace = period
             try:
                 self.step()
             except Exception:
                 log.exception("the camera pipeline failed on a frame")
-            period = 1.0 / RESTING_FPS if resting else self.period
             self._wake.wait(max(0.0, period - (time.monotonic() - start)))
             self._wake.clear()
 
@@ -269,7 +285,8 @@ class CameraService:
             lens = status["lens"] if status["lens"] not in ("in use", "not calibrated") else ""
             cam = {"status": "simulated" if self.simulated else "ok",
                    "detail": f"resting ({RESTING_FPS:g} frame a second): no game watches a board"
-                   if self.resting() else f"lens {lens}" if lens else ""}
+                   if self.resting() else f"dozing ({DOZING_FPS:g} frames a second): the table lies still"
+                   if self.dozing() and self.period < 1.0 / DOZING_FPS else f"lens {lens}" if lens else ""}
         records = [{"name": "camera", **cam, "last_seen": self.last_frame_at,
                     "fps": None if fps is None else round(fps, 1),
                     "ms_per_frame": None if ms is None else round(ms, 2), "commits": self.commits}]
@@ -313,7 +330,7 @@ class CameraService:
     def jpeg(self, annotate: bool = True, quality: int = 80) -> bytes | None:
         """The last frame as JPEG, with markers, slots, classes and :attr:`marks` drawn when ``annotate``."""
         from .overlay import draw
-        if self.resting():
+        if self.resting() or self.dozing():
             self._wake.set()
         self._looked_at = time.monotonic()
         with self.lock:
