@@ -8,7 +8,8 @@
    one table (the shopping list and four diet boards at 1280x720), calibrated as docs/camera.md says
    (empty boards, then the token plan, under the calibration light), then read in ``--pictures``
    pictures with fresh random tokens under the play light (its mix changed since calibration,
-   glare and people's shadows as the level says).  Boards fully right and confusion pairs too.
+   glare and people's shadows as the level says).  Boards fully right and confusion pairs too, over
+   every board and over the boards found and read only (a board not found is board finding's share).
 
 1. Per-slot error: single boards (diet board and shopping list) under random slant, uneven and
    coloured light (calibrated under it, then drifting), blur, noise and JPEG; three pictures per
@@ -111,11 +112,12 @@ def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | Non
 
 
 def level_error(level: str, shots: int, pictures: int, cache: Path | None = None, first: int = 0,
-                use_lens: bool = True) -> Tally:
-    """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each."""
+                use_lens: bool = True) -> tuple[Tally, Tally]:
+    """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each: every board,
+    and the boards found and read only (the classifier's share: a board not found is board finding's)."""
     every = sample_layouts()
     ls = {b: every[b] for b in LEVEL_BOARDS}
-    tally = Tally()
+    tally, found = Tally(), Tally()
     for c in range(first, first + shots):
         got = level_shot(ls, level, LEVEL_SEEDS[level] + c, pictures, cache)
         lens = got["lens"] if use_lens else None
@@ -133,7 +135,9 @@ def level_error(level: str, shots: int, pictures: int, cache: Path | None = None
             for b, w in fresh.boards.items():
                 read = None if w.reading is None else dict(zip((s.id for s in w.layout.slots), w.reading.labels))
                 tally.add_board(truth["boards"][b]["slots"], read)
-    return tally
+                if read is not None:
+                    found.add_board(truth["boards"][b]["slots"], read)
+    return tally, found
 
 
 def table_error(conditions: int) -> dict:
@@ -297,14 +301,16 @@ def main() -> int:
     ap.add_argument("--no-lens", action="store_true", help="read the harder renderer's shots without the lens")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    total = Tally()
+    total, total_found = Tally(), Tally()
     for level in [v for v in args.levels.split(",") if v]:
-        t = level_error(level, args.shots, args.pictures, Path(args.cache) if args.cache else None,
-                        args.first_shot, not args.no_lens)
-        total = total.merge(t)
+        t, found = level_error(level, args.shots, args.pictures, Path(args.cache) if args.cache else None,
+                               args.first_shot, not args.no_lens)
+        total, total_found = total.merge(t), total_found.merge(found)
         _print_tally(f"harder renderer, {level}", t)
+        _print_tally(f"harder renderer, {level}, boards read only", found)
     if total.slots:
         _print_tally("harder renderer, all levels", total)
+        _print_tally("harder renderer, all levels, boards read only", total_found)
     if args.levels_only:
         return 0
     for name, err in (("one board, ~1.1 px/mm", slot_error(args.conditions)),
