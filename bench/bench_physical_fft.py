@@ -195,7 +195,7 @@ class Group:
         self.cases = Counter()           # ambiguity and illegal moves made and resolved
         self.orders = Counter()          # the orders the boards of a move were read in
         self.flashes = 0                 # legal moves listed to put back until their last board was read
-        self.wrong = 0                   # moves recorded otherwise than the group made them
+        self.wrong: Counter = Counter()  # moves recorded otherwise than the group made them, by what differs
         self.bag = [f for f in sorted(self.table.state["foods"]) for _ in range(10)]
         self.rng.shuffle(self.bag)
         self.oos = sorted(self.state["cards"]["out_of_stock"])       # the group's shuffled decks
@@ -275,6 +275,7 @@ class Group:
         seen = self.state["boards"].get("main", {}).get("seen", {})
         self.both({"board": {"board": "main", "slots": {**{s: None for s in seen if s.startswith(("pizza", "buffet"))},
                                                         **slots}}})
+        self._straighten()
 
     # ----- a turn
     def _legal(self, seat: int, body: dict) -> bool:
@@ -415,13 +416,20 @@ class Group:
                        "ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
             choice = next(i for i, b in enumerate(self.state["question"]["bodies"], 1) if _same(b, body))
             self.phone_input(kind, {"seat": {"seat": seat, "action": "answer", "choice": choice}})
-        self.wrong += _record(self.state) != _record(expected)
+        self._check_record(expected)
         tidying = self.state["phase"] == "round_end"        # its list is the clean-up still to do
         assert (tidying or not self.state["put_back"]) and (self.state["turn"] != seat or self.state["phase"] not in
                                                             ("actions", "pizza_extra") or
                                                             self.state["seats"][str(seat)]["actions_left"] < left), \
-            f"{body} was not applied: {self.state['put_back']}"
+            f"{body} was not applied: {self.state['put_back']}" + (
+                f"; dining out not taken: {self.state['dining_unsure']['problems']}" if self.state.get("dining_unsure") else "")
         self.guided += self._guided_inputs(seat, body)
+
+    def _check_record(self, expected: dict) -> None:
+        """Count the move if the table recorded it otherwise than ``expected``, by the parts that differ."""
+        differs = _differs(self.state, expected)
+        if differs:
+            self.wrong[", ".join(differs)] += 1
 
     def _insisted(self, seat: int, body: dict) -> bool:
         """Once a game, after a two-token snack was refused and put right, the group insists on another
@@ -448,7 +456,7 @@ class Group:
         self.actions["snack"] += 1
         self.phone_input("snack", {"host": {"action": "accept_board", "board": self._diet(seat)}})
         self.cases[case] += 1
-        self.wrong += _record(self.state) != _record(trial)
+        self._check_record(trial)
         before, after = diet_slots(p), diet_slots(second)
         fix = {s: after.get(s) for s in {*before, *after} if before.get(s) != after.get(s)}
         self.guided += [{"host": {"action": "correct_board", "board": self._diet(seat), "slots": fix}}] \
@@ -500,10 +508,12 @@ class Group:
             self._straighten()
 
     def _straighten(self) -> None:
-        """Camera mode: the TV lists slots of a legal move (the camera misread a token): the people
-        straighten the tokens on each board listed and the camera looks again, up to three times."""
+        """Camera mode: the TV lists slots of a legal move (the camera misread a token), or the dining-out
+        spaces the camera could not read: the people straighten the tokens on each board listed and the
+        camera looks again, up to three times."""
         for _ in range(3 if self.camera else 0):
             listed = {d["board"] for d in self.state["put_back"]} & self.camera.boards()
+            listed |= {"main"} if self.state.get("dining_unsure") else set()
             if not listed:
                 return
             self.straightened += 1
@@ -778,9 +788,19 @@ def actions_space_open(state: dict, seat: int) -> bool:
 def _record(state: dict) -> dict:
     """What the table records, leaving out its log, what the camera saw and what it asks or lists, and
     the order of the tokens in the areas where it means nothing (a kitchen column, trash, freezer, thaw)."""
-    out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "seats")}
+    out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "dining_unsure", "seats")}
     out["seats"] = {s: {**p, "kitchen": [sorted(c) for c in p["kitchen"]],
                         **{a: sorted(p[a]) for a in ("trash", "freezer", "thaw")}} for s, p in state["seats"].items()}
+    return out
+
+
+def _differs(a: dict, b: dict) -> list[str]:
+    """The parts of the record (its keys; a player's as ``seat.<key>``) in which two states differ."""
+    ra, rb = _record(a), _record(b)
+    out = [k for k in sorted(set(ra) | set(rb)) if k != "seats" and ra.get(k) != rb.get(k)]
+    for s in sorted(set(ra["seats"]) | set(rb["seats"])):
+        pa, pb = ra["seats"].get(s, {}), rb["seats"].get(s, {})
+        out += [f"seat.{k}" for k in sorted(set(pa) | set(pb)) if pa.get(k) != pb.get(k) and f"seat.{k}" not in out]
     return out
 
 
@@ -828,7 +848,7 @@ def main() -> None:
                     "art, a tilted camera through a lens, daylight changed since calibration, glare, shadows")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
-    flashes = misrecorded = 0
+    flashes, misrecorded = 0, Counter()
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
     uncalibrated = []
     started = time.perf_counter()
@@ -851,7 +871,7 @@ def main() -> None:
             cases.update(g["cases"])
             orders.update(g["orders"])
             flashes += g["flashes"]
-            misrecorded += g["wrong"]
+            misrecorded.update(g["wrong"])
             wrong += not g["stalled"] and g["physical"] != g["guided"]
             per_game.append(sum(g["phone"].values()) / max(1, sum(g["actions"].values())))
             print(f"{n}p seed {seed}: {sum(g['actions'].values())} actions, {sum(g['phone'].values())} phone/host "
@@ -874,7 +894,8 @@ def main() -> None:
     diet_first = sum(c for o, c in several.items() if "main" in o and "diet" in o and o.index("diet") < o.index("main"))
     print(f"moves read on more than one board: {sum(several.values())}, in {len(several)} different orders; "
           f"diet board before main board: {diet_first}")
-    print(f"moves recorded otherwise than the group made them: {misrecorded}")
+    print(f"moves recorded otherwise than the group made them: {sum(misrecorded.values())}"
+          + "".join(f"\n  differing in {k} x{v}" for k, v in misrecorded.most_common()))
     print(f"legal moves listed to put back until their last board was read: {flashes}")
     print(f"games whose final scores differ from the guided replay: {wrong} of {len(per_game) - len(stalls)} "
           "played to the end")
