@@ -1,6 +1,6 @@
 """Finding boards (issue 13): lens calibration, what straightening costs, and markers that survive.
 
-    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached]
+    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached,frames]
                                   [--levels easy,medium,hard] [--layouts-at REV] [--scenes DIR]
 
 1. lens: the ChArUco sheet rendered through the barrel model vision/scenes.py draws with (k1 of
@@ -22,6 +22,9 @@
    first frame finds it, by the detector as it was (OpenCV's 4 px a cell to read the bits), by the
    detector reading bits at 10 px a cell, and by that plus the second look where markers are
    missing; and the board's slot-centre error.
+5. frames: the live pipeline's CPU per frame (one core) on the synthetic table, calibrated, at
+   1280x720 and 1920x1080, still and with a hand moving, what its board locators take of it, and
+   a search of the whole picture for markers.
 
 ``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
 those they were rendered with, when the layouts changed since); ``--scenes DIR`` reads the cached
@@ -160,7 +163,7 @@ def _corners_only(layout: Layout) -> Layout:
     return Layout.from_dict(data)
 
 
-def bench_markers(shots: int, six: dict[str, Layout]) -> None:
+def bench_markers(shots: int, six: dict[str, Layout], levels: list[str]) -> None:
     print("\n## markers: boards found from a cold start with hands and glare (harder renderer)")
     print("| level | markers a board, picture | boards found | markers seen a board (median) | "
           "slot error px median / max |")
@@ -171,7 +174,7 @@ def bench_markers(shots: int, six: dict[str, Layout]) -> None:
                 ("6, 1280x720", six, localize.WHOLE_FIT_SPREAD, 1280),
                 ("6, 1920x1080", six, localize.WHOLE_FIT_SPREAD, 1920))
     spread = localize.WHOLE_FIT_SPREAD
-    for level in ("easy", "medium", "hard"):
+    for level in levels:
         for name, layouts, localize.WHOLE_FIT_SPREAD, width in variants:
             placed, total, seen_counts, errors = 0, 0, [], []
             for seed in range(shots):
@@ -217,7 +220,7 @@ def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | N
         for name, detector, second in variants:
             localize.detect_closer = closer if second else (lambda *a: {})
             placed = total = placed_play = total_play = 0
-            errors, cpu = [], []
+            errors, cpu, by_cell = [], [], {}
             for shot_dir in shots:
                 seed = int(shot_dir.name.split("-")[1])
                 shot = scenes.shot(layouts, level, seed)
@@ -230,10 +233,13 @@ def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | N
                     t = time.process_time()
                     found = detect(detector, grey)
                     locators = [BoardLocator(layout, 3, true) for layout in layouts.values()]
-                    usable = [loc.update(grey, detector, found).usable for loc in locators]
+                    fixes = [loc.update(grey, detector, found) for loc in locators]
                     cpu.append((time.process_time() - t) * 1000)
                     play = bench_shot and picture.name.startswith("play")
-                    for loc, layout, ok in zip(locators, layouts.values(), usable):
+                    for loc, layout, fix in zip(locators, layouts.values(), fixes):
+                        ok = fix.usable
+                        if second:
+                            _tally_cells(by_cell, shot, layout, true, found, fix.seen)
                         total += 1
                         total_play += play
                         if ok:
@@ -242,15 +248,62 @@ def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | N
                             errors.append(_slot_error(layout, loc, truth, true))
             print(f"| {level} | {len(shots)} | {name} | {placed} of {total} | {placed_play} of {total_play} | "
                   f"{statistics.median(errors):.2f} / {max(errors):.2f} | {statistics.median(cpu):.1f} |")
+        print(f"\n{level}, markers found by their size (px a cell: the shortest side as drawn, through the lens, / 6): "
+              + "; ".join(f"{cell:.2f}-{cell + 0.25:.2f}: {n} markers, {first / n:.0%} by the search, {seen / n:.0%} "
+                          f"by the locator" for cell, (n, first, seen) in sorted(by_cell.items())) + "\n")
     localize.detect_closer = closer
+
+
+def _tally_cells(by_cell: dict, shot, layout: Layout, lens: L.Lens, found: dict, seen: list[int]) -> None:
+    """Count each of the board's markers under its size in the picture (px a cell, in quarters):
+    [markers, found by the whole-picture search, seen by the locator]."""
+    board = next(b for b in shot.boards if b.layout.board == layout.board)
+    h = scenes.board_homography(shot, board)
+    for mid in layout.markers:
+        px = lens.distort(cv2.perspectiveTransform(layout.marker_corners(mid)[None].astype(np.float64), h)[0])
+        cell = np.floor(min(np.linalg.norm(np.roll(px, -1, 0) - px, axis=1)) / 6 * 4) / 4
+        n = by_cell.setdefault(float(cell), [0, 0, 0])
+        n[0], n[1], n[2] = n[0] + 1, n[1] + (mid in found), n[2] + (mid in seen)
+
+
+def bench_frames(frames: int) -> None:
+    """The live pipeline's CPU per frame at 1280x720 and 1920x1080 (the synthetic table, calibrated,
+    five boards: still frames, then a hand moving over diet-1), the locators' share of it, and one
+    search of the whole picture for markers (the first frame's, and now and then while a board is lost)."""
+    from vision import synthetic as syn
+    from vision.pipeline import Pipeline
+    cv2.setNumThreads(1)
+    ls = {k: v for k, v in sample_layouts().items() if k in ("main", "shop") or k.startswith("diet-")}
+    print(f"\n## frames: CPU ms a frame (this thread), median of {frames}")
+    print("| picture | still | hand moving | locators (update of every board), still | a whole-picture search |")
+    print("|---|---|---|---|---|")
+    for w, h in ((1280, 720), (1920, 1080)):
+        scene = syn.table_scene(ls, 3, width=w, height=h, tokens={})
+        pipe = Pipeline(ls)
+        syn.calibrate(pipe, scene)
+        rng = np.random.default_rng(3)
+        tokens = {p.layout.board: syn.random_tokens(p.layout, rng) for p in scene.boards}
+        still = [syn.render(syn.with_tokens(scene, tokens, 100 + i))[0] for i in range(frames)]
+        hand = [syn.render(syn.with_tokens(scene, tokens, 300 + i, [syn.Hand(tip=(300 + 30 * i, 520 - 3 * i),
+                                                                           origin=(200 + 10 * i, 1300))]))[0]
+                for i in range(frames)]
+        ours = Pipeline(ls, {b: wt.reference for b, wt in pipe.boards.items()})
+        ours.process(still[0])
+        cpu = [bench_vision._timed(ours.process, seq)[0] for seq in (still, hand)]
+        greys = [cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) for img in still]
+        locate = bench_vision._timed(lambda g: [wt.locator.update(g, ours.detector) for wt in ours.boards.values()],
+                                     greys)[0]
+        search = bench_vision._timed(lambda g: detect(ours.detector, g), greys)[0]
+        print(f"| {w}x{h} | {cpu[0]:.2f} | {cpu[1]:.2f} | {locate:.3f} | {search:.1f} |")
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=6)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--only", default="lens,cost,markers,cached")
-    ap.add_argument("--levels", default="easy,medium,hard", help="levels of the cached tables to read")
+    ap.add_argument("--only", default="lens,cost,markers,cached", help="any of lens,cost,markers,cached,frames")
+    ap.add_argument("--frames", type=int, default=15, help="frames a sequence for frames")
+    ap.add_argument("--levels", default="easy,medium,hard", help="levels for markers and cached")
     ap.add_argument("--layouts-at", default=None,
                     help="git revision whose layouts to use (the cached tables' when the layouts changed since)")
     ap.add_argument("--scenes", type=Path, default=None,
@@ -263,9 +316,11 @@ def main(argv=None) -> None:
     if "cost" in parts:
         bench_cost(args.runs, layouts)
     if "markers" in parts:
-        bench_markers(args.shots, layouts)
+        bench_markers(args.shots, layouts, args.levels.split(","))
     if "cached" in parts:
         bench_cached(args.levels.split(","), layouts, args.scenes)
+    if "frames" in parts:
+        bench_frames(args.frames)
 
 
 if __name__ == "__main__":
