@@ -568,7 +568,12 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                                                                     TOKEN_NOISE * looks.noise) * dim))
     if names and len(full):
         centre, spread = spreads(reference)
+        # a type whose own plan tokens looked more varied than the rest gets that much more room, and is
+        # less likely where both fit (the Gaussian's own scale)
+        own = np.stack([reference.tokens[t][1] for t in names])                  # (C, LOOK)
+        spread = np.sqrt(spread ** 2 + own ** 2)
         z2 = _distances(looks, full, centre, spread, reference.empty_look(slots).white[full])   # (M, C)
+        z2 = z2 + 2 * np.log(spread / spread.min(0)).sum(1)
         best = z2.argmin(1)
         rows = np.arange(len(full))
         rel = np.exp(-(z2 - z2[rows, best][:, None]) / 2)
@@ -582,11 +587,12 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
 
 
 def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.ndarray, white: np.ndarray) -> np.ndarray:
-    """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK), the gain
+    """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK) in
+    its ``spread`` (C, LOOK), the gain
     allowed to be off by about GAIN_DOUBT (which moves a token's colour as far as its face differs from the print
     the light was measured on)."""
     face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
-    v = (face - looks.around[rows, None]) / (np.maximum(face, 0) + DARK) / spread[:3]
+    v = (face - looks.around[rows, None]) / (np.maximum(face, 0) + DARK) / spread[..., :3]
     v = np.concatenate([v, np.zeros_like(v[..., :1])], -1)                      # (the icon's ratio: much the same)
     x = (looks.colour[rows, None] - centre[None]) / spread
     a, b = (x * v).sum(-1), (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2
