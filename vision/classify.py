@@ -588,9 +588,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
 
 def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.ndarray, white: np.ndarray) -> np.ndarray:
     """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK) in
-    its ``spread`` (C, LOOK), the gain
-    allowed to be off by about GAIN_DOUBT (which moves a token's colour as far as its face differs from the print
-    the light was measured on)."""
+    its ``spread`` (C, LOOK), the gain allowed to be off by about GAIN_DOUBT (which moves a token's colour as far
+    as its face differs from the print the light was measured on)."""
     face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
     v = (face - looks.around[rows, None]) / (np.maximum(face, 0) + DARK) / spread[..., :3]
     v = np.concatenate([v, np.zeros_like(v[..., :1])], -1)                      # (the icon's ratio: much the same)
