@@ -208,6 +208,43 @@ def test_five_markers_place_a_board_when_one_corner_of_one_is_read_a_little_off(
     assert fix.usable and _error(locator, layout, lens, truth) < TOLERANCE_PX
 
 
+def _one_cell_flipped(grey, corners, row=2, col=2):
+    """The picture with one inner cell of a marker painted the other colour (a scuff, a speck of glare)."""
+    out = grey.copy()
+    to_px = cv2.getPerspectiveTransform(np.float32([[0, 0], [6, 0], [6, 6], [0, 6]]), corners.astype(np.float32))
+    cell = cv2.perspectiveTransform(np.float32([[[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]]]),
+                                    to_px)[0]
+    centre = cell.mean(0).round().astype(int)
+    dark = out[centre[1], centre[0]] < 100
+    cv2.fillConvexPoly(out, (cell * 16).round().astype(np.int32), 200 if dark else 30, cv2.LINE_AA, shift=4)
+    return out
+
+
+def test_markers_the_search_cannot_read_are_taken_where_the_others_put_them(shots):
+    """A marker whose bits the search cannot read (one cell scuffed, or too small to read) is still a
+    dark square where the board's other markers put it: taken when its bits are within the
+    dictionary's error correction of that marker's, so the board is placed from cold."""
+    layouts, lens, (grey, truth, found), _ = shots
+    layout = layouts["diet-2"]
+    pair = next(p for p in itertools.combinations(sorted(layout.markers), 2)
+                if _hull_share(layout, set(layout.markers) - set(p)) < localize.WHOLE_FIT_SPREAD)
+    scuffed = grey
+    for mid in pair:
+        scuffed = _one_cell_flipped(scuffed, found[mid])
+    first = detect(make_detector(), scuffed)
+    assert not set(pair) & set(first) and set(layout.markers) - set(pair) <= set(first)
+    assert first.rejected                      # the scuffed markers' squares, among others
+    locator = BoardLocator(layout, 3, lens)
+    fix = locator.update(scuffed, make_detector(), first)
+    assert fix.usable and set(fix.seen) == set(layout.markers)
+    assert _error(locator, layout, lens, truth) < TOLERANCE_PX
+    # a square is taken only where a missing marker should be: the same squares moved 10 px are not
+    moved = detect(make_detector(), scuffed)
+    moved.rejected = tuple(r + np.float32((10, 0)) for r in first.rejected)
+    fix = BoardLocator(layout, 3, lens).update(_covered(scuffed, found, pair), make_detector(), moved)
+    assert not fix.usable
+
+
 def test_the_health_line_says_why_markers_in_view_do_not_place_a_board(table):
     from vision.pipeline import Pipeline
     from vision.service import CameraService

@@ -23,7 +23,7 @@ import numpy as np
 
 from .layout import Layout
 from .lens import Lens
-from .markers import detect, detect_closer, outer_corners
+from .markers import DICTIONARY, detect, detect_closer, outer_corners
 
 #: Mean grey-level change under which a marker's patch counts as unchanged.
 SAME_PATCH = 8.0
@@ -72,6 +72,7 @@ class BoardLocator:
         self.templates: dict[int, tuple[int, int, np.ndarray]] = {}
         self._frame = 0
         self._expected: tuple = (None, {})      # ((homography, lens) it was worked out for, corners)
+        self._board: cv2.aruco.Board | None = None     # the layout as OpenCV's board, for _read_rejected
 
     def _window(self, corners: np.ndarray, margin: float, shape) -> tuple[int, int, int, int]:
         x0, y0 = corners.min(0)
@@ -144,6 +145,9 @@ class BoardLocator:
         if found is not None and len(seen) < len(self.layout.markers):
             for mid, c in self._look_closer(grey, detector, seen).items():
                 seen[mid] = fresh[mid] = c
+            if self.homography is None:
+                for mid, c in self._read_rejected(grey, detector, seen, getattr(found, "rejected", ())).items():
+                    seen[mid] = fresh[mid] = c
         moved = any(mid not in self.corners or np.abs(c - self.corners[mid]).max() > STILL_PX
                     for mid, c in fresh.items())
         for mid, c in fresh.items():
@@ -212,6 +216,31 @@ class BoardLocator:
             got.update(new)
             if not new or self.homography is not None:
                 break
+        return got
+
+    def _read_rejected(self, grey: np.ndarray, detector, seen: dict[int, np.ndarray],
+                       rejected: tuple) -> dict[int, np.ndarray]:
+        """Markers of a board not placed yet among the squares the search could not read: OpenCV's
+        ``refineDetectedMarkers`` takes a square near where the markers seen put a missing marker
+        when its bits are close enough to that marker's (:func:`vision.markers.make_detector` says
+        how near and how close); repeated while it finds more.  Markers seen before are covered, and
+        left to their windows."""
+        got: dict[int, np.ndarray] = {}
+        if self._board is None:
+            ids = sorted(self.layout.markers)
+            self._board = cv2.aruco.Board([np.c_[self.layout.marker_corners(m), np.zeros(4)].astype(np.float32)
+                                           for m in ids], DICTIONARY, np.array(ids, np.int32))
+        while rejected and seen and any(m not in seen and m not in got and m not in self.corners
+                                        for m in self.layout.markers):
+            known = {**seen, **got}
+            corners, ids, rejected, _ = detector.refineDetectedMarkers(
+                grey, self._board, tuple(c.reshape(1, 4, 2).astype(np.float32) for c in known.values()),
+                np.array(list(known), np.int32).reshape(-1, 1), rejected)
+            new = {int(m): c.reshape(4, 2) for c, m in zip(corners, np.asarray(ids).reshape(-1))
+                   if int(m) not in known and int(m) not in self.corners}
+            if not new:
+                break
+            got.update(new)
         return got
 
     def _fit(self, seen: dict[int, np.ndarray]) -> np.ndarray | None:

@@ -29,7 +29,10 @@ def make_detector() -> cv2.aruco.ArucoDetector:
     params.adaptiveThreshWinSizeStep = 10
     params.minMarkerPerimeterRate = 0.02
     params.perspectiveRemovePixelPerCell = 10
-    return cv2.aruco.ArucoDetector(DICTIONARY, params)
+    # for a board's markers the search could not read (vision.localize): a square within 10 px of
+    # where the others put one, its bits within 3 times the dictionary's error correction of its own
+    refine = cv2.aruco.RefineParameters(minRepDistance=10.0, errorCorrectionRate=3.0, checkAllOrders=True)
+    return cv2.aruco.ArucoDetector(DICTIONARY, params, refine)
 
 
 #: The detector's corners lie this far (px) inside a small marker's true corners, towards its centre
@@ -45,17 +48,26 @@ def outer_corners(corners: np.ndarray) -> np.ndarray:
     return corners + out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9) * CORNER_INSET_PX
 
 
+class Found(dict):
+    """Markers found, ``{id: corners (4, 2) float32}``, and ``rejected``: the candidate squares whose
+    bits could not be read, each (1, 4, 2) float32 in the same pixels (see :mod:`vision.localize`)."""
+
+    rejected: tuple = ()
+
+
 def detect(detector: cv2.aruco.ArucoDetector, grey: np.ndarray,
-           offset: tuple[int, int] = (0, 0)) -> dict[int, np.ndarray]:
-    """Markers in a greyscale image: ``{id: corners (4, 2) float32}`` in TL, TR, BR, BL order.
+           offset: tuple[int, int] = (0, 0)) -> Found:
+    """Markers in a greyscale image: ``{id: corners (4, 2) float32}`` in TL, TR, BR, BL order, with
+    the squares whose bits could not be read as ``.rejected``.
 
     ``offset`` is added to the corners (for a crop taken at that x, y).
     """
-    corners, ids, _ = detector.detectMarkers(grey)
+    corners, ids, rejected = detector.detectMarkers(grey)
+    out = Found()
+    out.rejected = tuple(np.asarray(r, np.float32).reshape(1, 4, 2) + np.float32(offset) for r in rejected)
     if ids is None or len(ids) == 0:
-        return {}
+        return out
     ids = np.asarray(ids).reshape(-1)
-    out = {}
     for mid, c in zip(ids, corners):
         out[int(mid)] = np.asarray(c, np.float32).reshape(4, 2) + np.float32(offset)
     return out
