@@ -56,10 +56,12 @@ DOZING_FPS = 5.0
 #: The camera thread runs this many nice levels below the rest of the table: when the CPU is short
 #: (a Pi's cores, other programs) the readers and the server get it first and the camera what is left.
 CAMERA_NICE = 10
-#: The camera thread gives the heaps' free memory back to the system this often, seconds.  Each
-#: frame allocates and frees pictures of megabytes (below server/memory.py's mapping threshold, so
-#: from the heaps, which keep what is freed in their middle): without it the table stays about
-#: 12-16 MiB larger at a Pi's 1280x720 (issue 20); a trim takes about a millisecond.
+#: While it rests or dozes the camera thread gives the heaps' free memory back to the system this
+#: often, seconds.  Each frame allocates and frees pictures of megabytes (below server/memory.py's
+#: mapping threshold, so from the heaps, which keep what is freed in their middle): without it an
+#: idle table stays about 12-16 MiB larger at a Pi's 1280x720 (issue 20).  Not while the table is
+#: played: a trim locks each heap in turn, and the camera thread, niced, could keep an input's
+#: thread waiting on one while the CPU is short.
 TRIM_EVERY_S = 2.0
 
 
@@ -209,11 +211,11 @@ class CameraService:
         trimmed = time.monotonic()
         while not self._stop.is_set():
             start = time.monotonic()
-            if start - trimmed >= TRIM_EVERY_S:
+            resting, dozing = self.resting(), self.dozing()
+            if (resting or dozing) and start - trimmed >= TRIM_EVERY_S:
                 give_back_free_memory()
                 trimmed = start
-            period = 1.0 / RESTING_FPS if self.resting() else max(self.period, 1.0 / DOZING_FPS) \
-                if self.dozing() else self.period
+            period = 1.0 / RESTING_FPS if resting else max(self.period, 1.0 / DOZING_FPS) if dozing else self.period
             if period != pace:
                 self.frame_times.clear()        # the frame rate is the new pace's
                 pace = period
