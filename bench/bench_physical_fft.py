@@ -411,11 +411,7 @@ class Group:
             self._illegal_first(seat, body)
         self._move_tokens(seat, body)
         if self.state.get("question"):
-            options = self.state["question"]["options"]
-            self.cases["confirmed: an extra action that moved nothing" if len(options) == 1 else
-                       "ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
-            choice = next(i for i, b in enumerate(self.state["question"]["bodies"], 1) if _same(b, body))
-            self.phone_input(kind, {"seat": {"seat": seat, "action": "answer", "choice": choice}})
+            self._answer(seat, kind, body)
         self._check_record(expected)
         tidying = self.state["phase"] == "round_end"        # its list is the clean-up still to do
         assert (tidying or not self.state["put_back"]) and (self.state["turn"] != seat or self.state["phase"] not in
@@ -424,6 +420,26 @@ class Group:
             f"{body} was not applied: {self.state['put_back']}" + (
                 f"; dining out not taken: {self.state['dining_unsure']['problems']}" if self.state.get("dining_unsure") else "")
         self.guided += self._guided_inputs(seat, body)
+
+    def _answer(self, seat: int, kind: str, body: dict) -> None:
+        """The active player answers the table's question with their move.  Camera mode: when no option
+        is their move (a die the camera missed offered as a double), the people straighten the main
+        board's pieces and the table asks again, up to three times."""
+        for _ in range(3 if self.camera else 0):
+            asked = self.state.get("question")
+            if not asked or any(_same(b, body) for b in asked["bodies"]):
+                break
+            self.straightened += 1
+            self._commit(self.camera.nudge("main"))
+        if not self.state.get("question"):
+            return                          # read again, the move was applied
+        options = self.state["question"]["options"]
+        double = body["action"] == "shop" and body["dice"][0] == body["dice"][1]
+        self.cases[("confirmed: a double read from one die space" if double else
+                    "confirmed: an extra action that moved nothing") if len(options) == 1 else
+                   "ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
+        choice = next(i for i, b in enumerate(self.state["question"]["bodies"], 1) if _same(b, body))
+        self.phone_input(kind, {"seat": {"seat": seat, "action": "answer", "choice": choice}})
 
     def _check_record(self, expected: dict) -> None:
         """Count the move if the table recorded it otherwise than ``expected``, by the parts that differ."""

@@ -1,6 +1,7 @@
-"""Dining-out tokens read by the camera are checked before the table takes them: a reading that
-cannot be the lay-out the rulebook describes is held, the TV says what the camera could not see, and
-the table keeps reading until it settles or one person confirms it with one tap."""
+"""Readings of the main board are checked before the table takes them: dining-out tokens that cannot
+be the lay-out the rulebook describes are held (the TV says what the camera could not see; the table
+keeps reading until it settles or one person confirms it with one tap), and one die space seen is not
+taken for a double without the player's tap."""
 import copy
 
 from server.games.food_for_thought import inference
@@ -100,3 +101,29 @@ def test_physical_first_a_marker_on_the_buffet_waits_until_the_tokens_are_settle
     assert table.state["buffet"][0] == ["fruit", "fruit"]
     assert player(table, turn)["actions_left"] == 4 and not any(player(table, turn)["body"].values())
     assert table.state["put_back"]                   # the TV lists the difference; the host decides
+
+
+def test_one_die_seen_is_not_taken_for_a_double_without_the_players_tap():
+    """rulebook Grocery Shopping: roll both dice and place them on the matching spaces; the row and
+    column of either die are on sale ($1), other spaces $3.  Ann rolls 2 and 5 and buys row 2 and
+    column 5 foods; the camera misses the die on 2 (a die read empty), so it sees one die space, which
+    could be a double 5.  The table does not price the purchase on a double nobody confirmed: it asks
+    her (one tap); once the die on 2 is seen the purchase is applied with no tap."""
+    table = new_table(["Ann", "Ben"], mode="physical")
+    pick_assistants(table)
+    table.state["covered"] = {}
+    turn = table.state["turn"]
+    body = {"action": "shop", "dice": [2, 5], "items": [{"space": "2.1"}, {"space": "1.5"}]}
+    trial = copy.deepcopy(table.state)
+    inference.play(trial, turn, body)
+    boards = {b: implied(trial, b) for b in (f"diet-{turn}", "shop")}
+    ok(table, {"board": {"board": "main", "slots": {"die.5": "die", "die.2": None}}})
+    for board, slots in boards.items():
+        before = implied(table.state, board)
+        ok(table, {"board": {"board": board, "slots": {**{s: None for s in before}, **slots}}})
+    asked = table.state["question"]
+    assert asked and asked["options"] == ["Grocery shopping, a double 5"] and player(table, turn)["actions_left"] == 4
+    assert "answer" in table.view(f"seat-{turn}")["me"]["can"]
+    ok(table, {"board": {"board": "main", "slots": {"die.5": "die", "die.2": "die"}}})     # the die straightened
+    assert table.state["question"] is None and player(table, turn)["actions_left"] == 3
+    assert table.state["dice"] == [2, 5] and {"2.1", "1.5"} <= set(table.state["covered"])

@@ -259,9 +259,19 @@ def _shares(state: dict, seat: int, kind: str, gone: list) -> list[tuple[str, ..
 
 
 def _dice(state: dict) -> list[int] | None:
+    """The dice the camera sees on the main board's die spaces; one space seen: a double, or a die
+    the camera missed (a shopping trip on it is confirmed by the player, see :func:`_unsure_double`)."""
     faces = sorted(int(s.split(".")[1]) for s, t in _seen(state, physical.MAIN).items()
                    if s.startswith("die.") and t == physical.DIE)
     return faces * (3 - len(faces)) if len(faces) in (1, 2) else None
+
+
+def _unsure_double(state: dict, body: dict) -> bool:
+    """Whether ``body`` is a shopping trip on a double the camera read from one die space: two dice
+    lying on one space, or one die it did not see (read empty or unsure), which would price the
+    purchase wrongly; the player confirms it with one tap (or straightens the dice)."""
+    return body["action"] == "shop" and body["dice"][0] == body["dice"][1] and sum(
+        1 for s, t in _seen(state, physical.MAIN).items() if s.startswith("die.") and t == physical.DIE) == 1
 
 
 def play(state: dict, seat: int, body: dict) -> list[dict]:
@@ -406,6 +416,12 @@ def after_reading(state: dict) -> list[dict]:
         state["question"] = {"seat": seat, "options": [_label(state, body) + ", nothing taken"], "bodies": [body]}
         return [event(state, "question", f"{p['name']}: the table sees your marker moved but nothing on your "
                       "board yet; confirm on your phone, or finish the move.")]
+    if len(found) == 1 and _unsure_double(state, found[0][0]):
+        body = found[0][0]
+        state["put_back"] = []
+        state["question"] = {"seat": seat, "options": [_label(state, body)], "bodies": [body]}
+        return [event(state, "question", f"{p['name']}: the camera sees one die, on {body['dice'][0]}: confirm the "
+                      "double on your phone, or put the other die on its space.")]
     if len(found) == 1:
         body, trial, events = found[0]
         state.clear()
@@ -530,6 +546,8 @@ def _action_label(state: dict, body: dict) -> str:
     if a == "cook" and body.get("place"):
         return "Cook: " + ", ".join(f"{food_name(state, i['food'])} on {state['cards']['recipes'][i['recipe']]['name']}"
                                     for i in body["place"])
+    if a == "shop" and body["dice"][0] == body["dice"][1]:
+        return f"Grocery shopping, a double {body['dice'][0]}"
     return {"pizza": "Pizza To Go", "shop": "Grocery shopping", "cook": "Recipes & Cook, nothing cooked",
             "workout": "Activities & Work Out, no work out",
             "pass": "Pass for the rest of the round"}[a]
