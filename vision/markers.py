@@ -109,7 +109,7 @@ def detect_closer(detector: cv2.aruco.ArucoDetector, grey: np.ndarray,
 #: Pixels a marker cell needs where the table is smallest in the picture for the marker to be found
 #: reliably under blur, JPEG and a little glare.  On the camera bench's hard pictures (blur sigma
 #: 0.6-1.3 px, JPEG 65-80, 15-25 degree tilt), with the second look: every marker of 2.75 px a cell
-#: or more was found, 93-99 % at 1.75-2.75, 35-60 % below (bench/README.md, "Finding boards").
+#: or more was found, 96-100 % at 1.75-2.75, 43-64 % below (bench/README.md, "Finding boards").
 CELL_PX = 3.0
 #: The play area the sheet assumes, metres across and deep (docs/camera.md's mounting table).
 PLAY_AREA_M = (1.6, 0.9)
