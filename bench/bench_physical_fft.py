@@ -821,9 +821,10 @@ def _differs(a: dict, b: dict) -> list[str]:
 
 
 def _same(a: dict, b: dict) -> bool:
-    """Whether two action bodies do the same thing (the order of placements aside)."""
+    """Whether two action bodies do the same thing (the order of placements and purchases aside)."""
     key = lambda body: (body["action"], body.get("row"), body.get("card"), body.get("food"),  # noqa: E731
-                        sorted((i.get("recipe") or i.get("activity"), i["food"]) for i in body.get("place", [])))
+                        sorted((i.get("recipe") or i.get("activity"), i["food"]) for i in body.get("place", [])),
+                        sorted(body.get("dice") or []), sorted(map(str, body.get("items", []))))
     return key(a) == key(b)
 
 
