@@ -178,16 +178,18 @@ def test_physical_first_question_on_the_phone_and_the_tv(tmp_path):
     try:
         srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben", "Cat"], "seed": 3,
                                "options": {"data": "sample", "mode": "physical", "draws": "physical"}}}).raise_for_status()
-        row = {"buffet.1.1": "veg", "buffet.1.2": "dairy", "buffet.2.1": "veg", "buffet.2.2": "dairy"}
-        assert srv.post({"board": {"board": "main", "slots": {"pizza.1": "fats", **row}}}).ok
+        row = {f"buffet.{r}.{n}": f for r in (1, 2) for n, f in enumerate(("veg", "dairy", "water"), 1)}
+        pizza = {f"pizza.{n}": f for n, f in enumerate(("fats", "meat", "grain", "nuts", "poultry", "seafood"), 1)}
+        assert srv.post({"board": {"board": "main", "slots": {**pizza, **row}}}).ok     # a whole lay-out
         while (view := srv.state("host", token=srv.host_token))["phase"] == "assistants":
             s, me = next((int(k), me) for k, me in view["host"]["options_by_seat"].items() if me["can"])
             assert srv.post({"host": {"action": "assistant", "seat": s, "card": me["assistant"]["choices"][0]["id"]}}).ok
         turn = view["turn"]
-        assert srv.post({"board": {"board": "main", "slots": {"buffet.2.1": None, "buffet.2.2": None,
+        assert srv.post({"board": {"board": "main", "slots": {"buffet.2.1": None, "buffet.2.2": None, "buffet.2.3": None,
                                                               "action.buffet.1": f"marker{turn}"}}}).ok
         assert srv.post({"board": {"board": f"diet-{turn}", "slots": {
-            "body.produce.1": "veg", "body.dairy.1": "dairy", "markers.1": "marker", "markers.2": "marker",
+            "body.produce.1": "veg", "body.dairy.1": "dairy", "body.water.1": "water",
+            "markers.1": "marker", "markers.2": "marker",
             "markers.3": "marker", "markers.4": None}}}).ok
         with browser() as b:
             tv = b.new_page(viewport={"width": 1920, "height": 1080})
@@ -201,7 +203,7 @@ def test_physical_first_question_on_the_phone_and_the_tv(tmp_path):
             phone.click("button:has-text('Chinese Buffet, row 2')")
             phone.wait_for_function("!document.body.textContent.includes('Which action was it?')")
         state = srv.state("table")
-        assert state["buffet"] == [["veg", "dairy"], []] and state["question"] is None
+        assert state["buffet"] == [["veg", "dairy", "water"], []] and state["question"] is None
         assert state["turn"] != turn
     finally:
         srv.stop()
