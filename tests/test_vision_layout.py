@@ -119,6 +119,20 @@ def test_a_marker_at_the_edge_or_beside_a_space_is_reported_with_what_to_move():
     assert any("marker 11" in p and "kitchen.4" in p for p in problems)
 
 
+def test_no_sample_token_place_lets_a_shadow_reach_the_board_edge():
+    """The motion detector takes anything changed at a board's edge for a hand (vision/motion.py):
+    a wooden marker's shadow on a place 5 mm from the edge kept a diet board busy for good."""
+    every = sample_layouts()
+    assert {b: l.edge_problems() for b, l in every.items() if l.edge_problems()} == {}
+
+
+def test_a_token_place_at_the_edge_is_reported_with_what_to_move():
+    data = sample_layouts()["diet-1"].to_dict()
+    data["size_mm"] = [data["size_mm"][0] - 8, data["size_mm"][1]]   # the activity column now at the edge
+    problems = Layout.from_dict(data).edge_problems()
+    assert len(problems) == 1 and "onactivity.1" in problems[0] and "move it inward" in problems[0]
+
+
 def test_sample_diet_boards_hold_what_played_games_reach():
     """Rulebook, "The Kitchen & Trash" and clean-up step 1: every round each kitchen space's tokens move
     one space right and the last space's go to the trash, where they stay to the end.  Played games

@@ -54,7 +54,7 @@ def markers(args) -> int:
     print(f"Wrote {', '.join(map(str, written))}: {len(images)} page(s) at {args.dpi} dpi. Print at 100 % "
           "and check the 100 mm bar with a ruler.")
     for name in names:
-        for problem in layouts[name].marker_problems():
+        for problem in layouts[name].marker_problems() + layouts[name].edge_problems():
             print(f"warning: {problem}")
     if args.camera_height:
         height_px = args.camera_width * 9 // 16

@@ -37,6 +37,10 @@ from .tokens import FOODS, named_types
 QUIET = 1 / 6
 #: How far a token may lie off its slot's centre, mm (what the quiet-zone check allows for).
 OFF_CENTRE_MM = 3.5
+#: Board beyond a token's reach that must stay clear of its edge, mm: a token's wall and shadow (a
+#: wooden marker is 6 mm high) must not reach the edge, where the motion detector takes any change
+#: for a hand coming in (vision/motion.py).
+EDGE_CLEAR_MM = 6.0
 
 
 class LayoutError(ValueError):
@@ -138,6 +142,22 @@ class Layout:
                            f"{', '.join(near[:3])}; a token there can hide the marker: move the marker "
                            f"or make it smaller.")
         return out
+
+    def edge_problems(self) -> list[str]:
+        """Token places so near the board's edge that a token's wall or shadow reaches it: say what to move.
+
+        Anything changed that touches a board's edge makes the board busy (a hand always comes in
+        over an edge), so a token lying there would keep its board busy and unread for good.
+        """
+        w, h = self.size_mm
+        reach = self.token_mm / 2 + OFF_CENTRE_MM + EDGE_CLEAR_MM
+        near = [s.id for s in self.slots if min(s.x, s.y, w - s.x, h - s.y) < reach]
+        if not near:
+            return []
+        return [f"{self.board}: the place of a token on {', '.join(near[:3])} is within {EDGE_CLEAR_MM:.0f} mm "
+                f"of the board's edge (a token's shadow there looks like a hand coming in): move it "
+                f"inward or make the board's size larger, so every place's centre is at least "
+                f"{reach:.1f} mm from every edge."]
 
     def slot_centres(self) -> np.ndarray:
         """Every slot's centre, mm, shape (N, 2), in ``slots`` order."""
