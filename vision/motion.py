@@ -40,12 +40,7 @@ class MotionDetector:
         self.absorb_frames = absorb_frames
         w, h = (int(np.ceil(v / MM_PER_PX)) for v in layout.size_mm)
         self.size = (w, h)
-        mask = np.full((h, w), 255, np.uint8)
-        r = (layout.token_mm / 2 + 2.5) / MM_PER_PX
-        for s in layout.slots:
-            cv2.circle(mask, (int(round(s.x / MM_PER_PX - 0.5)), int(round(s.y / MM_PER_PX - 0.5))),
-                       int(np.ceil(r)), 0, -1)
-        self.outside = mask > 0
+        self.outside = self._outside_slots(0.0)
         self.px_mm2 = MM_PER_PX * MM_PER_PX
         self.maps: tuple[np.ndarray, np.ndarray] | None = None
         self.previous: np.ndarray | None = None
@@ -62,9 +57,23 @@ class MotionDetector:
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)     # (made here, not kept: 1.6 MiB for ten boards)
         pts = to_image(np.stack([(xs + 0.5) * MM_PER_PX, (ys + 0.5) * MM_PER_PX], -1).reshape(-1, 2)) * scale
         self.maps = (pts[:, 0].reshape(h, w).astype(np.float32), pts[:, 1].reshape(h, w).astype(np.float32))
+        # a token's edge blurs over about a picture pixel: where the board is seen coarsely that spill
+        # lies outside the slots' circles, and a full board's spill looked like a hand resting on it
+        step = np.hypot(np.diff(self.maps[0], axis=1), np.diff(self.maps[1], axis=1))
+        self.outside = self._outside_slots(MM_PER_PX / max(float(np.median(step)), 1e-6))
         self.previous = self.background = None
         self.seeded = False
         self.static_frames = 0
+
+    def _outside_slots(self, spill_mm: float) -> np.ndarray:
+        """The coarse cells outside every slot's circle (a token's reach, 2.5 mm, and ``spill_mm``)."""
+        w, h = self.size
+        mask = np.full((h, w), 255, np.uint8)
+        r = (self.layout.token_mm / 2 + 2.5 + spill_mm) / MM_PER_PX
+        for s in self.layout.slots:
+            cv2.circle(mask, (int(round(s.x / MM_PER_PX - 0.5)), int(round(s.y / MM_PER_PX - 0.5))),
+                       int(np.ceil(r)), 0, -1)
+        return mask > 0
 
     def rectified(self, small_grey: np.ndarray) -> np.ndarray:
         """The board as seen now, coarse and grey."""
