@@ -18,7 +18,9 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
         assert 0 < r[f"{path}_tv_p50_ms"] <= r[f"{path}_all_p99_ms"], r
     assert r["startup_s"] > 0 and r["startup_cpu_s"] > 0
     assert r["camera_fps"] > 0 and r["play_frames_taken_per_s"] > 0
-    assert r["idle_watched_cpu"]["camera"] > 0 and r["idle_watched_camera_fps"] > 0
+    # (the watched idle is measured with the camera dozing, 5 frames a second: in the test's one
+    # second it may use less than a clock tick, so its CPU is checked while playing below)
+    assert r["idle_watched_camera_fps"] > 0
     assert sorted(r["reader_polls"]) == [f"seat-{n}" for n in range(1, 9)]
     assert all(v > 0 for v in r["reader_polls"].values()), r["reader_polls"]
     # each part of the table is charged its own CPU (the server names its threads in the OS)
