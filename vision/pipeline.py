@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -231,10 +231,7 @@ class Pipeline:
             return
         slots = np.union1d(slots, watch.light_slots)
         windows = cv2.remap(frame, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
-        ref = watch.reference
-        part = replace(ref, empty=ref.empty[slots], white=ref.white[slots],
-                       slots=[ref.slots[i] for i in slots], centres=[ref.centres[i] for i in slots], view=None)
-        got = classify(part, windows, watch.window, self.settings.min_confidence)
+        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots)
         labels, confidence = list(watch.reading.labels), watch.reading.confidence.copy()
         for j, i in enumerate(slots):
             labels[i] = got.labels[j]
