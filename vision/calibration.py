@@ -27,16 +27,22 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
 
     ``types`` defaults to the layout's token types; each gets ``per_type`` slots (fewer when the
     board is small), on differently printed spaces, so that what is learnt is the token's own
-    colour and how much it varies, not one space's print.
+    colour and how much it varies, not one space's print.  A type with spaces of its own (a region
+    named after it, as Food for Thought's dice have: a die on ``die.<n>`` shows n) is laid on every
+    one of them instead, so each of its looks is learnt.
     """
     types = tuple(types or layout.token_types())
-    slots = layout.slots
-    if len(slots) < len(types):
+    plan = {s.id: s.region for s in layout.slots if s.region in types}
+    slots = [s for s in layout.slots if s.id not in plan]
+    spread = [t for t in types if t not in plan.values()]
+    if len(slots) < len(spread):
         raise ValueError(f"Board {layout.board} has {len(slots)} slots, fewer than the "
-                         f"{len(types)} token types: calibrate its tokens on a larger board.")
-    wanted = [t for _ in range(max(1, min(per_type, len(slots) // len(types)))) for t in types]
+                         f"{len(spread)} token types: calibrate its tokens on a larger board.")
+    if not spread:
+        return plan
+    wanted = [t for _ in range(max(1, min(per_type, len(slots) // len(spread)))) for t in spread]
     step = len(slots) / len(wanted)
-    return {slots[int(i * step + step / 2)].id: t for i, t in enumerate(wanted)}
+    return plan | {slots[int(i * step + step / 2)].id: t for i, t in enumerate(wanted)}
 
 
 #: One frame's slot windows (N, K, 3), patch colour, the board's coarse grey view and its paper samples (P, 3).
