@@ -103,6 +103,8 @@ def test_two_actions_that_fit_are_one_question_on_the_phone():
     assert question["can"] == ["answer"] and question["answer"]["options"] == [
         "Chinese Buffet, row 1", "Chinese Buffet, row 2"]
     assert table.view(f"seat-{turn}")["prompt"].startswith("Your turn: tell the table which action you took")
+    name = player(table, turn)["name"]
+    assert table.view("table")["prompt"] == f"Round 1 of 6: {name}, which action was it? Answer on your phone."
     assert player(table, turn)["actions_left"] == 4                  # nothing applied yet
     other = turn % 3 + 1
     refused(table, {"seat": {"seat": other, "action": "answer", "choice": 1}}, "not_now")

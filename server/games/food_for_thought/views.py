@@ -34,6 +34,9 @@ def prompt(state: dict) -> str:
         if state["dice"] is None:
             return f"{rnd}: {who} goes shopping: roll the dice and put them on their spaces."
         return f"{rnd}: {who} is shopping (dice {state['dice'][0]} and {state['dice'][1]})."
+    if state.get("question"):         # physical-first: the table saw more than one legal action
+        who = seat_record(state, state["question"]["seat"])["name"]
+        return f"{rnd}: {who}, which action was it? Answer on your phone."
     if phase == "pizza_extra":
         return f"{rnd}: {seat_record(state, state['turn'])['name']} may take an extra action from Pizza To Go, or skip."
     p = seat_record(state, state["turn"])
