@@ -187,6 +187,7 @@ class Group:
         self._must(self.table.handle(self._new_game("physical")))
         self.refused = Counter()         # camera commits the table refused (camera mode), by message
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
+        self.dining_misread = 0          # dining-out lay-outs the record took with other foods than were laid
         if self.camera:
             self._commit(self.camera.first_look({b: implied(self.state, b) for b in self.camera.boards()}))
         self.guided: list[dict] = [self._new_game("guided")]
@@ -276,6 +277,9 @@ class Group:
         self.both({"board": {"board": "main", "slots": {**{s: None for s in seen if s.startswith(("pizza", "buffet"))},
                                                         **slots}}})
         self._straighten()
+        recorded = Counter(self.state["pizza"]) + Counter(f for row in self.state["buffet"] for f in row)
+        if not self.state.get("dining_unsure") and recorded != Counter(slots.values()):
+            self.dining_misread += 1    # a possible lay-out read wrongly: the record holds other foods than lie there
 
     # ----- a turn
     def _legal(self, seat: int, body: dict) -> bool:
@@ -849,7 +853,8 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
            "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled}
     if camera:
         out.update(frames=group.camera.frames, beyond=group.camera.beyond, refused=group.refused,
-                   misread=group.camera.misread, straightened=group.straightened)
+                   misread=group.camera.misread, straightened=group.straightened,
+                   dining_misread=group.dining_misread)
     return out
 
 
@@ -867,6 +872,7 @@ def main() -> None:
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
     flashes, misrecorded = 0, Counter()
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
+    dining_misread = 0
     uncalibrated = []
     started = time.perf_counter()
     for n in (int(x) for x in args.players.split(",")):
@@ -883,6 +889,7 @@ def main() -> None:
             misread.update(g.get("misread", {}))
             refused.update(g.get("refused", {}))
             straightened += g.get("straightened", 0)
+            dining_misread += g.get("dining_misread", 0)
             phone.update(g["phone"])
             actions.update(g["actions"])
             cases.update(g["cases"])
@@ -924,6 +931,8 @@ def main() -> None:
         for line in stalls:
             print("  " + line)
         print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")
+        print(f"  dining-out lay-outs recorded with other foods than were laid (the people then move the "
+              f"record's tokens, not the real ones, so nothing downstream notices): {dining_misread}")
         print(f"  camera readings the table refused: {sum(refused.values())}"
               + "".join(f"\n    {k} x{v}" for k, v in refused.most_common()))
         print(f"  slots the pipeline held otherwise than they lay after a change: {sum(misread.values())}"
