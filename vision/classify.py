@@ -417,8 +417,9 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     # the token is looked for, and read, in the window's core only (the rest is for the light)
     core = lambda v: np.ascontiguousarray(window.crop(v)).reshape(n, -1, *v.shape[2:])
     cur_c, sat_c = core(cur), core(sat)
+    near = core(empty.lo), core(empty.hi)              # the empty board's darkest and brightest, in the core
     lit = _relit(cur_c, -DARK, inv, -DARK)                                   # in the calibration light
-    best = _find(empty, lit, sat_c, window)[1]
+    best = _find(near, lit, sat_c, window)[1]
     # the light again, now from everything in the window but the token found: a gain in the board's tint
     # (the colour of the light's change, much the same all over it) and added light (glare), without
     # samples that changed otherwise (a neighbour's token)
@@ -441,7 +442,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
     lit = _relit(cur_c, core(window.added(added)), 1 / gain)
-    mean, best = _find(empty, lit, sat_c, window)
+    mean, best = _find(near, lit, sat_c, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
@@ -477,11 +478,13 @@ def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.nd
     return out
 
 
-def _find(empty: EmptyLook, lit: np.ndarray, sat: np.ndarray, window: Window) -> tuple[np.ndarray, np.ndarray]:
+def _find(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray,
+          window: Window) -> tuple[np.ndarray, np.ndarray]:
     """Where in each window's core (N, C, 3, calibration light) a token most likely lies: the place (N,) whose
-    disc differs most from the empty board, and that mean difference (N,)."""
+    disc differs most from the empty board (``near``: its darkest and brightest near each sample of the
+    core), and that mean difference (N,)."""
     n, k, _ = lit.shape
-    lo, hi = (window.crop(v).reshape(n, k, 3) for v in (empty.lo, empty.hi))
+    lo, hi = near
     d = np.maximum(np.maximum(lit - hi, lo - lit), 0)                # (lo <= hi: one side at most)
     diff = d[..., 0] + d[..., 1] + d[..., 2]
     diff[sat] = 0.0
@@ -572,7 +575,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         # less likely where both fit (the Gaussian's own scale)
         own = np.stack([reference.tokens[t][1] for t in names])                  # (C, LOOK)
         spread = np.sqrt(spread ** 2 + own ** 2)
-        z2 = _distances(looks, full, centre, spread, reference.empty_look(slots).white[full])   # (M, C)
+        white = reference.empty_look().white[full if slots is None else np.asarray(slots)[full]]
+        z2 = _distances(looks, full, centre, spread, white)                      # (M, C)
         z2 = z2 + 2 * np.log(spread / spread.min(0)).sum(1)
         best = z2.argmin(1)
         rows = np.arange(len(full))
