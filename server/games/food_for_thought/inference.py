@@ -258,11 +258,16 @@ def _shares(state: dict, seat: int, kind: str, gone: list) -> list[tuple[str, ..
     return list(product(cards, repeat=len(gone)))
 
 
+def _die_spaces(state: dict) -> list[int]:
+    """The values of the main board's die spaces the camera sees a die on, lowest first."""
+    return sorted(int(s.split(".")[1]) for s, t in _seen(state, physical.MAIN).items()
+                  if s.startswith("die.") and t == physical.DIE)
+
+
 def _dice(state: dict) -> list[int] | None:
     """The dice the camera sees on the main board's die spaces; one space seen: a double, or a die
     the camera missed (a shopping trip on it is confirmed by the player, see :func:`_unsure_double`)."""
-    faces = sorted(int(s.split(".")[1]) for s, t in _seen(state, physical.MAIN).items()
-                   if s.startswith("die.") and t == physical.DIE)
+    faces = _die_spaces(state)
     return faces * (3 - len(faces)) if len(faces) in (1, 2) else None
 
 
@@ -270,8 +275,7 @@ def _unsure_double(state: dict, body: dict) -> bool:
     """Whether ``body`` is a shopping trip on a double the camera read from one die space: two dice
     lying on one space, or one die it did not see (read empty or unsure), which would price the
     purchase wrongly; the player confirms it with one tap (or straightens the dice)."""
-    return body["action"] == "shop" and body["dice"][0] == body["dice"][1] and sum(
-        1 for s, t in _seen(state, physical.MAIN).items() if s.startswith("die.") and t == physical.DIE) == 1
+    return body["action"] == "shop" and body["dice"][0] == body["dice"][1] and len(_die_spaces(state)) == 1
 
 
 def play(state: dict, seat: int, body: dict) -> list[dict]:
