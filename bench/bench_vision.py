@@ -3,9 +3,10 @@
     python3 bench/bench_vision.py [--conditions 40] [--tables 10] [--frames 60] [--hands 6]
                                   [--levels easy,medium,hard] [--shots 8] [--pictures 3]
                                   [--first-shot 0] [--cache bench/out/scenes] [--levels-only]
+                                  [--size 1280x720]
 
 0. Per-slot error on the harder renderer (``vision/scenes.py``), per nuisance level: each shot is
-   one table (the shopping list and four diet boards at 1280x720), calibrated as docs/camera.md says
+   one table (the shopping list and four diet boards at 1280x720, or ``--size``), calibrated as docs/camera.md says
    (empty boards, then the token plan, under the calibration light), then read in ``--pictures``
    pictures with fresh random tokens under the play light (its mix changed since calibration,
    glare and people's shadows as the level says).  Boards fully right and confusion pairs too, over
@@ -68,21 +69,28 @@ CACHE = Path(__file__).resolve().parent / "out" / "scenes"
 LEVEL_BOARDS = ("shop", "diet-1", "diet-2", "diet-3", "diet-4")
 
 
-def _renderer_key(ls: dict) -> str:
-    """What a cached shot depends on: the renderer's source and the layouts (a change renders anew)."""
+#: The picture size the harder renderer's figures are quoted at (its shots' cache folders carry no size).
+SIZE = (1280, 720)
+
+
+def _renderer_key(ls: dict, size: tuple[int, int] = SIZE) -> str:
+    """What a cached shot depends on: the renderer's source, the layouts and the picture size (a change
+    renders anew); any size but :data:`SIZE` is named after the hash (``<hash>-1920x1080``)."""
     h = hashlib.sha256()
     for name in ("scenes.py", "tokens.py"):
         h.update((Path(scenes.__file__).parent / name).read_bytes())
     h.update(json.dumps({b: l.to_dict() for b, l in sorted(ls.items())}, sort_keys=True).encode())
-    return h.hexdigest()[:12]
+    return h.hexdigest()[:12] + ("" if tuple(size) == SIZE else "-{}x{}".format(*size))
 
 
-def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | None) -> dict:
-    """One table of ``level``: its calibration pictures (empty, token plan), the plans, the camera's
-    lens (as ``tofu-table vision lens`` measures it, here the renderer's own: a perfect calibration)
-    and ``pictures`` play pictures with their truth; read from ``cache`` when rendered before."""
-    folder = cache / _renderer_key(ls) / f"{level}-{seed}" if cache else None
-    play = scenes.shot(ls, level, seed)
+def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | None,
+               size: tuple[int, int] = SIZE) -> dict:
+    """One table of ``level`` in ``size`` pictures (the same table, camera and light at any size): its
+    calibration pictures (empty, token plan), the plans, the camera's lens (as ``tofu-table vision
+    lens`` measures it, here the renderer's own: a perfect calibration) and ``pictures`` play pictures
+    with their truth; read from ``cache`` when rendered before."""
+    folder = cache / _renderer_key(ls, size) / f"{level}-{seed}" if cache else None
+    play = scenes.shot(ls, level, seed, width=size[0], height=size[1])
     lens = Lens(*play.lens(), size=(play.camera.width, play.camera.height))
     if folder and (folder / "truth.json").exists():
         meta = json.loads((folder / "truth.json").read_text())
@@ -112,14 +120,14 @@ def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | Non
 
 
 def level_error(level: str, shots: int, pictures: int, cache: Path | None = None, first: int = 0,
-                use_lens: bool = True) -> tuple[Tally, Tally]:
+                use_lens: bool = True, size: tuple[int, int] = SIZE) -> tuple[Tally, Tally]:
     """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each: every board,
     and the boards found and read only (the classifier's share: a board not found is board finding's)."""
     every = sample_layouts()
     ls = {b: every[b] for b in LEVEL_BOARDS}
     tally, found = Tally(), Tally()
     for c in range(first, first + shots):
-        got = level_shot(ls, level, LEVEL_SEEDS[level] + c, pictures, cache)
+        got = level_shot(ls, level, LEVEL_SEEDS[level] + c, pictures, cache, size)
         lens = got["lens"] if use_lens else None
         pipe = Pipeline(ls, lens=lens)
         for b in ls:
@@ -286,6 +294,17 @@ def _print_tally(name: str, t: Tally) -> None:
           f"= {s['boards_right_percent']:.1f} % ({t.unread_boards} unread); most confused: {pairs}")
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``1920x1080`` -> (1920, 1080), refused unless two positive whole numbers."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a picture size is WIDTHxHEIGHT, such as 1920x1080, not {text!r}")
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError(f"a picture size needs a positive width and height, not {text!r}")
+    return w, h
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--conditions", type=int, default=40)
@@ -299,12 +318,14 @@ def main() -> int:
     ap.add_argument("--cache", default=str(CACHE), help="folder of rendered shots ('' renders every time)")
     ap.add_argument("--levels-only", action="store_true", help="only the harder renderer's error")
     ap.add_argument("--no-lens", action="store_true", help="read the harder renderer's shots without the lens")
+    ap.add_argument("--size", default="{}x{}".format(*SIZE), type=_size,
+                    help="the harder renderer's picture size, WIDTHxHEIGHT (1920x1080: the capture option)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     total, total_found = Tally(), Tally()
     for level in [v for v in args.levels.split(",") if v]:
         t, found = level_error(level, args.shots, args.pictures, Path(args.cache) if args.cache else None,
-                               args.first_shot, not args.no_lens)
+                               args.first_shot, not args.no_lens, args.size)
         total, total_found = total.merge(t), total_found.merge(found)
         _print_tally(f"harder renderer, {level}", t)
         _print_tally(f"harder renderer, {level}, boards read only", found)
