@@ -63,6 +63,7 @@ def test_tv_action_round_and_final_receipts(tmp_path):
             other = 2 if turn == 1 else 1
             assert srv.post({"host": {"action": "adjust", "seat": other, "vp": 1, "reason": "test"}}).ok
             phone.wait_for_function("document.getElementById('events').textContent.includes('+1 VP (test)')")
+            assert phone.locator("#table-events h3").is_visible()   # the table's news under its heading
             assert phone.locator(".ft-box:has-text('Recipes & Cook') input[type=checkbox]").first.is_checked()
             phone.click("text=Pass for the rest of the round")
             page.wait_for_function("document.querySelector('#events').textContent.includes('passes')")

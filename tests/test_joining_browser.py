@@ -75,6 +75,7 @@ def test_a_phone_without_a_game_says_who_it_is_and_waits(tmp_path):
         screenshot(phone, "joining-phone-lobby")
         phone.get_by_role("button", name="That's me").click()
         phone.wait_for_function("document.getElementById('prompt')?.textContent.includes('Waiting for the host')")
+        assert phone.locator("#table-events").is_hidden(), "no empty 'Table' heading before anything happened"
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Dora"]}}).ok
         phone.wait_for_function("document.getElementById('who').textContent === 'Dora (seat 2)'")
 

@@ -14,7 +14,9 @@ function render(view) {
   const me = view.players.find((p) => p.seat === seat);
   $("who").textContent = me ? me.name + " (seat " + seat + ")" : "Your seat";
   $("score").textContent = me ? "Your score: " + me.score : "";
-  $("events").replaceChildren(...(view.last_events || []).slice(-3).map((t) => h("li", {}, t)));
+  const recent = (view.last_events || []).slice(-3);
+  $("events").replaceChildren(...recent.map((t) => h("li", {}, t)));
+  $("table-events").hidden = !recent.length;   // no empty "Table" heading before anything has happened
   if (!me) return waiting(view);
   $("prompt").textContent = view.prompt;
   drawGame(view);
