@@ -127,3 +127,53 @@ def test_one_die_seen_is_not_taken_for_a_double_without_the_players_tap():
     ok(table, {"board": {"board": "main", "slots": {"die.5": "die", "die.2": "die"}}})     # the die straightened
     assert table.state["question"] is None and player(table, turn)["actions_left"] == 3
     assert table.state["dice"] == [2, 5] and {"2.1", "1.5"} <= set(table.state["covered"])
+
+
+def _dine_on_row_1(table, really):
+    """Ann's marker on the buffet and the real tokens of row 1 (``really``) in her body, as the camera
+    reads both boards; returns her seat."""
+    turn = table.state["turn"]
+    trial = copy.deepcopy(table.state)
+    trial["buffet"][0] = list(really)
+    inference.play(trial, turn, {"action": "buffet", "row": 1})
+    diet = f"diet-{turn}"
+    _main(table, {**_laid(buffet=[[], BUFFET[1]]), "action.buffet.1": f"marker{turn}"})
+    before = implied(table.state, diet)
+    ok(table, {"board": {"board": diet, "slots": {**{s: None for s in before}, **implied(trial, diet)}}})
+    return turn
+
+
+def test_a_dining_out_token_read_wrongly_when_laid_out_is_what_the_diners_body_shows():
+    """rulebook Chinese Buffet: the player takes all the tokens of one row into their body.  The camera
+    read row 1 as fruit, dairy, fruit when it was laid out, but the second fruit is a vegetable (a
+    possible lay-out, so it was taken).  Ann eats the row: her body shows the vegetable, not a second
+    fruit.  The table does not score the fruit the record holds, nor stall on a move no rule explains:
+    it asks Ann to confirm what she ate (one tap), then records the row as it lay and says so on the TV."""
+    table = new_table(["Ann", "Ben"], draws="physical", mode="physical")
+    _main(table, _laid())
+    pick_assistants(table)
+    turn = _dine_on_row_1(table, ["fruit", "dairy", "veg"])
+    asked = table.state["question"]
+    assert asked and asked["options"] == ["Chinese Buffet, row 1 (it held Fruit, Dairy, Vegetables)"], asked
+    assert player(table, turn)["actions_left"] == 4 and not any(player(table, turn)["body"].values())
+    assert table.state["put_back"] == []
+    seat(table, turn, "answer", choice=1)
+    body = player(table, turn)["body"]
+    assert sorted(body["produce"]) == ["fruit", "veg"] and player(table, turn)["actions_left"] == 3
+    assert table.state["laid_out"]["veg"] == 2 and table.state["laid_out"]["fruit"] == 1   # (a veg on the pizza)
+    assert any(line.startswith("Buffet row 1 held Fruit, Dairy, Vegetables: the camera had read Fruit, Dairy, Fruit")
+               for line in table.state["log"][-4:]), table.state["log"][-4:]
+
+
+def test_a_diners_body_showing_food_the_bag_no_longer_held_is_listed_to_put_back():
+    """rulebook set-up: the bag holds 10 of each food.  Round 1's lay-out took 5 meat, then all 5 of the
+    bag's other meat are laid out in round 2 (as the camera read them); a diner's body then shows a 6th meat
+    from a row the camera read as fruit, dairy, fruit: no lay-out could have held it, so the table does not
+    rewrite the row; it lists what to put back."""
+    table = new_table(["Ann", "Ben"], draws="physical", mode="physical")
+    table.state["bag_used"] = {"meat": 5}
+    _main(table, _laid(pizza=["fats", "meat", "meat", "meat", "meat", "meat"]))
+    pick_assistants(table)
+    turn = _dine_on_row_1(table, ["fruit", "dairy", "meat"])
+    assert table.state["question"] is None and table.state["put_back"]
+    assert player(table, turn)["actions_left"] == 4 and table.state["buffet"][0] == BUFFET[0]

@@ -173,8 +173,7 @@ def _all_candidates(state: dict, seat: int) -> list[dict]:
     freeze = {"freeze": sorted(frozen.elements())} if frozen else {}   # food bought straight into the freezer
     thawed = sorted((_tokens(rec, "freezer.") - _tokens(seen, "freezer.")).elements())
     gone = _left_kitchen(state, seat, seen, rec, thawed)
-    out: list[dict] = [{"action": "pizza"}]
-    out += [{"action": "buffet", "row": r} for r, row in enumerate(state["buffet"], 1) if row]
+    out = _dining(state, _tokens(seen, "body.") - _tokens(rec, "body."))
     out += [{"action": "snack", "food": f, **_source(c)} for f, c in sorted(set(gone), key=str)]
     for card in state["market_up"]:
         out += [{"action": "market", "card": card, "wild": wild, **freeze} for wild in _wilds(state, card, gained)]
@@ -187,6 +186,32 @@ def _all_candidates(state: dict, seat: int) -> list[dict]:
     out += _cooks(state, seat, gone, thawed)
     out += _workouts(state, seat, seen, rec)
     out += [{"action": "cook"}, {"action": "workout"}, {"action": "pass"}]   # cards only taken, or nothing done
+    return out
+
+
+def _dining(state: dict, eaten: Counter) -> list[dict]:
+    """Pizza To Go and each buffet row still laid; where the camera sees the space emptied and the body
+    gained (``eaten``) as many tokens as the space held but other foods, the same space as laid with those
+    foods (the lay-out read wrongly, see :func:`physical.relay`)."""
+    spaces = [({"action": "pizza"}, state["pizza"], "pizza.")]
+    spaces += [({"action": "buffet", "row": r}, row, f"buffet.{r}.") for r, row in enumerate(state["buffet"], 1) if row]
+    main = _seen(state, physical.MAIN) if _reported(state, physical.MAIN) else None
+    out = []
+    for body, laid, prefix in spaces:
+        out.append(body)
+        missing, extra = Counter(laid) - eaten, eaten - Counter(laid)
+        emptied = main is not None and not _tokens(main, prefix)
+        if emptied and missing and sum(missing.values()) == sum(extra.values()):
+            swap = iter(sorted(extra.elements()))
+            left = Counter(laid) - missing
+            fixed = []
+            for food in laid:
+                if left[food]:
+                    left[food] -= 1
+                    fixed.append(food)
+                else:
+                    fixed.append(next(swap))
+            out.append({**body, "laid": fixed})
     return out
 
 
@@ -283,6 +308,8 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     ability the table uses by itself (``use``), and with ``further`` the action is an ability's extra
     action, taken with a further marker."""
     events = actions.use_ability(state, seat, {"action": "use_ability", **body["use"]}) if "use" in body else []
+    if "laid" in body:
+        events += physical.relay(state, body)
     if body.get("further"):
         p = state["seats"][str(seat)]
         if not p.get("extra_actions"):
@@ -301,7 +328,7 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
 
 def _bare(body: dict) -> dict:
     """A candidate's action alone, without the ability the table uses for it or its further marker."""
-    return {k: v for k, v in body.items() if k not in ("use", "further")}
+    return {k: v for k, v in body.items() if k not in ("use", "further", "laid")}
 
 
 def _main_markers_differ(state: dict) -> list[dict]:
@@ -420,6 +447,13 @@ def after_reading(state: dict) -> list[dict]:
         state["question"] = {"seat": seat, "options": [_label(state, body) + ", nothing taken"], "bodies": [body]}
         return [event(state, "question", f"{p['name']}: the table sees your marker moved but nothing on your "
                       "board yet; confirm on your phone, or finish the move.")]
+    if len(found) == 1 and "laid" in found[0][0]:
+        body = found[0][0]
+        state["put_back"] = []
+        state["question"] = {"seat": seat, "options": [_label(state, body)], "bodies": [body]}
+        return [event(state, "question", f"{p['name']}: your body shows other food from "
+                      f"{physical.dining_place(state, body)} than the camera read when it was laid out; confirm "
+                      "what you ate on your phone, or put the tokens right.")]
     if len(found) == 1 and _unsure_double(state, found[0][0]):
         body = found[0][0]
         state["put_back"] = []
@@ -533,6 +567,8 @@ def _label(state: dict, body: dict) -> str:
         cards = state["cards"]
         text += " (using " + (cards["recipes"][use["recipe"]]["name"] if "recipe" in use else
                               f"{cards['assistants'][use['assistant']]['name']}, option {use['option']}") + ")"
+    if "laid" in body:
+        text += " (it held " + ", ".join(food_name(state, f) for f in body["laid"]) + ")"
     return text + (", an extra action" if body.get("further") else "")
 
 

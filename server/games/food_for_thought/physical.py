@@ -399,10 +399,17 @@ def dining_problems(state: dict, seen: dict) -> list[str]:
         out.append("nothing seen on " + ", ".join(empty))
     drawn = Counter(pizza[1:]) + Counter(seen.get(f"buffet.{r}.{n}") for r in range(1, main["buffet_rows"] + 1)
                                          for n in range(1, main["buffet_row_spaces"] + 1))
+    return out + _beyond_bag(state, drawn)
+
+
+def _beyond_bag(state: dict, drawn: Counter) -> list[str]:
+    """The foods of which ``drawn`` (the tokens laid out from the bag this round) holds more than the
+    bag had: 10 of each food (the main board data) less those laid out in earlier rounds."""
     used = Counter(state.get("bag_used", {}))
     back = Counter(state["bag"])                        # put in the bag by an ability since
+    out = []
     for food, n in sorted((f, n) for f, n in drawn.items() if f):
-        left = main["bag_per_food"] - used[food] + back[food]
+        left = state["main"]["bag_per_food"] - used[food] + back[food]
         if n > left:
             out.append(f"{n} {food_name(state, food)} tokens, but the bag holds {max(left, 0)} more")
     return out
@@ -440,6 +447,40 @@ def _lay_out(state: dict, pizza: list[str], buffet: list[list[str]], force: bool
     state["laid_out"] = dict(sorted((Counter(pizza[1:]) + Counter(f for row in buffet for f in row)).items()))
     return [event(state, "laid_out", "Dining out laid out" + how + ": Pizza To Go " + (", ".join(pizza) or "empty")
                   + "; buffet " + "; ".join(", ".join(r) or "empty" for r in buffet) + ".")]
+
+
+def dining_place(state: dict, body: dict) -> str:
+    """The words for the dining-out space of ``body`` (a ``pizza`` or ``buffet`` action)."""
+    return "Pizza To Go" if body["action"] == "pizza" else f"buffet row {body['row']}"
+
+
+def relay(state: dict, body: dict) -> list[dict]:
+    """Correct the record's lay-out of ``body``'s dining-out space to ``body["laid"]``, the foods that
+    really lay there: the player who dined there has them in their body, where the camera sees them
+    now, while the lay-out's reading took another food for one of them (meat read as fats passes
+    :func:`dining_problems`: a possible lay-out).  Rulebook, Dining Out: the player takes *all* the
+    space's tokens into their body, so the tokens that arrived are the ones that lay there.  Refused
+    when the foods cannot have been laid out (the Fats & Oils of Pizza To Go, more than the bag held)."""
+    laid, place = list(body["laid"]), dining_place(state, body)
+    old = state["pizza"] if body["action"] == "pizza" else state["buffet"][body["row"] - 1]
+    main = state["main"]
+    if len(laid) != len(old) or (body["action"] == "pizza" and laid[:1] != [main["pizza_fixed"]]):
+        raise RuleError("breaks_rule", f"{place.capitalize()} held {len(old)} tokens as laid out; it cannot have held "
+                        + ", ".join(laid) + ".")
+    fixed = 1 if body["action"] == "pizza" else 0
+    drawn = Counter(state.get("laid_out", {})) - Counter(old[fixed:]) + Counter(laid[fixed:])
+    problems = _beyond_bag(state, drawn)
+    if problems:
+        raise RuleError("breaks_rule", f"{place.capitalize()} cannot have held " + ", ".join(laid) + ": "
+                        + "; ".join(problems) + ".")
+    if body["action"] == "pizza":
+        state["pizza"] = laid
+    else:
+        state["buffet"][body["row"] - 1] = laid
+    state["laid_out"] = dict(sorted(drawn.items()))
+    return [event(state, "relaid", f"{place.capitalize()} held {', '.join(food_name(state, f) for f in laid)}: the "
+                  f"camera had read {', '.join(food_name(state, f) for f in old)} when it was laid out; the record "
+                  "now follows the tokens in the diner's body.")]
 
 
 def dining_as_seen(state: dict, seat: int | None) -> list[dict]:
