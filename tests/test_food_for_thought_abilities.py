@@ -742,7 +742,7 @@ def test_physical_first_a_price_ability_applies_to_the_shop_the_camera_sees():
     on_sale = next(s for s in free if "2" in s and table.state["shopping"][s] != table.state["shopping"][space])
     food = table.state["shopping"][space]
     use(table, 1, recipe="r12", food=food)
-    ok(table, {"board": {"board": "main", "slots": {"die.2": "die", "die.5": "die"}}})
+    ok(table, {"board": {"board": "main", "slots": {"die.row.2": "die", "die.col.5": "die"}}})
     by_hand(table, 1, {"action": "shop", "dice": [2, 5], "items": [{"space": space}, {"space": on_sale}]},
             ("diet-1", "shop"))
     assert space in table.state["covered"], table.view("table")["put_back"]
@@ -771,7 +771,7 @@ def test_physical_first_a_wild_token_and_a_die_by_hand():
     outcome = use(table, 1, recipe="r11", die=1, value=6)
     assert any("by hand: the camera reads the dice" in e["text"] for e in outcome.events)
     assert table.state["dice"] is None and "r11" in player(table, 1)["abilities_used"]
-    ok(table, {"board": {"board": "main", "slots": {"die.6": "die", "die.1": "die"}}})   # one die turned to 6
+    ok(table, {"board": {"board": "main", "slots": {"die.row.6": "die", "die.col.1": "die"}}})   # one die turned to 6
     space = next(s for s in sorted(table.state["shopping"]) if s.startswith("6.") and "1" not in s
                  and s not in table.state["covered"])          # on sale only through the 6
     by_hand(table, 1, {"action": "shop", "dice": [1, 6], "items": [{"space": space}]}, ("diet-1", "shop"))

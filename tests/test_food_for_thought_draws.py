@@ -128,17 +128,20 @@ def test_the_camera_reads_the_dining_out_tokens_laid_out_from_the_bag():
 
 def test_dice_read_by_the_camera_never_from_the_phone_too():
     """rulebook Grocery Shopping: roll both dice and put them on their spaces; the row and column of
-    either die are on sale.  With camera dice the phone cannot enter a roll; a die's space is its value."""
+    either die are on sale.  With camera dice the phone cannot enter a roll; a die's space on its track (one
+    die on the row spaces, one on the column spaces) is its value, so a double is two dice seen."""
     table = new_table(["Ann", "Ben"], dice="camera")
     pick_assistants(table)
     refused(table, {"seat": {"seat": 1, "action": "shop", "dice": [2, 5]}}, "option_off")
     seat(table, 1, "shop")
     assert table.view("seat-1")["me"]["can"] == []
     refused(table, {"seat": {"seat": 1, "action": "buy", "items": []}}, "waiting")
-    ok(table, _main({"die.2": "die", "die.5": "die"}))
+    ok(table, _main({"die.row.5": "die"}))                    # one die on its track: not a roll yet
+    assert table.state["dice"] is None and table.view("seat-1")["me"]["can"] == []
+    ok(table, _main({"die.row.5": "die", "die.col.2": "die"}))
     assert table.state["dice"] == [2, 5] and table.view("seat-1")["me"]["can"] == ["buy"]
-    assert ok(table, _main({"die.2": "die", "die.5": "die"})).quiet
+    assert ok(table, _main({"die.row.5": "die", "die.col.2": "die"})).quiet
     seat(table, 1, "buy", items=[])
     seat(table, 2, "shop")
-    ok(table, _main({"die.2": None, "die.5": None, "die.3": "die"}))     # a double: both dice on one space
+    ok(table, _main({"die.row.5": None, "die.col.2": None, "die.row.3": "die", "die.col.3": "die"}))   # a double
     assert table.state["dice"] == [3, 3]

@@ -1,7 +1,8 @@
 """Readings of the main board are checked before the table takes them: dining-out tokens that cannot
 be the lay-out the rulebook describes are held (the TV says what the camera could not see; the table
-keeps reading until it settles or one person confirms it with one tap), and one die space seen is not
-taken for a double without the player's tap."""
+keeps reading until it settles or one person confirms it with one tap); the dice are read from their two
+tracks, and one die seen is no roll; a dining-out token read wrongly at lay-out is what the diner's body
+shows, confirmed with one tap."""
 import copy
 
 from server.games.food_for_thought import inference
@@ -103,30 +104,46 @@ def test_physical_first_a_marker_on_the_buffet_waits_until_the_tokens_are_settle
     assert table.state["put_back"]                   # the TV lists the difference; the host decides
 
 
-def test_one_die_seen_is_not_taken_for_a_double_without_the_players_tap():
-    """rulebook Grocery Shopping: roll both dice and place them on the matching spaces; the row and
-    column of either die are on sale ($1), other spaces $3.  Ann rolls 2 and 5 and buys row 2 and
-    column 5 foods; the camera misses the die on 2 (a die read empty), so it sees one die space, which
-    could be a double 5.  The table does not price the purchase on a double nobody confirmed: it asks
-    her (one tap); once the die on 2 is seen the purchase is applied with no tap."""
-    table = new_table(["Ann", "Ben"], mode="physical")
-    pick_assistants(table)
+def _shop(table, dice, items, main):
+    """Ann's marker on a shopping space and the foods of ``items`` (rolled ``dice``) in her kitchen and
+    covered on the list, the main board read as ``main``; returns her seat."""
     table.state["covered"] = {}
     turn = table.state["turn"]
-    body = {"action": "shop", "dice": [2, 5], "items": [{"space": "2.1"}, {"space": "1.5"}]}
     trial = copy.deepcopy(table.state)
-    inference.play(trial, turn, body)
-    boards = {b: implied(trial, b) for b in (f"diet-{turn}", "shop")}
-    ok(table, {"board": {"board": "main", "slots": {"die.5": "die", "die.2": None}}})
-    for board, slots in boards.items():
+    inference.play(trial, turn, {"action": "shop", "dice": dice, "items": [{"space": s} for s in items]})
+    ok(table, {"board": {"board": "main", "slots": {**main, "action.shop.1": f"marker{turn}"}}})
+    for board in (f"diet-{turn}", "shop"):
         before = implied(table.state, board)
-        ok(table, {"board": {"board": board, "slots": {**{s: None for s in before}, **slots}}})
-    asked = table.state["question"]
-    assert asked and asked["options"] == ["Grocery shopping, a double 5"] and player(table, turn)["actions_left"] == 4
-    assert "answer" in table.view(f"seat-{turn}")["me"]["can"]
-    ok(table, {"board": {"board": "main", "slots": {"die.5": "die", "die.2": "die"}}})     # the die straightened
+        ok(table, {"board": {"board": board, "slots": {**{s: None for s in before}, **implied(trial, board)}}})
+    return turn
+
+
+def test_one_die_seen_is_not_a_roll_the_table_prices_a_purchase_on():
+    """rulebook Grocery Shopping: roll both dice and place them on the matching spaces around the Shopping
+    List (one die on the row spaces, one on the column spaces); the row and column of either die are on
+    sale ($1), other spaces $3.  Ann rolls 2 and 5 and buys row 2 and column 5 foods; the camera misses the
+    die on the row track (read empty).  The table prices nothing on one die: it lists the row track as the
+    place to put a die and applies nothing; once the die is seen the purchase is applied with no tap."""
+    table = new_table(["Ann", "Ben"], mode="physical")
+    pick_assistants(table)
+    turn = _shop(table, [2, 5], ["2.1", "1.5"], {"die.col.5": "die", "die.row.2": None})
+    assert table.state["question"] is None and player(table, turn)["actions_left"] == 4
+    assert table.state["put_back"] == [{"board": "main", "slot": "die.row", "recorded": ["die"], "seen": []}]
+    ok(table, {"board": {"board": "main", "slots": {"die.col.5": "die", "die.row.2": "die"}}})   # the die straightened
     assert table.state["question"] is None and player(table, turn)["actions_left"] == 3
     assert table.state["dice"] == [2, 5] and {"2.1", "1.5"} <= set(table.state["covered"])
+
+
+def test_a_double_is_two_dice_seen_and_needs_no_tap():
+    """rulebook Grocery Shopping: one die on the row spaces and one on the column spaces, so a double 4
+    lies on row 4 and column 4: two dice the camera sees.  Ann's purchase of two row-4 foods at $1 each
+    is applied with no question, priced on the double."""
+    table = new_table(["Ann", "Ben"], mode="physical")
+    pick_assistants(table)
+    turn = _shop(table, [4, 4], ["4.1", "4.2"], {"die.row.4": "die", "die.col.4": "die"})
+    assert table.state["question"] is None and table.state["put_back"] == []
+    assert player(table, turn)["actions_left"] == 3 and table.state["dice"] == [4, 4]
+    assert any("($2 of $6)" in line for line in table.state["log"][-3:]), table.state["log"][-3:]
 
 
 def _dine_on_row_1(table, really):

@@ -76,7 +76,7 @@ def test_shopping_is_checked_against_the_dice_read_on_the_board():
     applied and announced with its prices."""
     table = _table()
     table.state["covered"] = {}
-    ok(table, {"board": {"board": "main", "slots": {"die.2": "die", "die.5": "die"}}})
+    ok(table, {"board": {"board": "main", "slots": {"die.row.2": "die", "die.col.5": "die"}}})
     body = {"action": "shop", "dice": [2, 5], "items": [{"space": "2.1"}, {"space": "2.2"}, {"space": "1.1"}]}
     boards = _as_people_do(table, 1, body)
     over = {**boards, "shop": {**boards["shop"], "shop.3.3": "covered"}}
@@ -174,7 +174,7 @@ def test_a_purchase_into_the_freezer_and_a_thaw_are_worked_out():
     a Recipes & Cook action may move up to 2 of them to the thaw area instead of cooking."""
     table = _table(freezer=True)
     table.state["covered"] = {}
-    ok(table, {"board": {"board": "main", "slots": {"die.3": "die", "die.6": "die"}}})
+    ok(table, {"board": {"board": "main", "slots": {"die.row.3": "die", "die.col.6": "die"}}})
     meat = next(s for s, f in sorted(table.state["shopping"].items()) if f in ("meat", "poultry", "seafood"))
     food = table.state["shopping"][meat]
     _lay(table, 1, _as_people_do(table, 1, {"action": "shop", "dice": [3, 6], "items": [{"space": meat}],

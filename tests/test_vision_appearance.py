@@ -206,18 +206,21 @@ def test_empty_spaces_in_a_noisy_picture_read_empty_and_no_token_reads_empty():
 
 
 def test_a_die_reads_as_a_die_whichever_face_it_shows():
-    """Rulebook, grocery shopping: each die is laid on the space of its value, so a die on ``die.<n>``
-    shows n pips and every face lies on the table in play.  The plan lays a die on each of its own
+    """Rulebook, grocery shopping: each die is laid on the space of its value (one on the row spaces, one
+    on the column spaces), so a die on ``die.row.<n>`` or ``die.col.<n>`` shows n pips and every face lies on the table in play.  The plan lays a die on each of its own
     spaces, so every face is learnt: learnt from two faces, a die showing another read unknown and
     the table waited for it (a die on die.2 and die.6 did)."""
     ls = layouts("main")
     seed = 7
     play = scenes.shot(ls, "easy", seed)
     refs, plans = _calibrated(ls, play, seed)
-    assert {s: t for s, t in plans["main"].items() if t == scenes.DIE} == {f"die.{n}": scenes.DIE for n in range(1, 7)}
+    assert {s: t for s, t in plans["main"].items() if t == scenes.DIE} == {f"die.{track}.{n}": scenes.DIE
+                                                                           for track in ("row", "col")
+                                                                           for n in range(1, 7)}
     pipe = Pipeline(ls, refs)
     for k, faces in enumerate(((1, 4), (2, 5), (3, 6))):
-        tokens = {f"die.{n}": scenes.DIE for n in faces} | {"action.shop.1": "marker1", "pizza.1": "fats"}
+        tokens = {f"die.row.{faces[0]}": scenes.DIE, f"die.col.{faces[1]}": scenes.DIE,
+                  "action.shop.1": "marker1", "pizza.1": "fats"}
         img, truth = scenes.render(scenes.with_tokens(play, {"main": tokens}, seed * 100 + k))
         for _ in range(12):                 # the dice laid, the table still again: the board is read
             pipe.process(img)

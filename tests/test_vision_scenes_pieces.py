@@ -31,11 +31,11 @@ def test_every_token_type_the_main_and_diet_boards_name_is_drawn_as_itself():
 
 def test_a_die_shows_the_pips_of_its_space_and_stands_taller_than_a_token():
     # Rulebook, grocery shopping: the dice are placed on the matching spaces around the shopping
-    # list, so a die on die.<n> shows n.
+    # list (one on the row spaces, one on the column spaces), so a die on die.row.<n> shows n.
     main = layouts("main")["main"]
     slot = {s.id: s for s in main.slots}
     for value in (1, 4, 5, 6):
-        sid = f"die.{value}"
+        sid = f"die.row.{value}"
         _, art = _drawn(main, {sid: scenes.DIE})
         x, y, half = slot[sid].x * 4, slot[sid].y * 4, int(scenes.DIE_MM / 2 * 4 * 0.85)
         face = art[int(y) - half:int(y) + half, int(x) - half:int(x) + half]
@@ -43,8 +43,8 @@ def test_a_die_shows_the_pips_of_its_space_and_stands_taller_than_a_token():
         n, _ = cv2.connectedComponents(dark)
         assert n - 1 == value, (sid, n - 1)
     # seen from the side (the camera's nadir far away) its walls reach further than a food token's
-    _, die = _drawn(main, {"die.2": scenes.DIE}, parallax=(0.5, 0.0))
-    blank, food = _drawn(main, {"die.2": "meat"}, parallax=(0.5, 0.0))
+    _, die = _drawn(main, {"die.col.2": scenes.DIE}, parallax=(0.5, 0.0))
+    blank, food = _drawn(main, {"die.col.2": "meat"}, parallax=(0.5, 0.0))
     changed = lambda img: np.flatnonzero(np.abs(img.astype(int) - blank).sum(axis=(0, 2)) > 30)   # noqa: E731
     assert changed(die).max() - changed(food).max() >= 4 * 4          # 16 mm cube against a 2 mm token: 4 mm+
 

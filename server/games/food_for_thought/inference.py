@@ -177,7 +177,7 @@ def _all_candidates(state: dict, seat: int) -> list[dict]:
     out += [{"action": "snack", "food": f, **_source(c)} for f, c in sorted(set(gone), key=str)]
     for card in state["market_up"]:
         out += [{"action": "market", "card": card, "wild": wild, **freeze} for wild in _wilds(state, card, gained)]
-    dice = _dice(state)
+    dice = physical.dice_seen(_seen(state, physical.MAIN))
     if dice is not None:
         covered = [s[5:] for s, t in _seen(state, "shop").items() if t == boards.COVERED and s[5:] not in state["covered"]]
         specials = gained - Counter(state["shopping"][s] for s in covered)
@@ -283,26 +283,6 @@ def _shares(state: dict, seat: int, kind: str, gone: list) -> list[tuple[str, ..
     return list(product(cards, repeat=len(gone)))
 
 
-def _die_spaces(state: dict) -> list[int]:
-    """The values of the main board's die spaces the camera sees a die on, lowest first."""
-    return sorted(int(s.split(".")[1]) for s, t in _seen(state, physical.MAIN).items()
-                  if s.startswith("die.") and t == physical.DIE)
-
-
-def _dice(state: dict) -> list[int] | None:
-    """The dice the camera sees on the main board's die spaces; one space seen: a double, or a die
-    the camera missed (a shopping trip on it is confirmed by the player, see :func:`_unsure_double`)."""
-    faces = _die_spaces(state)
-    return faces * (3 - len(faces)) if len(faces) in (1, 2) else None
-
-
-def _unsure_double(state: dict, body: dict) -> bool:
-    """Whether ``body`` is a shopping trip on a double the camera read from one die space: two dice
-    lying on one space, or one die it did not see (read empty or unsure), which would price the
-    purchase wrongly; the player confirms it with one tap (or straightens the dice)."""
-    return body["action"] == "shop" and body["dice"][0] == body["dice"][1] and len(_die_spaces(state)) == 1
-
-
 def play(state: dict, seat: int, body: dict) -> list[dict]:
     """Apply one candidate action of ``seat`` to ``state`` (the same rules as the phone's): first the
     ability the table uses by itself (``use``), and with ``further`` the action is an ability's extra
@@ -344,6 +324,17 @@ def _main_markers_differ(state: dict) -> list[dict]:
         got = sorted(t for s, t in seen.items() if s.startswith(prefix))
         if want != got:
             out.append({"board": physical.MAIN, "slot": f"action.{space}", "recorded": want, "seen": got})
+    return out
+
+
+def _dice_missing(state: dict) -> list[dict]:
+    """The dice tracks that do not show exactly one die, as put-back lines (a shopping trip waits for them)."""
+    seen = _seen(state, physical.MAIN)
+    out = []
+    for track in physical.DIE_TRACKS:
+        dice = [t for s, t in seen.items() if s.startswith(f"die.{track}.") and t == physical.DIE]
+        if len(dice) != 1:
+            out.append({"board": physical.MAIN, "slot": f"die.{track}", "recorded": [physical.DIE], "seen": dice})
     return out
 
 
@@ -433,7 +424,8 @@ def after_reading(state: dict) -> list[dict]:
         return []
     if not _settled(state, seat):
         return []                 # the marker is not seen where it went yet: wait for the table to be still
-    if state.get("dining_unsure") and _new_marker_spaces(state, seat)[0] & {"pizza", "buffet"}:
+    spaces = _new_marker_spaces(state, seat)[0]
+    if state.get("dining_unsure") and spaces & {"pizza", "buffet"}:
         state["put_back"] = []    # dining out before the table took its tokens: the TV asks about them first
         return []
     found = _outcomes(state, seat)
@@ -454,12 +446,6 @@ def after_reading(state: dict) -> list[dict]:
         return [event(state, "question", f"{p['name']}: your body shows other food from "
                       f"{physical.dining_place(state, body)} than the camera read when it was laid out; confirm "
                       "what you ate on your phone, or put the tokens right.")]
-    if len(found) == 1 and _unsure_double(state, found[0][0]):
-        body = found[0][0]
-        state["put_back"] = []
-        state["question"] = {"seat": seat, "options": [_label(state, body)], "bodies": [body]}
-        return [event(state, "question", f"{p['name']}: the camera sees one die, on {body['dice'][0]}: confirm the "
-                      "double on your phone, or put the other die on its space.")]
     if len(found) == 1:
         body, trial, events = found[0]
         state.clear()
@@ -468,6 +454,10 @@ def after_reading(state: dict) -> list[dict]:
         return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events
     if not found and _further(state, seat) and not boards.disagreements(state, f"diet-{seat}"):
         return []                 # a marker seen on the main board, the diet board not read again yet
+    if not found and "shop" in spaces and physical.dice_seen(_seen(state, physical.MAIN)) is None:
+        state["put_back"] = _dice_missing(state)       # a shopping trip waits for its roll, nothing else is listed
+        return [event(state, "put_back", f"{p['name']}: the camera does not see the dice on their tracks (one on the "
+                      "row spaces, one on the column spaces); put them there.")]
     if not found:
         state["put_back"] = [{"board": b, **d} for b in (f"diet-{seat}", "shop")
                              for d in boards.disagreements(state, b)] + _main_markers_differ(state)

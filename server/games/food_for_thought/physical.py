@@ -24,8 +24,10 @@ the engine no longer chooses any card:
 
 Dice (the ``dice`` option) come from exactly one place: ``digital`` (the table rolls),
 ``physical`` (the active player enters the roll with one tap on their phone) or
-``camera`` (the dice lie on the ``main`` board's die spaces ``die.<value>``: a die's
-position is its value).
+``camera`` (rulebook, Grocery Shopping: the dice are placed on the matching spaces around the
+Shopping List, one on the row spaces and one on the column spaces; the ``main`` board's two tracks
+``die.row.<value>`` and ``die.col.<value>``: a die's position is its value, so a double is two
+dice seen, one on each track).
 """
 from __future__ import annotations
 
@@ -306,6 +308,8 @@ def _market_card(state: dict, cid: str) -> list[dict]:
 # ----------------------------------------------------------------------------- the main board
 MAIN = "main"
 DIE = "die"
+#: The dice's two tracks on the main board: one die marks the shopping list's row, the other its column.
+DIE_TRACKS = ("row", "col")
 #: The camera's token set of the main board (``Game.tokens``): foods, dice and the player-colour markers.
 MAIN_TOKENS = "main-board"
 #: The camera's token set of a diet board (``Game.tokens``): the foods and the player's own action markers.
@@ -337,7 +341,7 @@ def main_in_play(state: dict) -> bool:
 
 def main_slots(state: dict) -> dict:
     """What the record puts on the main board: the dice of the current shopping, the dining-out tokens."""
-    out = {f"die.{d}": DIE for d in state["dice"] or []}
+    out = {f"die.{track}.{d}": DIE for track, d in zip(DIE_TRACKS, state["dice"] or [])}
     if state["options"]["mode"] == "physical":
         for space, seats in space_markers(state).items():
             out.update({f"action.{space}.{n}": marker(s) for n, s in enumerate(seats, 1)})
@@ -356,7 +360,7 @@ def check_main_slot(state: dict, slot: str, token) -> None:
         if token is not None and token not in {marker(int(s)) for s in state["seats"]}:
             raise RuleError("bad_argument", f"An action space holds a player's marker (marker<seat>), not {token!r}.")
         return
-    if parts[0] == "die" and len(parts) == 2 and nums and 1 <= nums[0] <= rules.DIE_FACES:
+    if parts[0] == "die" and len(parts) == 3 and parts[1] in DIE_TRACKS and nums and 1 <= nums[0] <= rules.DIE_FACES:
         if token not in (None, DIE):
             raise RuleError("bad_argument", f"A die space holds {DIE!r} or null, not {token!r}.")
         return
@@ -364,10 +368,19 @@ def check_main_slot(state: dict, slot: str, token) -> None:
         parts[0] == "buffet" and len(parts) == 3 and len(nums) == 2 and 1 <= nums[0] <= main["buffet_rows"]
         and 1 <= nums[1] <= main["buffet_row_spaces"])
     if not ok:
-        raise RuleError("unknown_card", f"The main board has no slot {slot!r}: slots are die.<1-6>, "
-                        "pizza.<n>, buffet.<row>.<n>.")
+        raise RuleError("unknown_card", f"The main board has no slot {slot!r}: slots are die.row.<1-6>, "
+                        "die.col.<1-6>, pizza.<n>, buffet.<row>.<n>.")
     if token is not None and token not in state["foods"]:
         raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
+
+
+def dice_seen(seen: dict) -> list[int] | None:
+    """The roll the main board's slots ``seen`` show, lowest first: one die on the row track and one on the
+    column track (a double is both on the same value); None while a track shows no die or more than one
+    (a die in a hand, or one the camera could not read)."""
+    faces = [[int(s.rsplit(".", 1)[1]) for s, t in seen.items() if s.startswith(f"die.{track}.") and t == DIE]
+             for track in DIE_TRACKS]
+    return sorted(f[0] for f in faces) if all(len(f) == 1 for f in faces) else None
 
 
 def dining_seen(state: dict, seen: dict) -> tuple[list[str], list[list[str]]]:
@@ -511,9 +524,9 @@ def main_reading(state: dict, seen: dict) -> list[dict]:
     events = []
     pend = state["pending"]
     if pend is not None and pend["action"] == "dice":
-        faces = sorted(int(s.split(".")[1]) for s, t in seen.items() if s.startswith("die.") and t == DIE)
-        if len(faces) in (1, 2):
-            state["dice"] = faces * (3 - len(faces))           # one space seen: both dice show it
+        faces = dice_seen(seen)
+        if faces:
+            state["dice"] = faces
             state["pending"] = {"action": "buy", "seat": pend["seat"]}
             p = state["seats"][str(pend["seat"])]
             events.append(event(state, "dice", f"{p['name']} rolled {state['dice'][0]} and {state['dice'][1]} "
