@@ -35,9 +35,14 @@ the activity cards right of it, and freezer board), a hand reaches over each phy
 it changes, and only what the pipeline commits reaches the table.  ``--camera scenes-<level>`` draws
 the same table with the harder renderer (vision/scenes.py: printed art, a tilted camera through a
 lens, the daylight changed since calibration, glare and shadows of the level; the pipeline gets the
-renderer's own lens).  A game in which the table stops following the group (a move not applied) is
-counted as stalled, with why, and its scores are not compared; readings the table refuses and slots
-the layouts do not have are counted, and a table whose calibration the camera refuses is not played.
+renderer's own lens).  The people move the tokens they really hold, not the record's: a second
+physical-first table gets every reading as the tokens lie (the group's own record, what the simulated
+readings give), and each move, lay-out and clean-up is made on its boards, so a token the camera
+misread stays what it is on the table and shows up where it really goes (a dining-out meat read as
+fats lands in the diner's protein row).  A game in which the table stops following the group (a move
+not applied) is counted as stalled, with why, and its scores are not compared; readings the table
+refuses and slots the layouts do not have are counted, and a table whose calibration the camera
+refuses is not played.
 """
 from __future__ import annotations
 
@@ -185,11 +190,16 @@ class Group:
         self.table = Table(Journal(":memory:"))
         self.camera = CameraTable(players, seed, camera) if camera else None
         self._must(self.table.handle(self._new_game("physical")))
+        # what the group really holds: in camera mode a second physical-first table that gets every reading
+        # as the tokens lie (not as the camera reads them); the people's moves are made on its boards
+        self.truth = Table(Journal(":memory:")) if camera else self.table
+        if camera:
+            self._must(self.truth.handle(self._new_game("physical")))
         self.refused = Counter()         # camera commits the table refused (camera mode), by message
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
         self.dining_misread = 0          # dining-out lay-outs the record took with other foods than were laid
         if self.camera:
-            self._commit(self.camera.first_look({b: implied(self.state, b) for b in self.camera.boards()}))
+            self._commit(self.camera.first_look({b: implied(self.real, b) for b in self.camera.boards()}))
         self.guided: list[dict] = [self._new_game("guided")]
         self.phone = Counter()           # phone or host inputs of the physical table, by action type
         self.actions = Counter()         # actions taken, by type
@@ -199,9 +209,9 @@ class Group:
         self.wrong: Counter = Counter()  # moves recorded otherwise than the group made them, by what differs
         self.bag = [f for f in sorted(self.table.state["foods"]) for _ in range(10)]
         self.rng.shuffle(self.bag)
-        self.oos = sorted(self.state["cards"]["out_of_stock"])       # the group's shuffled decks
+        self.oos = sorted(self.real["cards"]["out_of_stock"])       # the group's shuffled decks
         self.rng.shuffle(self.oos)
-        self.stands = self.rng.sample(sorted(self.state["cards"]["market"]), inference.rules.TWO_PLAYER_MARKET_CARDS)
+        self.stands = self.rng.sample(sorted(self.real["cards"]["market"]), inference.rules.TWO_PLAYER_MARKET_CARDS)
 
     def _new_game(self, mode: str) -> dict:
         return {"new_game": {"game": "food-for-thought", "players": NAMES[:self.players], "seed": self.seed,
@@ -215,7 +225,13 @@ class Group:
 
     @property
     def state(self) -> dict:
+        """The physical-first table's record (camera mode: as the camera's readings made it)."""
         return self.table.state
+
+    @property
+    def real(self) -> dict:
+        """The table as the group really holds it (camera mode: the record of the readings as the tokens lie)."""
+        return self.truth.state
 
     # ----- what reaches each table
     def both(self, inp: dict) -> None:
@@ -226,6 +242,8 @@ class Group:
             self._commit(self.camera.show(board["board"], {**self.camera.laid[board["board"]], **board["slots"]}))
         else:
             self._must(self.table.handle(inp))
+        if self.truth is not self.table:
+            self._must(self.truth.handle(inp))
         self.guided.append(inp)
 
     def _commit(self, commits: list[dict]) -> None:
@@ -237,35 +255,46 @@ class Group:
                 self.refused[outcome.error.message] += 1
 
     def phone_input(self, kind: str, inp: dict) -> None:
+        """A phone or host input to the physical-first table (a host's also to the group's own record)."""
         self.phone[kind] += 1
         self._must(self.table.handle(inp))
+        if self.truth is not self.table and "host" in inp:
+            self._must(self.truth.handle(inp))
 
     def read(self, board: str, slots: dict) -> None:
         """The camera's reading of ``board``: every slot it watches, empty ones as null (in camera
-        mode: the board's tokens laid so, and what the pipeline commits)."""
+        mode: the board's tokens laid so, and what the pipeline commits; the group's record gets the
+        reading as they lie)."""
         if self.camera:
             self._commit(self.camera.show(board, slots))
-            return
+        state = self.truth.state
         if board == "main":
             every = {f"action.{space}.{n}": None for space in physical.MAIN_SPACES for n in range(1, SPACE_SLOTS + 1)}
         elif board == "shop":
-            every = {f"shop.{space}": None for space in self.state["shopping"]}
+            every = {f"shop.{space}": None for space in state["shopping"]}
         else:
-            every = every_slot(self.state, board)
-        held = self.state["boards"].get(board, {}).get("seen", {})
+            every = every_slot(state, board)
+        held = state["boards"].get(board, {}).get("seen", {})
         body = {**every, **{s: None for s in held}, **slots}
-        self._must(self.table.handle({"board": {"board": board, "slots": body}}))
+        self._must(self.truth.handle({"board": {"board": board, "slots": body}}))
+
+    def _answer_truth(self, seat: int, body: dict) -> None:
+        """Camera mode: the group's own record asks what a simulated reading's table would; it gets the move."""
+        asked = self.real.get("question")
+        if self.truth is not self.table and asked:
+            choice = next(i for i, b in enumerate(asked["bodies"], 1) if _same(b, body))
+            self._must(self.truth.handle({"seat": {"seat": seat, "action": "answer", "choice": choice}}))
 
     def lay_out_round(self) -> None:
         """A round's out-of-stock cards revealed (1-2 players: the top two of the group's deck, tapped) and
         their spaces covered, and the dining-out tokens laid out from the bag."""
         for card in [self.oos.pop() for _ in range(2)] if self.players <= 2 else []:
             self.both({"tap": {"reader": "center", "card": physical.card_id("out_of_stock", card)}})
-        self.read("shop", implied(self.state, "shop"))
-        main = self.state["main"]
+        self.read("shop", implied(self.real, "shop"))
+        main = self.real["main"]
         if self.players == 1:
             return
-        twins = self.state["round"] == 2 and self.players >= 3        # two buffet rows alike: a question
+        twins = self.real["round"] == 2 and self.players >= 3        # two buffet rows alike: a question
         slots = {"pizza.1": main["pizza_fixed"]}
         for n in range(2, main["pizza_spaces"] + 1):
             slots[f"pizza.{n}"] = self.bag.pop()
@@ -273,7 +302,7 @@ class Group:
         for r in range(1, main["buffet_rows"] + 1):
             row = first if (r == 1 or twins) else [self.bag.pop() for _ in range(main["buffet_row_spaces"])]
             slots.update({f"buffet.{r}.{n}": f for n, f in enumerate(row, 1)})
-        seen = self.state["boards"].get("main", {}).get("seen", {})
+        seen = {s: t for state in (self.state, self.real) for s, t in state["boards"].get("main", {}).get("seen", {}).items()}
         self.both({"board": {"board": "main", "slots": {**{s: None for s in seen if s.startswith(("pizza", "buffet"))},
                                                         **slots}}})
         self._straighten()
@@ -283,7 +312,7 @@ class Group:
 
     # ----- a turn
     def _legal(self, seat: int, body: dict) -> bool:
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         try:
             if body.get("tap"):
                 physical.tap(trial, {"reader": f"seat-{seat}", "card": body["tap"]})
@@ -294,7 +323,7 @@ class Group:
 
     def options(self, seat: int) -> list[dict]:
         """The moves the group would consider (each legal), the useful ones more than once."""
-        s, p, rng = self.state, self.state["seats"][str(seat)], self.rng
+        s, p, rng = self.real, self.real["seats"][str(seat)], self.rng
         kitchen = [(f, c) for c, col in enumerate(p["kitchen"], 1) for f in col]
         out = []
         fits = self._cook_places(p, kitchen)
@@ -326,13 +355,13 @@ class Group:
                                          o["action"] != "shop" and self._legal(seat, o))]
 
     def _market(self, p: dict, card: str) -> dict:
-        stand = self.state["cards"]["market"][card]
-        foods = sorted(self.state["foods"])
+        stand = self.real["cards"]["market"][card]
+        foods = sorted(self.real["foods"])
         wild = [self.rng.choice(foods) for f in stand["foods"] if f == "wild"]
         body = {"action": "market", "card": card, "wild": wild}
         gets = [f for f in stand["foods"] if f != "wild"] + wild
-        freezable = [f for f in gets if self.state["foods"][f]["freezable"]]
-        if stand["to"] == "kitchen" and freezable and len(p["freezer"]) < 4 and self.state["options"]["freezer"] \
+        freezable = [f for f in gets if self.real["foods"][f]["freezable"]]
+        if stand["to"] == "kitchen" and freezable and len(p["freezer"]) < 4 and self.real["options"]["freezer"] \
                 and self.rng.random() < 0.5:
             body["freeze"] = freezable[:1]
         return body
@@ -350,15 +379,15 @@ class Group:
         return {"action": "workout", "place": place} if place else None
 
     def _open_needs(self, p: dict, rid: str) -> list[str]:
-        needs = self.state["cards"]["recipes"][rid]["needs"]
+        needs = self.real["cards"]["recipes"][rid]["needs"]
         return [n for n, got in zip(needs, p["recipe_tokens"][rid]) if got is None]
 
     def _pick_recipe(self, p: dict) -> str:
         """The recipe card the player takes; until a token has fitted two of someone's recipes, one that
         needs a food their other recipe needs too."""
-        pool = physical.takeable(self.state, "recipes")
+        pool = physical.takeable(self.real, "recipes")
         held = {n for rid in p["recipes"] for n in self._open_needs(p, rid)}
-        shared = [r for r in pool if set(self.state["cards"]["recipes"][r]["needs"]) & (held | {"wild"})]
+        shared = [r for r in pool if set(self.real["cards"]["recipes"][r]["needs"]) & (held | {"wild"})]
         return self.rng.choice(shared if held and shared and not self.cases["ambiguous Cook"] else pool)
 
     def _twin_cook(self, seat: int, p: dict, kitchen: list) -> dict | None:
@@ -379,7 +408,7 @@ class Group:
         sources = [(f, {"column": c}) for f, c in kitchen] + [(f, {"from": "thaw"}) for f in p["thaw"]]
         for f, where in sources:
             for rid in trial["recipes"]:
-                needs, got = self.state["cards"]["recipes"][rid]["needs"], trial["recipe_tokens"][rid]
+                needs, got = self.real["cards"]["recipes"][rid]["needs"], trial["recipe_tokens"][rid]
                 space = next((i for i, n in enumerate(needs) if got[i] is None and (n == "wild" or f in n.split("|"))),
                              None)
                 if space is not None and len(places) < 3:
@@ -395,8 +424,8 @@ class Group:
         if extra and self.rng.random() < 0.5 or not options and extra:
             self.skip_extra(seat)
             return
-        last = self.state["seats"][str(seat)]["actions_left"] == 1     # nothing to set aside: an empty cook
-        never = not self.actions["pass"] and self.state["round"] == inference.rules.ROUNDS
+        last = self.real["seats"][str(seat)]["actions_left"] == 1     # nothing to set aside: an empty cook
+        never = not self.actions["pass"] and self.real["round"] == inference.rules.ROUNDS
         tired = not extra and not last and (self.rng.random() < 0.03 or never)   # now and then someone passes
         body = self.rng.choice(options) if options and not tired else {"action": "cook" if last else "pass"}
         kind = "pizza extra" if extra else body["action"]
@@ -409,14 +438,16 @@ class Group:
         if not extra and self._insisted(seat, body):
             return
         self.actions[kind] += 1
-        expected = copy.deepcopy(self.state)
+        expected = copy.deepcopy(self.real)
         inference.play(expected, seat, body)
+        misrecorded = set(_differs(self.state, self.real))      # camera mode: what the record already had wrong
         if not extra:
             self._illegal_first(seat, body)
         self._move_tokens(seat, body)
         if self.state.get("question"):
-            self._answer(seat, kind, body)
-        self._check_record(expected)
+            self._answer(seat, kind, self._as_laid(body))
+        self._answer_truth(seat, body)
+        self._check_record(expected, misrecorded)
         tidying = self.state["phase"] == "round_end"        # its list is the clean-up still to do
         assert (tidying or not self.state["put_back"]) and (self.state["turn"] != seat or self.state["phase"] not in
                                                             ("actions", "pizza_extra") or
@@ -425,29 +456,40 @@ class Group:
                 f"; dining out not taken: {self.state['dining_unsure']['problems']}" if self.state.get("dining_unsure") else "")
         self.guided += self._guided_inputs(seat, body)
 
+    def _as_laid(self, body: dict) -> dict:
+        """``body`` as the group would confirm it: a dining out whose tokens the record holds otherwise than
+        they lay names the foods that really lay there (the group looks at the tokens it ate)."""
+        if body["action"] not in ("pizza", "buffet"):
+            return body
+        def where(state):
+            return state["pizza"] if body["action"] == "pizza" else state["buffet"][body["row"] - 1]
+        real = where(self.real)
+        return {**body, "laid": real} if sorted(where(self.state)) != sorted(real) else body
+
     def _answer(self, seat: int, kind: str, body: dict) -> None:
         """The active player answers the table's question with their move.  Camera mode: when no option
-        is their move (a die the camera missed offered as a double), the people straighten the main
-        board's pieces and the table asks again, up to three times."""
+        is their move (a diet board token misread), the people straighten the pieces of the main board and
+        their diet board and the table asks again, up to three times."""
         for _ in range(3 if self.camera else 0):
             asked = self.state.get("question")
             if not asked or any(_same(b, body) for b in asked["bodies"]):
                 break
             self.straightened += 1
-            self._commit(self.camera.nudge("main"))
+            for board in ("main", self._diet(seat)):
+                self._commit(self.camera.nudge(board))
         if not self.state.get("question"):
             return                          # read again, the move was applied
         options = self.state["question"]["options"]
-        double = body["action"] == "shop" and body["dice"][0] == body["dice"][1]
-        self.cases[("confirmed: a double read from one die space" if double else
+        self.cases[("confirmed: a dining-out lay-out the camera misread" if "laid" in body else
                     "confirmed: an extra action that moved nothing") if len(options) == 1 else
                    "ambiguous " + options[0].split(":")[0].split(",")[0]] += 1
         choice = next(i for i, b in enumerate(self.state["question"]["bodies"], 1) if _same(b, body))
         self.phone_input(kind, {"seat": {"seat": seat, "action": "answer", "choice": choice}})
 
-    def _check_record(self, expected: dict) -> None:
-        """Count the move if the table recorded it otherwise than ``expected``, by the parts that differ."""
-        differs = _differs(self.state, expected)
+    def _check_record(self, expected: dict, already: set = frozenset()) -> None:
+        """Count the move if the table recorded it otherwise than ``expected``, by the parts that differ
+        (those in which the record already differed from the table before the move aside)."""
+        differs = [k for k in _differs(self.state, expected) if k not in already]
         if differs:
             self.wrong[", ".join(differs)] += 1
 
@@ -458,16 +500,16 @@ class Group:
         token, then the snack (the other way round a game's last snack would leave the correction for
         after the receipts)."""
         case = "host accepted: a snack of two tokens"
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         if body["action"] != "snack" or self.cases[case] or not self.cases["illegal snack of two tokens"] \
                 or sum(map(len, p["kitchen"])) < 2:
             return False
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         inference.play(trial, seat, body)
         tp = trial["seats"][str(seat)]
         column = next(c for c, col in enumerate(tp["kitchen"], 1) if col)
         food = tp["kitchen"][column - 1][0]
-        second = copy.deepcopy(self.state["seats"][str(seat)])         # the guided record: that token moved first
+        second = copy.deepcopy(self.real["seats"][str(seat)])         # the guided record: that token moved first
         for p_ in (tp, second):
             inference.actions.tokens.take_from_kitchen(trial, p_, food, column)
             inference.actions.tokens.to_body(trial, p_, food)
@@ -487,24 +529,24 @@ class Group:
         """The Pizza To Go player gives up the extra action: the marker goes back to their board."""
         self.actions["pizza extra"] += 1
         board = f"diet-{seat}"
-        self.read(board, {**implied(self.state, board), "markers.1": "marker"})
+        self.read(board, {**implied(self.real, board), "markers.1": "marker"})
         assert self.state["phase"] != "pizza_extra", "the marker taken back was not seen as a skip"
         self.guided.append({"seat": {"seat": seat, "action": "skip"}})
 
     def _shopping(self, seat: int) -> dict:
         dice = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
-        open_ = [sp for sp in sorted(self.state["shopping"]) if sp not in self.state["covered"]]
+        open_ = [sp for sp in sorted(self.real["shopping"]) if sp not in self.real["covered"]]
         sale = [sp for sp in open_ if int(sp[0]) in dice or int(sp[2]) in dice]
         items = [{"space": sp} for sp in self.rng.sample(sale, min(len(sale), self.rng.randint(1, 3)))]
-        p = self.state["seats"][str(seat)]
-        frozen = [self.state["shopping"][i["space"]] for i in items
-                  if self.state["foods"][self.state["shopping"][i["space"]]]["freezable"]]
-        freeze = frozen[:max(0, 4 - len(p["freezer"]))] if self.rng.random() < 0.5 and self.state["options"]["freezer"] \
+        p = self.real["seats"][str(seat)]
+        frozen = [self.real["shopping"][i["space"]] for i in items
+                  if self.real["foods"][self.real["shopping"][i["space"]]]["freezable"]]
+        freeze = frozen[:max(0, 4 - len(p["freezer"]))] if self.rng.random() < 0.5 and self.real["options"]["freezer"] \
             else []
         return {"action": "shop", "dice": dice, "items": items, **({"freeze": freeze} if freeze else {})}
 
     def _boards_after(self, seat: int, body: dict) -> dict:
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         inference.play(trial, seat, body)
         return {b: implied(trial, b) for b in ("main", "shop", f"diet-{seat}")}
 
@@ -559,7 +601,7 @@ class Group:
         return f"diet-{seat}"
 
     def _two_token_snack(self, seat: int, body: dict):
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         case = "illegal snack of two tokens"
         if body["action"] != "snack" or self.cases[case] or sum(map(len, p["kitchen"])) < 2:
             return None
@@ -569,11 +611,11 @@ class Group:
         return case, {self._diet(seat): wrong}
 
     def _second_snack(self, seat: int, body: dict):
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         case = "illegal second snack"
         if not p["snacks"] or not any(p["kitchen"]) or body["action"] == "snack" or self.cases[case]:
             return None
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         trial["seats"][str(seat)]["snacks"] = 0
         col = next(c for c, column in enumerate(p["kitchen"], 1) if column)
         try:                                  # the snack the rules would allow if it were the first
@@ -586,25 +628,25 @@ class Group:
         case = "illegal purchase over $6"
         if body["action"] != "shop" or self.cases[case]:
             return None
-        open_ = [sp for sp in sorted(self.state["shopping"]) if sp not in self.state["covered"]
+        open_ = [sp for sp in sorted(self.real["shopping"]) if sp not in self.real["covered"]
                  and int(sp[0]) not in body["dice"] and int(sp[2]) not in body["dice"]
                  and {"space": sp} not in body["items"]]
         if len(open_) < 3:
             return None
         over = {**body, "items": body["items"] + [{"space": sp} for sp in open_[:3]], "freeze": []}
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         inference.actions._check_turn(trial, seat, "shop")
         return case, self._shop_boards(trial, seat, over)
 
     def _with_marker(self, seat: int, space: str) -> dict:
         """The main board as recorded, with one more of ``seat``'s markers on ``space``."""
-        main = implied(self.state, "main")
+        main = implied(self.real, "main")
         n = sum(1 for slot in main if slot.startswith(f"action.{space}."))
         return {**main, f"action.{space}.{n + 1}": physical.marker(seat)}
 
     def _marker_down(self, seat: int, diet: dict, space: str | None = None) -> dict:
         """``diet`` with one unused marker gone from the board (onto ``space`` of the board, if given)."""
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         out = {s: t for s, t in diet.items() if s != f"markers.{p['actions_left']}"}
         if space:
             out[f"action.{space}.{p['diet_markers'][space] + 1}"] = "marker"
@@ -615,7 +657,7 @@ class Group:
         case = "illegal marker on a taken space"
         if self.cases[case]:
             return None
-        s, n = self.state, self.players
+        s, n = self.real, self.players
         full = [sp for sp, taken in (("shop", len(s["spaces"]["shop"]) >= inference.rules.shop_spaces(n)),
                                      ("pizza", n > 1 and s["spaces"]["pizza"] is not None),
                                      ("buffet", n > 1 and None not in s["spaces"]["buffet"])) if taken]
@@ -628,14 +670,14 @@ class Group:
 
     def _third_market_visit(self, seat: int, body: dict):
         """A third farmers market visit in one round (rulebook: twice per round at most)."""
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         case = "illegal third market visit"
-        if self.cases[case] or p["market_visits"] < inference.rules.MARKET_VISITS or not self.state["market_up"]:
+        if self.cases[case] or p["market_visits"] < inference.rules.MARKET_VISITS or not self.real["market_up"]:
             return None
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         trial["seats"][str(seat)]["market_visits"] = 0
         try:
-            inference.play(trial, seat, self._market(p, self.state["market_up"][0]))
+            inference.play(trial, seat, self._market(p, self.real["market_up"][0]))
         except RuleError:
             return None
         return case, {"main": self._with_marker(seat, "market"), self._diet(seat): implied(trial, self._diet(seat))}
@@ -645,13 +687,13 @@ class Group:
         case = "illegal market food put where its stand does not send it"
         if body["action"] != "market" or self.cases[case]:
             return None
-        cards = self.state["cards"]["market"]
+        cards = self.real["cards"]["market"]
         stand = cards[body["card"]]
         foods = [f for f in stand["foods"] if f != "wild"] + body["wild"]
         other = "body" if stand["to"] == "kitchen" else "kitchen"
-        if any(_explains(cards[c]["foods"], foods) for c in self.state["market_up"] if cards[c]["to"] == other):
+        if any(_explains(cards[c]["foods"], foods) for c in self.real["market_up"] if cards[c]["to"] == other):
             return None                       # another open stand sends these foods there: a legal move
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         tp = trial["seats"][str(seat)]
         tp["market_visits"] += 1
         tp["actions_left"] -= 1
@@ -660,20 +702,20 @@ class Group:
         return case, {"main": self._with_marker(seat, "market"), self._diet(seat): implied(trial, self._diet(seat))}
 
     def _nothing_drawn(self, seat: int) -> bool:
-        drawn = self.state["drawn"]
+        drawn = self.real["drawn"]
         return drawn["seat"] != seat or not (drawn["recipes"] or drawn["activities"])
 
     def _misfit(self, seat: int, kind: str, tokens: list, legal) -> dict | None:
         """The diet board after one of ``tokens`` (slot, food) was put on the player's ``kind`` cards
         (recipes, activities) though none of them takes it (``legal(slot, food, card)``), the marker on
         that action's space; None when every token fits some card."""
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         cards = p[kind]
         if not cards or not self._nothing_drawn(seat):
             return None
         for slot, food in tokens:
             if not any(legal(slot, food, card) for card in cards):
-                diet = implied(self.state, self._diet(seat))
+                diet = implied(self.real, self._diet(seat))
                 on = "onrecipe" if kind == "recipes" else "onactivity"
                 lying = sum(1 for s in diet if s.startswith(on + "."))
                 rest = {s: t for s, t in diet.items() if s != slot}
@@ -691,7 +733,7 @@ class Group:
         case = "illegal work out: a token no activity of theirs takes"
         if self.cases[case]:
             return None
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         body_tokens = [(f"body.{g}.{n}", f) for g, foods in p["body"].items() for n, f in enumerate(foods, 1) if f]
 
         def legal(slot, food, aid):
@@ -706,7 +748,7 @@ class Group:
         case = "illegal cook: a token no recipe of theirs takes"
         if self.cases[case]:
             return None
-        p = self.state["seats"][str(seat)]
+        p = self.real["seats"][str(seat)]
         kitchen = [(f"kitchen.{c}.{r}", f) for c, col in enumerate(p["kitchen"], 1) for r, f in enumerate(col, 1)]
 
         def legal(slot, food, rid):
@@ -769,18 +811,18 @@ class Group:
     def clean_up(self) -> None:
         """The people's clean-up steps (kitchens shifted, shopping tokens off, markers taken back); the
         table starts the next round by itself once the camera has seen every board tidy."""
-        trial = copy.deepcopy(self.state)
+        trial = copy.deepcopy(self.real)
         rounds.finish_cleanup(trial)
-        boards = [f"diet-{p['seat']}" for p in self.state["seats"].values()] + ["shop", "main"]
+        boards = [f"diet-{p['seat']}" for p in self.real["seats"].values()] + ["shop", "main"]
         for board in boards:
-            if self.state["phase"] != "round_end":
+            if self.state["phase"] != "round_end" and self.real["phase"] != "round_end":
                 break                                 # the table saw enough to go on
             tidy = implied(trial, board)
             if board == "shop":                       # this round's shopping tokens off, nothing else moved
-                tidy = {s: t for s, t in implied(self.state, board).items()
-                        if self.state["covered"].get(s[5:]) != "shopping"}
+                tidy = {s: t for s, t in implied(self.real, board).items()
+                        if self.real["covered"].get(s[5:]) != "shopping"}
             if board == "main":
-                tidy = {s: t for s, t in implied(self.state, board).items() if not s.startswith("action.")}
+                tidy = {s: t for s, t in implied(self.real, board).items() if not s.startswith("action.")}
             if trial["over"] and board.startswith("diet"):
                 tidy = {s: t for s, t in tidy.items() if not s.startswith("markers.")}
             self.read(board, tidy)
@@ -828,7 +870,8 @@ def _same(a: dict, b: dict) -> bool:
     """Whether two action bodies do the same thing (the order of placements and purchases aside)."""
     key = lambda body: (body["action"], body.get("row"), body.get("card"), body.get("food"),  # noqa: E731
                         sorted((i.get("recipe") or i.get("activity"), i["food"]) for i in body.get("place", [])),
-                        sorted(body.get("dice") or []), sorted(map(str, body.get("items", []))))
+                        sorted(body.get("dice") or []), sorted(map(str, body.get("items", []))),
+                        sorted(body.get("laid") or []))
     return key(a) == key(b)
 
 
@@ -931,8 +974,8 @@ def main() -> None:
         for line in stalls:
             print("  " + line)
         print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")
-        print(f"  dining-out lay-outs recorded with other foods than were laid (the people then move the "
-              f"record's tokens, not the real ones, so nothing downstream notices): {dining_misread}")
+        print(f"  dining-out lay-outs recorded with other foods than were laid (the diner's body then shows the "
+              f"real ones): {dining_misread}")
         print(f"  camera readings the table refused: {sum(refused.values())}"
               + "".join(f"\n    {k} x{v}" for k, v in refused.most_common()))
         print(f"  slots the pipeline held otherwise than they lay after a change: {sum(misread.values())}"
