@@ -593,3 +593,47 @@ def test_the_tv_shows_the_cards_to_tap_in_letters_read_across_the_room(tmp_path)
             page.wait_for_selector(".fttv-tap", state="detached")
     finally:
         srv.stop()
+
+
+def _misread(boards, board, food, read_as):
+    """``boards`` with the token of ``food`` on ``board`` read by the camera as ``read_as``, where it lies."""
+    slot = next(s for s, t in boards[board].items() if t == food and s.startswith(("kitchen.", "body.")))
+    return {**boards, board: {**boards[board], slot: read_as}}
+
+
+def test_a_wild_market_food_read_as_a_food_that_cannot_lie_there_is_not_taken():
+    """rulebook Farmers Market: a stand's wild icon gives any food token, into the body or kitchen as the
+    stand directs; Grocery Shopping: food goes onto the matching spaces of the kitchen (the sample boards'
+    kitchen columns: meat, poultry and seafood enter column 3, fats column 1).  Ann visits the nut stand
+    (nuts and a wild food, to the kitchen) and takes a meat; the camera reads the meat in column 3 as fats,
+    which never enters column 3: the table does not record a wild fats, applies nothing and lists the
+    column; the token straightened and read as meat, the visit is applied."""
+    table = _table()
+    table.state["market_up"] = ["m08"]
+    body = {"action": "market", "card": "m08", "wild": ["meat"]}
+    boards = _as_people_do(table, 1, body)
+    _lay(table, 1, _misread(boards, "diet-1", "meat", "fats"))
+    assert player(table, 1)["actions_left"] == 4 and not any(map(any, player(table, 1)["kitchen"]))
+    assert any(d["slot"] == "kitchen.3" and d["seen"] == ["fats"] for d in table.view("table")["put_back"])
+    _lay(table, 1, boards)
+    assert player(table, 1)["actions_left"] == 3 and table.view("table")["put_back"] == []
+    assert sorted(f for col in player(table, 1)["kitchen"] for f in col) == ["meat", "nuts"]
+
+
+def test_a_special_order_read_as_a_food_the_list_still_offers_is_not_taken():
+    """rulebook Grocery Shopping: a special order ($5, from the supply) is for a food that is unavailable on
+    the shopping list.  Every meat space is covered; Ann buys row 2's first space ($1) and a meat by special
+    order ($5).  The camera reads the meat as poultry (same kitchen column), but poultry is still on the
+    list, so it cannot have been a special order: nothing is applied; read as meat, the $6 purchase is."""
+    table = _table()
+    meat = [s for s, f in table.state["shopping"].items() if f == "meat"]
+    table.state["covered"] = dict.fromkeys(meat, "shopping")
+    ok(table, {"board": {"board": "main", "slots": {"die.row.2": "die", "die.col.6": "die"}}})
+    body = {"action": "shop", "dice": [2, 6], "items": [{"space": "2.1"}, {"special": "meat"}]}
+    boards = _as_people_do(table, 1, body)
+    assert "poultry" in table.state["shopping"].values() and "2.1" not in meat
+    _lay(table, 1, _misread(boards, "diet-1", "meat", "poultry"))
+    assert player(table, 1)["actions_left"] == 4 and "2.1" not in table.state["covered"]
+    assert table.view("table")["put_back"]
+    _lay(table, 1, boards)
+    assert player(table, 1)["actions_left"] == 3 and any("($6 of $6)" in line for line in table.state["log"][-3:])
