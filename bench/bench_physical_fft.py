@@ -5,16 +5,17 @@
 A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``,
 the Freezer and Food Allergy modules on): it taps the recipe, activity and assistant cards it takes,
 the out-of-stock cards it reveals each round (1-2 players) and the 8 market stands it draws (2
-players), lays the dining-out tokens out from its own bag (read on the main board), rolls dice onto the main
-board, and moves tokens and action markers on its boards: grocery shopping (into the kitchen or
-straight into the freezer), farmers market stands (wild foods included), Pizza To Go and its extra
-action at the round's end (or the marker taken back), the Chinese Buffet, snacks, cooking (thawing
-too), working out, passing, and the clean-up.  The table only gets what the camera would send (a
-``board`` reading of each board that changed, every slot of it, empty ones as null; the diet board's
-unused markers and its own action spaces included) and the reader taps.  The boards a move changed
-are read one at a time in a shuffled (seeded) order, the diet board as often before the main board
-as after it: a camera reads each board when it lies still and promises no order.  Phone or host
-inputs are counted per action type: the answers to the table's questions.
+players), lays the dining-out tokens out from its own bag (read on the main board), rolls the dice
+onto their two tracks on the main board, and moves tokens and action markers on its boards: grocery
+shopping (into the kitchen or straight into the freezer), farmers market stands (wild foods
+included), Pizza To Go and its extra action at the round's end (or the marker taken back), the
+Chinese Buffet, snacks, cooking (thawing too), working out, passing, and the clean-up.  The table
+only gets what the camera would send (a ``board`` reading of each board that changed, every slot of
+it, empty ones as null; the diet board's unused markers and its own action spaces included) and the
+reader taps.  The boards a move changed are read one at a time in a shuffled (seeded) order, the diet
+board as often before the main board as after it: a camera reads each board when it lies still and
+promises no order.  Phone or host inputs are counted per action type: the answers to the table's
+questions.
 
 The group also makes the table's hard cases happen, each kind once a game at its first chance: two
 buffet rows with the same tokens (the table must ask which row), a kitchen token that fits two of the
@@ -207,6 +208,7 @@ class Group:
         self.orders = Counter()          # the orders the boards of a move were read in
         self.flashes = 0                 # legal moves listed to put back until their last board was read
         self.wrong: Counter = Counter()  # moves recorded otherwise than the group made them, by what differs
+        self.wild = 0                    # wild market foods taken (their food is named by the camera alone)
         self.bag = [f for f in sorted(self.table.state["foods"]) for _ in range(10)]
         self.rng.shuffle(self.bag)
         self.oos = sorted(self.real["cards"]["out_of_stock"])       # the group's shuffled decks
@@ -438,6 +440,7 @@ class Group:
         if not extra and self._insisted(seat, body):
             return
         self.actions[kind] += 1
+        self.wild += len(body.get("wild", []))
         expected = copy.deepcopy(self.real)
         inference.play(expected, seat, body)
         misrecorded = set(_differs(self.state, self.real))      # camera mode: what the record already had wrong
@@ -893,7 +896,8 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
     physical_scores = {p["name"]: p["score"] for p in group.state["players"]}
     out = {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
            "cases": group.cases, "physical": physical_scores, "guided": None if stalled else group.guided_scores(),
-           "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled}
+           "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled,
+           "wild": group.wild}
     if camera:
         out.update(frames=group.camera.frames, beyond=group.camera.beyond, refused=group.refused,
                    misread=group.camera.misread, straightened=group.straightened,
@@ -913,7 +917,7 @@ def main() -> None:
                     "art, a tilted camera through a lens, daylight changed since calibration, glare, shadows")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
-    flashes, misrecorded = 0, Counter()
+    flashes, misrecorded, wild = 0, Counter(), 0
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
     dining_misread = 0
     uncalibrated = []
@@ -939,6 +943,7 @@ def main() -> None:
             orders.update(g["orders"])
             flashes += g["flashes"]
             misrecorded.update(g["wrong"])
+            wild += g["wild"]
             wrong += not g["stalled"] and g["physical"] != g["guided"]
             per_game.append(sum(g["phone"].values()) / max(1, sum(g["actions"].values())))
             print(f"{n}p seed {seed}: {sum(g['actions'].values())} actions, {sum(g['phone'].values())} phone/host "
@@ -959,6 +964,8 @@ def main() -> None:
           "left to put back")
     several = {o: c for o, c in orders.items() if " " in o}
     diet_first = sum(c for o, c in several.items() if "main" in o and "diet" in o and o.index("diet") < o.index("main"))
+    print(f"wild market foods taken (named by the camera's reading alone): {wild} (the group makes no special "
+          "orders: a food must first be gone from the whole shopping list)")
     print(f"moves read on more than one board: {sum(several.values())}, in {len(several)} different orders; "
           f"diet board before main board: {diet_first}")
     print(f"moves recorded otherwise than the group made them: {sum(misrecorded.values())}"
