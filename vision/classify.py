@@ -65,9 +65,12 @@ SATURATED = 250
 EMPTY_DIFF = 10.0
 TOKEN_DIFF = 12.5
 #: Where the picture is noisier (sensor noise, JPEG, blur: the light fit misses the empty board by more), the
-#: thresholds are at least these shares of that miss.
+#: thresholds are at least these shares of that miss; the empty one never beyond TOKEN_DIFF (a token on a space
+#: printed in nearly its own colour differs from it by little more: a noisier slot reads unknown, not empty).
 EMPTY_NOISE = 0.6
 TOKEN_NOISE = 0.7
+#: Light added at a slot (glare, grey levels) beyond which a token's colour is washed out: the token reads unknown.
+GLARE_MOST = 100.0
 #: Under glare a token's difference must exceed TOKEN_DIFF by this share of the light added there.
 GLARE_DIFF = 0.2
 #: The face is read between these shares of the token's radius: outside its printed icon,
@@ -561,14 +564,14 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     # a slot whose light dimmed since calibration is brought back with its noise and JPEG grown alike:
     # both thresholds grow with it
     dim = np.maximum(1.0, 1.0 / np.maximum(looks.gain, 0.05))
-    empty = looks.usable & (looks.diff <= np.maximum(EMPTY_DIFF, EMPTY_NOISE * looks.noise) * dim)
+    empty = looks.usable & (looks.diff <= np.minimum(np.maximum(EMPTY_DIFF, EMPTY_NOISE * looks.noise), TOKEN_DIFF) * dim)
     # the empty class: how far below the empty threshold the difference is
     conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF * dim[empty]), 0.5, 1.0)
     for i in np.flatnonzero(empty):
         labels[i] = EMPTY
     # under glare the print's difference from calibration is noisier: a token needs more of it
-    full = np.flatnonzero(looks.usable & (looks.diff >= np.maximum(TOKEN_DIFF + GLARE_DIFF * looks.glare,
-                                                                    TOKEN_NOISE * looks.noise) * dim))
+    full = np.flatnonzero(looks.usable & (looks.glare <= GLARE_MOST)
+                          & (looks.diff >= np.maximum(TOKEN_DIFF + GLARE_DIFF * looks.glare, TOKEN_NOISE * looks.noise) * dim))
     if names and len(full):
         centre, spread = spreads(reference)
         # a type whose own plan tokens looked more varied than the rest gets that much more room, and is
