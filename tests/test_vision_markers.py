@@ -31,7 +31,7 @@ def shots():
     """A medium-level table (tilt, lens, blur, JPEG; no hands or glare, which the tests play by hiding
     markers), and the same table after diet-2 and the main board slid 12 mm and turned 2 degrees."""
     layouts = sample_layouts()
-    shot = scenes.shot(layouts, "medium", 5)   # one whose first search sees every marker of both boards
+    shot = scenes.shot(layouts, "medium", 1)   # one whose first search sees every marker of both boards
     shot = scenes.replace(shot, hands=[], light=scenes.replace(shot.light, glare=[], shadows=[]))
     moved = scenes.replace(shot, boards=[scenes.replace(b, x=b.x + 12, y=b.y - 5, angle=b.angle + 2)
                                          if b.layout.board in BOARDS else b for b in shot.boards])
