@@ -143,7 +143,7 @@ def test_markers_says_whether_they_are_big_enough_for_the_camera(tmp_path, capsy
     assert main(["markers", "-o", str(out), "--boards", "diet-1", *hard]) == 0
     said = capsys.readouterr().out
     assert "0.22 px/mm" in said and "at least 80 mm" in said and "too small on diet-1 (34 mm)" in said
-    assert "width = 1920" in said
+    assert "width = 1920, height = 1080 under [camera]" in said       # docs/camera.md's capture option
     assert main(["markers", "-o", str(out), "--boards", "diet-1", *hard, "--camera-width", "1920"]) == 0
     said = capsys.readouterr().out
     assert "at least 54 mm" in said and "too small on diet-1" in said and "width = 1920" not in said

@@ -24,7 +24,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--paper", choices=sorted(PAPER_MM), default="a4")
     p.add_argument("--camera-height", type=float, metavar="METRES",
                    help="the camera's height above the table: say whether the markers are big enough")
-    p.add_argument("--camera-width", type=int, default=1280, help="picture width in pixels (default 1280)")
+    p.add_argument("--camera-width", type=int, default=1280,
+                   help="picture width in pixels, of a 16:9 picture (default 1280: 1280x720)")
     p.add_argument("--fov", type=float, default=66.0,
                    help="the camera's horizontal field of view, degrees (default 66: Pi Camera Module 3)")
     p.add_argument("--tilt", type=float, default=0.0, metavar="DEGREES",

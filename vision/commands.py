@@ -17,7 +17,7 @@ from .cli import PAPER_MM
 from .config import CameraConfigError
 from .layout import Layout, LayoutError, load_layouts
 from .lens import LensError
-from .markers import CELL_PX, smallest_marker_mm, worst_px_per_mm
+from .markers import CELL_PX, picture_height, smallest_marker_mm, worst_px_per_mm
 from .pipeline import LIGHT_WARN, Pipeline, light_change
 from .sheet import lens_page, pages, write_pdf, write_png
 from .sources import SourceError
@@ -57,9 +57,9 @@ def markers(args) -> int:
         for problem in layouts[name].marker_problems() + layouts[name].edge_problems():
             print(f"warning: {problem}")
     if args.camera_height:
-        height_px = args.camera_width * 9 // 16
+        height_px = picture_height(args.camera_width)
         scale = worst_px_per_mm(args.camera_width, height_px, args.camera_height, args.fov, args.tilt, area)
-        need = smallest_marker_mm(args.camera_width, args.camera_height, args.fov, args.tilt, area)
+        need = smallest_marker_mm(scale)
         small = sorted({f"{layouts[b].board} ({s:g} mm)" for b in names
                         for (_, _, s) in layouts[b].markers.values() if s < need})
         print(f"At {args.camera_height:g} m with a {args.fov:g} degree lens leaning {args.tilt:g} degrees and "
@@ -67,7 +67,8 @@ def markers(args) -> int:
               f"{scale:.2f} px/mm at its farthest: markers need a side of at least {need:.0f} mm "
               f"({CELL_PX:g} px a cell): "
               + (f"too small on {', '.join(small)}; make them larger, "
-                 + ("use width = 1920 under [camera], " if args.camera_width < 1920 else "")
+                 + ("capture at 1920 x 1080 (width = 1920, height = 1080 under [camera]), "
+                    if args.camera_width < 1920 else "")
                  + "or hang the camera straighter." if small else "these are big enough."))
     return 0
 

@@ -113,6 +113,13 @@ def detect_closer(detector: cv2.aruco.ArucoDetector, grey: np.ndarray,
 CELL_PX = 3.0
 #: The play area the sheet assumes, metres across and deep (docs/camera.md's mounting table).
 PLAY_AREA_M = (1.6, 0.9)
+#: The camera's picture shape, width to height: 16:9, as 1280x720 and 1920x1080 are.
+ASPECT = (16, 9)
+
+
+def picture_height(width_px: int) -> int:
+    """The height (px) of the camera's picture ``width_px`` wide (:data:`ASPECT`)."""
+    return width_px * ASPECT[1] // ASPECT[0]
 
 
 def worst_px_per_mm(width_px: int, height_px: int, camera_height_m: float, fov_deg: float,
@@ -149,13 +156,11 @@ def worst_px_per_mm(width_px: int, height_px: int, camera_height_m: float, fov_d
     return worst
 
 
-def smallest_marker_mm(width_px: int, camera_height_m: float, fov_deg: float, tilt_deg: float = 0.0,
-                       area_m: tuple[float, float] = PLAY_AREA_M) -> float:
-    """The smallest marker side (mm) the camera finds reliably anywhere on the play area: 6 cells
-    (4 data, 2 border) of :data:`CELL_PX` pixels each where the area is smallest in the picture
-    (:func:`worst_px_per_mm`, a 16:9 picture)."""
-    scale = worst_px_per_mm(width_px, width_px * 9 // 16, camera_height_m, fov_deg, tilt_deg, area_m)
-    return 6 * CELL_PX / scale if scale > 0 else np.inf
+def smallest_marker_mm(px_per_mm: float) -> float:
+    """The smallest marker side (mm) the camera finds reliably where the table gets ``px_per_mm``
+    (:func:`worst_px_per_mm` at the play area's farthest point): 6 cells (4 data, 2 border) of
+    :data:`CELL_PX` pixels each; infinite when part of the area is out of the camera's view."""
+    return 6 * CELL_PX / px_per_mm if px_per_mm > 0 else np.inf
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
