@@ -21,10 +21,12 @@
    its hands, glare and people's shadows): each board found from a cold start, as the pipeline's
    first frame finds it, by the detector as it was (OpenCV's 4 px a cell to read the bits), by the
    detector reading bits at 10 px a cell, and by that plus the second look where markers are
-   missing; and the board's slot-centre error.
+   missing; and how far the found boards' slot centres land from where they were drawn (picture
+   px, and mm on the board), and the boards lost.  The pictures' size is read from them (``--scenes``
+   a 1920x1080 set of bench_vision.py's ``--size``).
 5. frames: the live pipeline's CPU per frame (one core) on the synthetic table, calibrated, at
-   1280x720 and 1920x1080, still and with a hand moving, what its board locators take of it, and
-   a search of the whole picture for markers.
+   1280x720 and 1920x1080, still and with a hand moving, a full read of every board, what its
+   board locators take of it, and a search of the whole picture for markers.
 
 ``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
 those they were rendered with, when the layouts changed since); ``--scenes DIR`` reads the cached
@@ -73,10 +75,20 @@ def _true_lens(shot) -> L.Lens:
     return L.Lens(matrix, dist, (shot.camera.width, shot.camera.height))
 
 
+def _placement(layout: Layout, locator: BoardLocator, truth: dict, lens: L.Lens) -> tuple[np.ndarray, np.ndarray]:
+    """How far each slot centre the locator puts in the picture lies from where the renderer drew it:
+    in picture px, and in mm on the board (the found point taken back through the true lens and pose)."""
+    true_h = np.array(truth["boards"][layout.board]["homography"])
+    centres = layout.slot_centres().astype(np.float64)
+    drawn = lens.distort(cv2.perspectiveTransform(centres[None], true_h)[0])
+    found = locator.to_image(centres)
+    on_board = cv2.perspectiveTransform(lens.undistort(found)[None].astype(np.float64), np.linalg.inv(true_h))[0]
+    return np.linalg.norm(found - drawn, axis=1), np.linalg.norm(on_board - centres, axis=1)
+
+
 def _slot_error(layout: Layout, locator: BoardLocator, truth: dict, lens: L.Lens) -> float:
-    drawn = cv2.perspectiveTransform(layout.slot_centres()[None].astype(np.float64),
-                                     np.array(truth["boards"][layout.board]["homography"]))[0]
-    return float(np.linalg.norm(locator.to_image(layout.slot_centres()) - lens.distort(drawn), axis=1).max())
+    """The board's worst slot centre, picture px off where it was drawn."""
+    return float(_placement(layout, locator, truth, lens)[0].max())
 
 
 def bench_lens(shots: int, layouts: dict[str, Layout]) -> None:
@@ -213,22 +225,25 @@ def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | N
                 ("10 px a cell + second look", make_detector(), True))
     print(f"\n## cached: the camera bench's tables ({folder.name}), every board from a cold start")
     print("| level | tables | detector | boards found: all pictures | : play pictures of the bench's shots | "
-          "slot error px median / max | ms a picture (CPU) |")
-    print("|---|---|---|---|---|---|---|")
+          "slot centres off, px: median / worst | mm on the board: median / p99 / worst | "
+          "boards with a slot > 1 mm / 2 mm off | ms a picture (CPU) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for level in levels:
         shots = sorted(folder.glob(f"{level}-*"), key=lambda p: int(p.name.split("-")[1]))
         for name, detector, second in variants:
             localize.detect_closer = closer if second else (lambda *a: {})
             placed = total = placed_play = total_play = 0
-            errors, cpu, by_cell = [], [], {}
+            px_off, mm_off, worst_mm, cpu, by_cell, lost = [], [], [], [], {}, []
             for shot_dir in shots:
                 seed = int(shot_dir.name.split("-")[1])
-                shot = scenes.shot(layouts, level, seed)
+                pictures = sorted(shot_dir.glob("*.png"))
+                h, w = cv2.imread(str(pictures[0]), cv2.IMREAD_GRAYSCALE).shape
+                shot = scenes.shot(layouts, level, seed, width=w, height=h)
                 true = _true_lens(shot)
                 truth = {"boards": {b.layout.board: {"homography": scenes.board_homography(shot, b).tolist()}
                                     for b in shot.boards}}
                 bench_shot = seed - bench_vision.LEVEL_SEEDS[level] < 50
-                for picture in sorted(shot_dir.glob("*.png")):
+                for picture in pictures:
                     grey = cv2.cvtColor(cv2.imread(str(picture)), cv2.COLOR_BGR2GRAY)
                     t = time.process_time()
                     found = detect(detector, grey)
@@ -237,20 +252,29 @@ def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | N
                     cpu.append((time.process_time() - t) * 1000)
                     play = bench_shot and picture.name.startswith("play")
                     for loc, layout, fix in zip(locators, layouts.values(), fixes):
-                        ok = fix.usable
                         if second:
                             _tally_cells(by_cell, shot, layout, true, found, fix.seen)
                         total += 1
                         total_play += play
-                        if ok:
-                            placed += 1
-                            placed_play += play
-                            errors.append(_slot_error(layout, loc, truth, true))
+                        if not fix.usable:
+                            lost.append(f"{shot_dir.name}/{picture.stem} {layout.board} "
+                                        f"({len(fix.seen)} of {len(layout.markers)})")
+                            continue
+                        placed += 1
+                        placed_play += play
+                        px, mm = _placement(layout, loc, truth, true)
+                        px_off.append(px)
+                        mm_off.append(mm)
+                        worst_mm.append(mm.max())
+            px_all, mm_all = np.concatenate(px_off), np.concatenate(mm_off)
             print(f"| {level} | {len(shots)} | {name} | {placed} of {total} | {placed_play} of {total_play} | "
-                  f"{statistics.median(errors):.2f} / {max(errors):.2f} | {statistics.median(cpu):.1f} |")
+                  f"{np.median(px_all):.2f} / {px_all.max():.2f} | {np.median(mm_all):.2f} / "
+                  f"{np.percentile(mm_all, 99):.2f} / {mm_all.max():.2f} | "
+                  f"{sum(m > 1 for m in worst_mm)} / {sum(m > 2 for m in worst_mm)} | {statistics.median(cpu):.1f} |")
         print(f"\n{level}, markers found by their size (px a cell: the shortest side as drawn, through the lens, / 6): "
               + "; ".join(f"{cell:.2f}-{cell + 0.25:.2f}: {n} markers, {first / n:.0%} by the search, {seen / n:.0%} "
-                          f"by the locator" for cell, (n, first, seen) in sorted(by_cell.items())) + "\n")
+                          f"by the locator" for cell, (n, first, seen) in sorted(by_cell.items())))
+        print(f"{level}, boards lost with the second look (markers seen): " + ("; ".join(lost) or "none") + "\n")
     localize.detect_closer = closer
 
 
@@ -275,8 +299,9 @@ def bench_frames(frames: int) -> None:
     cv2.setNumThreads(1)
     ls = {k: v for k, v in sample_layouts().items() if k in ("main", "shop") or k.startswith("diet-")}
     print(f"\n## frames: CPU ms a frame (this thread), median of {frames}")
-    print("| picture | still | hand moving | locators (update of every board), still | a whole-picture search |")
-    print("|---|---|---|---|---|")
+    print("| picture | still | hand moving | a full read (every slot of every board) | locators (update of every "
+          "board), still | a whole-picture search |")
+    print("|---|---|---|---|---|---|")
     for w, h in ((1280, 720), (1920, 1080)):
         scene = syn.table_scene(ls, 3, width=w, height=h, tokens={})
         pipe = Pipeline(ls)
@@ -290,11 +315,14 @@ def bench_frames(frames: int) -> None:
         ours = Pipeline(ls, {b: wt.reference for b, wt in pipe.boards.items()})
         ours.process(still[0])
         cpu = [bench_vision._timed(ours.process, seq)[0] for seq in (still, hand)]
+        # as after a change on every board (and every 15th frame): the pipeline's own full read
+        seen = [wt for wt in ours.boards.values() if wt.maps is not None]
+        full = bench_vision._timed(lambda img: [ours._read(wt, img, None) for wt in seen], still)[0]
         greys = [cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) for img in still]
         locate = bench_vision._timed(lambda g: [wt.locator.update(g, ours.detector) for wt in ours.boards.values()],
                                      greys)[0]
         search = bench_vision._timed(lambda g: detect(ours.detector, g), greys)[0]
-        print(f"| {w}x{h} | {cpu[0]:.2f} | {cpu[1]:.2f} | {locate:.3f} | {search:.1f} |")
+        print(f"| {w}x{h} | {cpu[0]:.2f} | {cpu[1]:.2f} | {full:.1f} ({len(seen)} boards) | {locate:.3f} | {search:.1f} |")
 
 
 def main(argv=None) -> None:
