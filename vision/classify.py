@@ -106,6 +106,12 @@ UNEVEN = 0.4
 MAX_SATURATED = 0.3
 #: A token's look: its face colour (three channels) and its icon's brightness against its face.
 LOOK = 4
+#: Coarser than this (picture pixels per board mm along a slot's narrower axis, as the camera sees it) a slot is
+#: not read: a 20 mm token is then under 8 pixels across its foreshortened side, blur and JPEG mix its face with
+#: its rim, shadow and the print, and on the harder renderer's hard and medium tables such slots read wrong two to
+#: three times as often (tuned on shots the benchmark never reads; bench/README.md).  They read ``unknown``
+#: and the board is reported too far (move the camera closer or capture at 1920x1080).
+MIN_PX_PER_MM = 0.4
 #: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
 #: light look much alike, but they move a dark token's colour differently.
 GAIN_DOUBT = 0.07
@@ -175,6 +181,18 @@ def coarse_samples(side: int, step: int = 2) -> np.ndarray:
     one by default: where light is fitted)."""
     every = np.arange(0, side, step)
     return (every[:, None] * side + every[None]).ravel()
+
+
+def window_scale(maps: tuple[np.ndarray, np.ndarray], window: Window) -> np.ndarray:
+    """Picture pixels per board mm at each slot (N,) along the narrower axis of its window, from the window maps
+    (N, K) x and y picture coordinates of every sample (a tilted camera foreshortens one way)."""
+    c, side = window.side // 2 * (window.side + 1), window.side
+    x, y = (np.asarray(m, np.float64) for m in maps)
+    ax, ay = (x[:, c + 1] - x[:, c - 1]), (y[:, c + 1] - y[:, c - 1])            # along the board's x, 2 steps
+    bx, by = (x[:, c + side] - x[:, c - side]), (y[:, c + side] - y[:, c - side])  # along its y
+    t, d = ax * ax + ay * ay + bx * bx + by * by, np.abs(ax * by - ay * bx)
+    least = np.sqrt(np.maximum(t - np.sqrt(np.maximum(t * t - 4 * d * d, 0)), 0) / 2)
+    return (least / (2 * STEP_MM)).astype(np.float32)
 
 
 def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
@@ -553,10 +571,14 @@ class Reading:
 
 
 def classify(reference: Reference, windows: np.ndarray, window: Window,
-             min_confidence: float = MIN_CONFIDENCE, slots: np.ndarray | None = None) -> Reading:
+             min_confidence: float = MIN_CONFIDENCE, slots: np.ndarray | None = None,
+             scale: np.ndarray | None = None) -> Reading:
     """Classify every slot from its window (N, K, 3) of the picture, or the ``slots`` (indices) only from
-    theirs (a partial read: the reference is not rebuilt for them)."""
+    theirs (a partial read: the reference is not rebuilt for them).  ``scale``: how finely the camera sees each
+    of those slots (:func:`window_scale`); one seen coarser than :data:`MIN_PX_PER_MM` reads ``unknown``."""
     looks = read_windows(reference, windows, window, slots)
+    if scale is not None:
+        looks.usable &= np.asarray(scale) >= MIN_PX_PER_MM
     n = len(looks.diff)
     names = list(reference.tokens)
     labels: list = [UNKNOWN] * n

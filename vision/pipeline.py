@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .classify import Reading, Reference, Window, classify, coarse_samples, paper_points, patch_gain
+from .classify import (MIN_PX_PER_MM, Reading, Reference, Window, classify, coarse_samples, paper_points, patch_gain,
+                       window_scale)
 from .config import Settings
 from .layout import Layout
 from .lens import Lens
@@ -52,6 +53,13 @@ SLOT_CHANGED = 3
 LIGHT_SLOTS = 16
 
 
+def too_far(watch: "BoardWatch") -> list[str]:
+    """The slots of a located board seen coarser than the classifier reads (they read unknown)."""
+    if watch.scale is None or not (watch.fix and watch.fix.usable):
+        return []
+    return [watch.layout.slots[i].id for i in np.flatnonzero(watch.scale < MIN_PX_PER_MM)]
+
+
 def light_change(gain: np.ndarray | None) -> float:
     """How far the light is from calibration's, as a share (0 = the same; from the patch gain)."""
     return 0.0 if gain is None else float(np.abs(np.log(gain)).max())
@@ -68,6 +76,7 @@ class BoardWatch:
     reference: Reference | None = None
     fix: Fix | None = None
     maps: tuple[np.ndarray, np.ndarray] | None = None        # every slot's window (see vision.classify)
+    scale: np.ndarray | None = None          # (N,) picture px per board mm each slot is seen at (its narrower axis)
     patch_maps: tuple[np.ndarray, np.ndarray] | None = None
     paper_maps: tuple[np.ndarray, np.ndarray] | None = None  # the plain paper's sample points
     gain: np.ndarray | None = None
@@ -224,14 +233,16 @@ class Pipeline:
         """Classify the ``slots`` (indices) of a board, with its light slots, or every slot (None)."""
         if slots is None:
             windows = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
-            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence)
+            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence,
+                                     scale=watch.scale)
             watch.signs = np.ascontiguousarray(windows[:, watch.sign_samples])
             return
         if not len(slots):
             return
         slots = np.union1d(slots, watch.light_slots)
         windows = cv2.remap(frame, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
-        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots)
+        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots,
+                       scale=watch.scale[slots])
         labels, confidence = list(watch.reading.labels), watch.reading.confidence.copy()
         for j, i in enumerate(slots):
             labels[i] = got.labels[j]
@@ -246,6 +257,7 @@ class Pipeline:
         to_image = watch.locator.to_image
         img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
+        watch.scale = window_scale(watch.maps, watch.window)
         watch.sign_samples = coarse_samples(watch.window.side, SIGN_STEP)
         n = len(layout.slots)
         watch.light_slots = np.unique(np.linspace(0, n - 1, min(n, LIGHT_SLOTS)).round().astype(np.intp))
@@ -290,6 +302,8 @@ class Pipeline:
                 "motion": dict(w.motion.last),
                 "light_change": round(light_change(w.gain), 2),
                 "recalibrate": light_change(w.gain) > LIGHT_WARN,
+                # slots seen too coarsely to be read (they read unknown): move the camera closer or capture bigger
+                "too_far": too_far(w),
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "lens": self.lens_status, "boards": boards}
 
