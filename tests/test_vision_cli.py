@@ -73,6 +73,7 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     assert not result["busy"] and result["edge_mm2"] == 0 and not result["recalibrate"]
     assert with_hand["busy"] and with_hand["edge_mm2"] > 1000 and with_hand["foreground_mm2"] > 1000
     assert 0 <= result["light_change"] < 0.25
+    assert result["too_far"] == [], "every space is seen finely enough to read (issue 13's far boards)"
 
     # the owner's measure: photos and what truly lay where; one slot written down wrongly on purpose
     photos = tmp_path / "photos"

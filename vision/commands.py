@@ -11,7 +11,7 @@ import numpy as np
 
 from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
 from .check import Tally
-from .classify import Reference
+from .classify import MIN_PX_PER_MM, Reference
 from . import lens as lens_mod
 from .cli import PAPER_MM
 from .config import CameraConfigError
@@ -220,7 +220,9 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
              "busy": watch.over, "foreground_mm2": round(watch.motion.last["foreground_mm2"]),
              "edge_mm2": round(watch.motion.last["edge_mm2"]),
              "light_change": round(light_change(watch.gain), 2),
-             "recalibrate": light_change(watch.gain) > LIGHT_WARN, "slots": {}}
+             "recalibrate": light_change(watch.gain) > LIGHT_WARN,
+             # slots seen too coarsely to be read: they read unknown
+             "too_far": pipe.status()["boards"][layout.board]["too_far"], "slots": {}}
     if watch.reading is not None:
         entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
                           for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
@@ -244,6 +246,9 @@ def classify(args) -> int:
                   f"({r['status']}, markers {r['markers_seen']}); {'BUSY' if r['busy'] else 'not busy'} "
                   f"(foreground {r['foreground_mm2']} mm2, at the edge {r['edge_mm2']} mm2); light change "
                   f"{r['light_change']:.0%}{': calibrate again' if r['recalibrate'] else ''}")
+            if r["too_far"]:
+                print(f"  too far: {len(r['too_far'])} of its {len(layout.slots)} spaces are seen too small to read "
+                      f"(under {MIN_PX_PER_MM} pixels a mm): move the camera closer or capture at 1920x1080")
             for slot, s in r["slots"].items():
                 print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
     return 1 if failed else 0

@@ -41,11 +41,17 @@ async function refreshStatus() {
   if (b) {
     $("board-state").textContent = (b.located ? "in view" : "NOT in view") + " · " +
       (b.calibrated ? "calibrated" : "not calibrated") + (b.sample ? " · sample layout" : "");
+    const notes = [];
     if (b.recalibrate) {
-      say("The light on " + sel.value + " changed since calibration (" + Math.round(b.light_change * 100) +
-          " %): nothing on it is read until you capture the empty board and the token colours again " +
-          "(steps 2 and 3), or put the light back.", true);
+      notes.push("The light on " + sel.value + " changed since calibration (" + Math.round(b.light_change * 100) +
+          " %): capture the empty board and the token colours again (steps 2 and 3), or put the light back; " +
+          "until then the camera leaves out the spaces it is unsure of.");
     }
+    if (b.too_far && b.too_far.length) {
+      notes.push("The camera sees " + b.too_far.length + " spaces of " + sel.value + " too small to read (too far): " +
+          "they read unsure. Move the camera closer or capture at 1920x1080.");
+    }
+    if (notes.length) say(notes.join(" "), true);
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
     $("plan-count").textContent = Object.keys(b.plan).length;
     $("warnings").replaceChildren(...b.warnings.map((w) => h("li", { class: "no" }, w)));
