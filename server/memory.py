@@ -1,19 +1,35 @@
-"""Keeping the server's memory small on a Pi: how glibc's allocator holds on to freed memory.
+"""Keeping the server's memory small and its pauses short on a Pi: glibc's allocator and Python's
+cycle collector.
 
 The camera works on pictures of megabytes.  glibc's ``malloc`` serves a block that large from a
 separate mapping at first, but after the first such block is freed it raises that threshold (up
 to 32 MiB) and serves later ones from its heaps, which keep freed memory for reuse: the memory
 of a burst of pictures (the synthetic camera's calibration renders a dozen tables at 1280x720 in
-floats) then stays resident for the life of the process.  These two calls undo that; both do
-nothing where the C library is not glibc.
+floats) then stays resident for the life of the process.  :func:`map_blocks_over` and
+:func:`give_back_free_memory` undo that; like :func:`few_heaps` they do nothing where the C
+library is not glibc.
+
+The server runs a thread per screen; glibc gives threads that allocate at the same time heaps of
+their own (up to eight per core), each keeping its own free memory: :func:`few_heaps` caps them.
+And once the table has started, the objects it keeps for good (modules, the app, the camera's
+layouts) are set aside from the cycle collector (:func:`settle`), whose full passes over them
+stopped every thread for 40-130 ms in the middle of play (issue 20).
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 
-#: mallopt's parameter number for the mapping threshold (malloc.h).
+#: mallopt's parameter numbers (malloc.h): the mapping threshold, the most heaps ("arenas").
 _M_MMAP_THRESHOLD = -3
+_M_ARENA_MAX = -8
+#: The heaps the server's threads share: two, for the readers' and the camera's threads, which
+#: allocate while the interpreter lets others run (measured on the bench's table with 20 screens,
+#: a watched still table: 137 MiB with glibc's default, 129 with two).
+HEAPS = 2
+
+_settled = False
 
 
 def _glibc():
@@ -35,3 +51,24 @@ def give_back_free_memory() -> bool:
     """Return the free memory of every heap to the system (after a burst of large work)."""
     libc = _glibc()
     return bool(libc and libc.malloc_trim(0))
+
+
+def few_heaps(heaps: int = HEAPS) -> bool:
+    """Let the threads started from now on share at most ``heaps`` heaps (call before they start).
+    False where this cannot be set."""
+    libc = _glibc()
+    return bool(libc and libc.mallopt(_M_ARENA_MAX, heaps))
+
+
+def settle() -> bool:
+    """Once a process has started: collect its start-up's garbage, then leave every object alive now
+    out of the cycle collector's later passes (they stay for the process's life).  Only the first
+    call does it (a later one would keep whatever is alive then out of the collector for good: a
+    camera's pipeline started again in the same process); whether this call did."""
+    global _settled
+    if _settled:
+        return False
+    _settled = True
+    gc.collect()
+    gc.freeze()
+    return True

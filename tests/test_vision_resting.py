@@ -187,3 +187,19 @@ def test_a_table_still_for_a_while_dozes_and_a_change_brings_the_full_rate_back(
         assert (awake[-1] - awake[0]) / 5 < 0.6 / camera_service.DOZING_FPS, "the full rate again"
     finally:
         svc.stop()
+
+
+def test_the_started_camera_sets_its_start_ups_objects_aside_from_the_collector_once(monkeypatch):
+    # issue 20: a full pass of the cycle collector over the objects of OpenCV, the layouts and the
+    # references stopped every thread for 40-130 ms in the middle of play; once the camera has
+    # prepared itself they are set aside (server/memory.py's settle), once
+    happened = []
+    monkeypatch.setattr(camera_service, "settle", lambda: happened.append("settle"))
+    source = _Looping([np.random.default_rng(7).integers(60, 200, (90, 160, 3), dtype=np.uint8)])
+    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=30, prepare=lambda: happened.append("prepare"))
+    svc.start()
+    try:
+        wait_for(lambda: len(source.reads) >= 5, timeout=10, what="five frames")
+    finally:
+        svc.stop()
+    assert happened == ["prepare", "settle"]

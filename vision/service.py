@@ -28,7 +28,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from server.memory import give_back_free_memory
+from server.memory import give_back_free_memory, settle
 
 from .config import OFF
 from .pipeline import LIGHT_WARN, Pipeline
@@ -207,6 +207,7 @@ class CameraService:
             except Exception:
                 log.exception("preparing the camera failed")
             self.prepare = None
+        settle()        # the table has started: OpenCV, the layouts and references stay (server/memory.py)
         pace = None
         trimmed = time.monotonic()
         while not self._stop.is_set():
