@@ -444,11 +444,12 @@ class Group:
         expected = copy.deepcopy(self.real)
         inference.play(expected, seat, body)
         misrecorded = set(_differs(self.state, self.real))      # camera mode: what the record already had wrong
+        confirm = self._as_laid(body)
         if not extra:
             self._illegal_first(seat, body)
         self._move_tokens(seat, body)
         if self.state.get("question"):
-            self._answer(seat, kind, self._as_laid(body))
+            self._answer(seat, kind, confirm)
         self._answer_truth(seat, body)
         self._check_record(expected, misrecorded)
         tidying = self.state["phase"] == "round_end"        # its list is the clean-up still to do
@@ -461,7 +462,7 @@ class Group:
 
     def _as_laid(self, body: dict) -> dict:
         """``body`` as the group would confirm it: a dining out whose tokens the record holds otherwise than
-        they lay names the foods that really lay there (the group looks at the tokens it ate)."""
+        they lie (before the move) names the foods that really lie there (the group looks at what it eats)."""
         if body["action"] not in ("pizza", "buffet"):
             return body
         def where(state):
