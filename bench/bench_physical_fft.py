@@ -893,7 +893,8 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
     except (AssertionError, StopIteration) as exc:     # (StopIteration: the right answer not offered)
         if not camera:
             raise
-        stalled = f"round {group.state['round']}, {group.state['phase']}: {exc}"
+        why = str(exc) or f"the table asked {group.state.get('question')} and no option was the group's move"
+        stalled = f"round {group.state['round']}, {group.state['phase']}: {why}"
     physical_scores = {p["name"]: p["score"] for p in group.state["players"]}
     out = {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
            "cases": group.cases, "physical": physical_scores, "guided": None if stalled else group.guided_scores(),
