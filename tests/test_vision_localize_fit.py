@@ -62,8 +62,8 @@ def test_corners_read_inside_the_markers_place_every_slot_where_it_is(table):
 def test_far_boards_read_with_noisy_corners_place_every_slot_within_a_fifth_of_a_token(table):
     # corners 0.8 px off (sigma; the camera bench's hard pictures: median 0.6 px, p90 1.1 with the
     # inset), 30 readings of each board: fitted to the corners RANSAC's four-corner samples agreed
-    # with, the farthest board's worst slot was 7.5 mm off; refitted to every corner of the markers
-    # that agree, 3.3 mm
+    # with, the farthest board's worst slot was 4.5 mm off; refitted to every corner that agrees with
+    # the refit, 3.6 mm
     worst = {}
     for layout, h in table:
         rng = np.random.default_rng(7)
