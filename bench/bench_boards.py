@@ -1,7 +1,8 @@
 """Finding boards (issue 13): lens calibration, what straightening costs, and markers that survive.
 
-    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached,frames]
+    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached,frames,pose]
                                   [--levels easy,medium,hard] [--layouts-at REV] [--scenes DIR]
+                                  [--size 1280x720] [--cache bench/out/scenes]
 
 1. lens: the ChArUco sheet rendered through the barrel model vision/scenes.py draws with (k1 of
    each level, nine views held as docs/camera.md says), calibrated by ``vision.lens.calibrate``:
@@ -27,6 +28,9 @@
 5. frames: the live pipeline's CPU per frame (one core) on the synthetic table, calibrated, at
    1280x720 and 1920x1080, still and with a hand moving, a full read of every board, what its
    board locators take of it, and a search of the whole picture for markers.
+6. pose: the camera bench's per-slot error (bench/bench_vision.py's reading of its cached tables,
+   ``--size`` and ``--cache`` as there) with the boards the locator places, and with the same boards
+   given their true pose: how much of the reading error placement explains.
 
 ``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
 those they were rendered with, when the layouts changed since); ``--scenes DIR`` reads the cached
@@ -278,6 +282,37 @@ def bench_cached(levels: list[str], layouts: dict[str, Layout], folder: Path | N
     localize.detect_closer = closer
 
 
+def bench_pose(levels: list[str], shots: int, size: tuple[int, int], cache: Path) -> None:
+    """The camera bench's per-slot error (bench_vision's own reading: calibrated, then its play pictures)
+    with each board the locator places as it places it, and with the same boards given their true pose
+    (the renderer's): what placement leaves to the classifier."""
+    true: dict[str, np.ndarray] = {}
+    rendered, fit = bench_vision.level_shot, BoardLocator._fit
+
+    def level_shot(ls, level, seed, pictures, folder, size):
+        shot = scenes.shot(ls, level, seed, width=size[0], height=size[1])
+        true.update({b.layout.board: scenes.board_homography(shot, b) for b in shot.boards})
+        return rendered(ls, level, seed, pictures, folder, size)
+
+    def true_pose(locator, seen):
+        return None if fit(locator, seen) is None else true[locator.layout.board].copy()
+    print(f"\n## pose: the camera bench's reading at {size[0]}x{size[1]}, {shots} shots, placed by the locator "
+          "and by the true pose")
+    print("| level | placed by | per-slot error, all boards (unread) | on the boards found | unknown / wrong values "
+          "| boards fully right |")
+    print("|---|---|---|---|---|---|")
+    for level in levels:
+        for name, how in (("the locator", fit), ("the true pose", true_pose)):
+            bench_vision.level_shot, BoardLocator._fit = level_shot, how
+            try:
+                every, found = bench_vision.level_error(level, shots, 3, cache, size=size)
+            finally:
+                bench_vision.level_shot, BoardLocator._fit = rendered, fit
+            print(f"| {level} | {name} | {every.summary()['error_percent']:.3f} % ({every.unread_boards}) | "
+                  f"{found.summary()['error_percent']:.3f} % ({found.errors} of {found.slots}) | "
+                  f"{found.unknown} / {found.wrong} | {every.boards_right} of {every.boards} |")
+
+
 def _tally_cells(by_cell: dict, shot, layout: Layout, lens: L.Lens, found: dict, seen: list[int]) -> None:
     """Count each of the board's markers under its size in the picture (px a cell, in quarters):
     [markers, found by the whole-picture search, seen by the locator]."""
@@ -329,13 +364,18 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=6)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--only", default="lens,cost,markers,cached", help="any of lens,cost,markers,cached,frames")
+    ap.add_argument("--only", default="lens,cost,markers,cached",
+                    help="any of lens,cost,markers,cached,frames,pose")
     ap.add_argument("--frames", type=int, default=15, help="frames a sequence for frames")
     ap.add_argument("--levels", default="easy,medium,hard", help="levels for markers and cached")
     ap.add_argument("--layouts-at", default=None,
                     help="git revision whose layouts to use (the cached tables' when the layouts changed since)")
     ap.add_argument("--scenes", type=Path, default=None,
                     help="folder of one rendered set for cached (default: bench/out/scenes/<the renderer's key>)")
+    ap.add_argument("--size", default="1280x720", type=bench_vision._size,
+                    help="pose: the rendered tables' picture size (bench_vision.py --size)")
+    ap.add_argument("--cache", type=Path, default=bench_vision.CACHE,
+                    help="pose: bench_vision.py's cache of rendered tables (its --cache)")
     args = ap.parse_args(argv)
     parts = args.only.split(",")
     layouts = _table(args.layouts_at)
@@ -349,6 +389,8 @@ def main(argv=None) -> None:
         bench_cached(args.levels.split(","), layouts, args.scenes)
     if "frames" in parts:
         bench_frames(args.frames)
+    if "pose" in parts:
+        bench_pose(args.levels.split(","), args.shots, args.size, args.cache)
 
 
 if __name__ == "__main__":
