@@ -194,3 +194,24 @@ def test_a_diners_body_showing_food_the_bag_no_longer_held_is_listed_to_put_back
     turn = _dine_on_row_1(table, ["fruit", "dairy", "meat"])
     assert table.state["question"] is None and table.state["put_back"]
     assert player(table, turn)["actions_left"] == 4 and table.state["buffet"][0] == BUFFET[0]
+
+
+def test_a_pizza_to_go_token_read_wrongly_is_corrected_from_the_body_and_keeps_its_fats():
+    """rulebook Pizza To Go: the diner takes all the brochure's tokens into their body; set-up: its first
+    space holds a Fats & Oils from the supply.  The camera read the brochure's vegetable as a fruit; Ann
+    dines there and her body shows the vegetable: she confirms (one tap) and the record's brochure held
+    the fats and the vegetable, as it lay."""
+    table = new_table(["Ann", "Ben"], draws="physical", mode="physical")
+    _main(table, _laid(pizza=["fats", "meat", "water", "grain", "fruit", "nuts"]))
+    pick_assistants(table)
+    turn = table.state["turn"]
+    trial = copy.deepcopy(table.state)
+    trial["pizza"] = list(PIZZA)
+    inference.play(trial, turn, {"action": "pizza"})
+    diet = f"diet-{turn}"
+    _main(table, {**_laid(pizza=[]), "action.pizza.1": f"marker{turn}"})
+    before = implied(table.state, diet)
+    ok(table, {"board": {"board": diet, "slots": {**{s: None for s in before}, **implied(trial, diet)}}})
+    assert table.state["question"]["bodies"] == [{"action": "pizza", "laid": PIZZA}]
+    seat(table, turn, "answer", choice=1)
+    assert player(table, turn)["body"] == trial["seats"][str(turn)]["body"] and table.state["pizza"] == []
