@@ -248,21 +248,22 @@ def test_a_die_reads_as_a_die_whichever_face_it_shows():
         assert [s for s, v in read.items() if v == scenes.DIE and s not in tokens] == []
 
 
-def test_a_board_seen_too_coarsely_reads_unknown_and_is_reported_too_far():
+def test_a_board_seen_too_coarsely_is_reported_too_far_and_still_read():
     """Issue 13: on the harder renderer's hard and medium tables, slots seen coarser than 0.4 picture pixels a
-    board mm (a 20 mm token under 8 px across) read wrong two to three times as often as the rest.  The design's
-    principle, a wrong reading is worse than none: such a board reads every slot unknown, commits no value, and
-    its status lists the slots as too far (move the camera closer or capture bigger); captured at twice the
-    size, the same table is read and nothing is too far."""
+    board mm (a 20 mm token under 8 px across) read wrong two to three times as often as the rest, so the owner
+    is told (the status lists them as too far: move the camera closer or capture bigger).  They are still read:
+    nine in ten read right even there, and blanking them cost far more right readings than it saved wrong ones.
+    Captured at twice the size, the same table has nothing too far."""
     pipe, scene = calibrated(("diet-1",), seed=3, width=640, height=360, hard=False)
     tokens = random_layout_tokens(scene, 3)
-    commits = run(pipe, scene, tokens, 10, 100)
+    assert run(pipe, scene, tokens, 10, 100), "the board is read and committed"
     watch = pipe.boards["diet-1"]
     slots = [s.id for s in watch.layout.slots]
     assert watch.scale.max() < MIN_PX_PER_MM and pipe.status()["boards"]["diet-1"]["located"]
     assert pipe.status()["boards"]["diet-1"]["too_far"] == slots
-    assert set(watch.reading.labels) == {UNKNOWN}
-    assert not [v for c in commits for v in c["board"]["slots"].values()], "no value is committed"
+    read = dict(zip(slots, watch.reading.labels))
+    assert {s: v for s, v in read.items() if v != UNKNOWN} == {s: tokens["diet-1"].get(s) for s in slots
+                                                               if read[s] != UNKNOWN}, "nothing read wrongly"
     pipe, scene = calibrated(("diet-1",), seed=3, width=1280, height=720, hard=False)
     assert run(pipe, scene, tokens, 10, 100)
     assert pipe.status()["boards"]["diet-1"]["too_far"] == []

@@ -247,7 +247,7 @@ def classify(args) -> int:
                   f"(foreground {r['foreground_mm2']} mm2, at the edge {r['edge_mm2']} mm2); light change "
                   f"{r['light_change']:.0%}{': calibrate again' if r['recalibrate'] else ''}")
             if r["too_far"]:
-                print(f"  too far: {len(r['too_far'])} of its {len(layout.slots)} spaces are seen too small to read "
+                print(f"  too far: {len(r['too_far'])} of its {len(layout.slots)} spaces are seen too small to read reliably "
                       f"(under {MIN_PX_PER_MM} pixels a mm): move the camera closer or capture at 1920x1080")
             for slot, s in r["slots"].items():
                 print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")

@@ -54,7 +54,7 @@ LIGHT_SLOTS = 16
 
 
 def too_far(watch: "BoardWatch") -> list[str]:
-    """The slots of a located board seen coarser than the classifier reads (they read unknown)."""
+    """The slots of a located board seen coarser than the classifier reads reliably (still read)."""
     if watch.scale is None or not (watch.fix and watch.fix.usable):
         return []
     return [watch.layout.slots[i].id for i in np.flatnonzero(watch.scale < MIN_PX_PER_MM)]
@@ -233,16 +233,14 @@ class Pipeline:
         """Classify the ``slots`` (indices) of a board, with its light slots, or every slot (None)."""
         if slots is None:
             windows = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
-            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence,
-                                     scale=watch.scale)
+            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence)
             watch.signs = np.ascontiguousarray(windows[:, watch.sign_samples])
             return
         if not len(slots):
             return
         slots = np.union1d(slots, watch.light_slots)
         windows = cv2.remap(frame, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
-        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots,
-                       scale=watch.scale[slots])
+        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots)
         labels, confidence = list(watch.reading.labels), watch.reading.confidence.copy()
         for j, i in enumerate(slots):
             labels[i] = got.labels[j]

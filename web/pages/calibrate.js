@@ -48,8 +48,8 @@ async function refreshStatus() {
           "until then the camera leaves out the spaces it is unsure of.");
     }
     if (b.too_far && b.too_far.length) {
-      notes.push("The camera sees " + b.too_far.length + " spaces of " + sel.value + " too small to read (too far): " +
-          "they read unsure. Move the camera closer or capture at 1920x1080.");
+      notes.push("The camera sees " + b.too_far.length + " spaces of " + sel.value + " too small to read reliably " +
+          "(too far). Move the camera closer or capture at 1920x1080.");
     }
     if (notes.length) say(notes.join(" "), true);
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
