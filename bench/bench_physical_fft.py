@@ -198,6 +198,7 @@ class Group:
             self._must(self.truth.handle(self._new_game("physical")))
         self.refused = Counter()         # camera commits the table refused (camera mode), by message
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
+        self.unannounced = 0             # times they straightened their move's pieces as the TV announced nothing
         self.dining_misread = 0          # dining-out lay-outs the record took with other foods than were laid
         if self.camera:
             self._commit(self.camera.first_look({b: implied(self.real, b) for b in self.camera.boards()}))
@@ -448,6 +449,7 @@ class Group:
         if not extra:
             self._illegal_first(seat, body)
         self._move_tokens(seat, body)
+        self._unheard(seat, left)
         if self.state.get("question"):
             self._answer(seat, kind, confirm)
         self._answer_truth(seat, body)
@@ -459,6 +461,19 @@ class Group:
             f"{body} was not applied: {self.state['put_back']}" + (
                 f"; dining out not taken: {self.state['dining_unsure']['problems']}" if self.state.get("dining_unsure") else "")
         self.guided += self._guided_inputs(seat, body)
+
+    def _unheard(self, seat: int, left: int) -> None:
+        """Camera mode: the boards are still, yet the TV neither announces the move nor asks nor lists anything
+        (a piece the camera read unsure, where the table waits for it): the people straighten the pieces of the
+        main board and the player's diet board, up to three times, as a group does at a table that says nothing."""
+        for _ in range(3 if self.camera else 0):
+            s = self.state
+            if s["put_back"] or s.get("question") or s["turn"] != seat or s["phase"] not in ("actions", "pizza_extra") \
+                    or s["seats"][str(seat)]["actions_left"] < left:
+                return
+            self.unannounced += 1
+            for board in ("main", self._diet(seat)):
+                self._commit(self.camera.nudge(board))
 
     def _as_laid(self, body: dict) -> dict:
         """``body`` as the group would confirm it: a dining out whose tokens the record holds otherwise than
@@ -902,7 +917,7 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
            "wild": group.wild}
     if camera:
         out.update(frames=group.camera.frames, beyond=group.camera.beyond, refused=group.refused,
-                   misread=group.camera.misread, straightened=group.straightened,
+                   misread=group.camera.misread, straightened=group.straightened, unannounced=group.unannounced,
                    dining_misread=group.dining_misread)
     return out
 
@@ -921,6 +936,7 @@ def main() -> None:
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
     flashes, misrecorded, wild = 0, Counter(), 0
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
+    unannounced = 0
     dining_misread = 0
     uncalibrated = []
     started = time.perf_counter()
@@ -938,6 +954,7 @@ def main() -> None:
             misread.update(g.get("misread", {}))
             refused.update(g.get("refused", {}))
             straightened += g.get("straightened", 0)
+            unannounced += g.get("unannounced", 0)
             dining_misread += g.get("dining_misread", 0)
             phone.update(g["phone"])
             actions.update(g["actions"])
@@ -983,6 +1000,7 @@ def main() -> None:
         for line in stalls:
             print("  " + line)
         print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")
+        print(f"  times the TV said nothing of a move and the people straightened its pieces: {unannounced}")
         print(f"  dining-out lay-outs recorded with other foods than were laid (the diner's body then shows the "
               f"real ones): {dining_misread}")
         print(f"  camera readings the table refused: {sum(refused.values())}"
