@@ -22,7 +22,6 @@ from .access import AccessError
 from .context import TableContext
 from .describe import describe_journal
 from .journal import JournalError
-from .memory import few_heaps
 from .protocol import (MAX_INPUT_BYTES, MAX_SOCKET_MESSAGE_BYTES, NestedTooDeeply, ProtocolError,
                        SocketJSON, check, check_key)
 from .publisher import Publisher
@@ -49,7 +48,6 @@ class TableRequest(Request):
 
 def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     """Build the Flask app and its Socket.IO server around ``ctx``'s table."""
-    few_heaps()     # before the threads of the screens, readers and camera start (server/memory.py)
     app = Flask(__name__, static_folder=None)
     app.request_class = TableRequest   # every extension's get_json too
     app.config["MAX_CONTENT_LENGTH"] = MAX_INPUT_BYTES

@@ -6,14 +6,16 @@ separate mapping at first, but after the first such block is freed it raises tha
 to 32 MiB) and serves later ones from its heaps, which keep freed memory for reuse: the memory
 of a burst of pictures (the synthetic camera's calibration renders a dozen tables at 1280x720 in
 floats) then stays resident for the life of the process.  :func:`map_blocks_over` and
-:func:`give_back_free_memory` undo that; like :func:`few_heaps` they do nothing where the C
-library is not glibc.
+:func:`give_back_free_memory` undo that; both do nothing where the C library is not glibc.
 
-The server runs a thread per screen; glibc gives threads that allocate at the same time heaps of
-their own (up to eight per core), each keeping its own free memory: :func:`few_heaps` caps them.
-And once the table has started, the objects it keeps for good (modules, the app, the camera's
-layouts) are set aside from the cycle collector (:func:`settle`), whose full passes over them
-stopped every thread for 40-130 ms in the middle of play (issue 20).
+Capping glibc's heaps (``M_ARENA_MAX`` 2, against up to eight a core for a thread per screen) was
+tried and left out: the bench's table idled 1-3 MiB smaller, but its HTTP inputs' p99 was 132-134 ms
+in 3 of 3 runs against 47-72 without (load 1-7; likely the niced camera thread holding a shared
+heap's lock while the CPU is short; not traced).
+
+Once the table has started, the objects it keeps for good (modules, the app, the camera's layouts)
+are set aside from the cycle collector (:func:`settle`), whose full passes over them stopped every
+thread for 40-130 ms in the middle of play (issue 20).
 """
 from __future__ import annotations
 
@@ -21,13 +23,8 @@ import ctypes
 import ctypes.util
 import gc
 
-#: mallopt's parameter numbers (malloc.h): the mapping threshold, the most heaps ("arenas").
+#: mallopt's parameter number for the mapping threshold (malloc.h).
 _M_MMAP_THRESHOLD = -3
-_M_ARENA_MAX = -8
-#: The heaps the server's threads share: two, for the readers' and the camera's threads, which
-#: allocate while the interpreter lets others run (measured on the bench's table with 20 screens,
-#: a watched still table: 137 MiB with glibc's default, 129 with two).
-HEAPS = 2
 
 _settled = False
 
@@ -51,13 +48,6 @@ def give_back_free_memory() -> bool:
     """Return the free memory of every heap to the system (after a burst of large work)."""
     libc = _glibc()
     return bool(libc and libc.malloc_trim(0))
-
-
-def few_heaps(heaps: int = HEAPS) -> bool:
-    """Let the threads started from now on share at most ``heaps`` heaps (call before they start).
-    False where this cannot be set."""
-    libc = _glibc()
-    return bool(libc and libc.mallopt(_M_ARENA_MAX, heaps))
 
 
 def settle() -> bool:
