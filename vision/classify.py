@@ -28,8 +28,8 @@ Reading a slot (:func:`read_windows`):
    divided by the paper colour at the slot: the token's own colour relative to white paper,
    the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
    a channel saturated on much of it is ``unknown``.  And the icon's brightness against that face
-   (the mean inside the ring, the token's centre placed between the window's samples): tokens of one
-   colour differ there (meat's pale icon, a player's red wooden marker plain).
+   (the mean inside the ring): tokens of one colour differ there (meat's pale icon, a player's
+   red wooden marker plain).
 
 Every token type's look (colour and icon) is learnt at calibration from the token plan; a slot
 gets the nearest type by a scaled distance, with the confidence that type's share of the Gaussian
@@ -131,7 +131,6 @@ class Window:
     places: np.ndarray           # (P,) indices (in the core) of the samples a token's centre may lie on
     faces: np.ndarray            # (P, M) for a token centred on each place, the core's samples of its face ring
     icons: np.ndarray            # (P, M') for a token centred on each place, the core's samples of its icon
-    beside: np.ndarray           # (P, 4) the places a sample away along -x, +x, -y and +y (-1: none)
     clear: np.ndarray            # (P, K) for a token centred on each place, the samples clear of it
     disc: tuple[int, int]        # a token's face as two crossed boxes (long and short side, samples)
     grid: np.ndarray             # (side,) the samples' places along x and along y, scaled to -1..1
@@ -166,14 +165,10 @@ class Window:
         faces, icons = ((h + dy[:, None] + fy[part][None]) * cs + (h + dx[:, None] + fx[part][None])
                         for part in ((far >= FACE[0] * rp) & (far <= FACE[1] * rp), far <= ICON * rp))
         pxy = np.column_stack([dx, dy]) * STEP_MM
-        index = {(x, y): i for i, (x, y) in enumerate(zip(dx.tolist(), dy.tolist()))}
-        beside = np.array([[index.get((x + ex, y + ey), -1) for ex, ey in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-                           for x, y in zip(dx.tolist(), dy.tolist())], np.intp)
         clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
         coarse = coarse_samples(side)
         return cls(side, offsets, np.intersect1d(coarse, outside), rp, c - h, (h + dy) * cs + (h + dx),
-                   faces.astype(np.intp), icons.astype(np.intp), beside, clear,
-                   (across, int(round(across * 0.6)) | 1),
+                   faces.astype(np.intp), icons.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1),
                    (np.arange(side) - c) / c, coarse)
 
     def crop(self, samples: np.ndarray) -> np.ndarray:
@@ -470,7 +465,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     gain, added = fit_light(parts, keep, grid, usual)
     gain = gain[:, None] * tint
     lit = _relit(cur_c, core(window.added(added)), 1 / gain)
-    mean, best, area = _find(near, lit, sat_c, window)
+    mean, best = _find(near, lit, sat_c, window)
     # the face ring of the token where it was found; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
@@ -481,7 +476,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     usable &= ~glared
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
-    inner = _icon(lit, area, best, window)                                  # (N, 3)
+    inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
     icon = np.log(np.maximum(inner, 0) + DARK).mean(1) - np.log(colour).mean(1)
     colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon])
     cs = side - 2 * window.core
@@ -507,10 +502,10 @@ def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.nd
 
 
 def _find(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray,
-          window: Window) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          window: Window) -> tuple[np.ndarray, np.ndarray]:
     """Where in each window's core (N, C, 3, calibration light) a token most likely lies: the place (N,) whose
     disc differs most from the empty board (``near``: its darkest and brightest near each sample of the
-    core), that mean difference (N,) and the mean difference at every place (N, P)."""
+    core), and that mean difference (N,)."""
     n, k, _ = lit.shape
     lo, hi = near
     d = np.maximum(np.maximum(lit - hi, lo - lit), 0)                # (lo <= hi: one side at most)
@@ -524,33 +519,7 @@ def _find(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray,
             + cv2.blur(tiles, (b, a), borderType=cv2.BORDER_REPLICATE)).reshape(n, k) / 2
     area = mean[:, window.places]                                           # (N, P)
     best = area.argmax(1)
-    return area[np.arange(n), best], best, area
-
-
-def _icon(lit: np.ndarray, area: np.ndarray, best: np.ndarray, window: Window) -> np.ndarray:
-    """The mean colour (N, 3) of each token's icon, its centre placed between the window's samples: the peak of
-    the difference ``area`` (N, P) around the ``best`` place, a parabola along x and along y, and the icon's
-    means at the places around it blended so (a sample is 1.25 mm: a token a sample off shows some of its face
-    in its icon's disc, more so the blurrier the picture)."""
-    n = len(best)
-    rows, one = np.arange(n)[:, None], np.arange(n)
-    nb = window.beside[best]                                                # (N, 4)
-    at = area[one, best]
-    side = np.where(nb >= 0, area[rows, np.maximum(nb, 0)], at[:, None])
-    step = []
-    for lo, hi in ((0, 1), (2, 3)):
-        den = side[:, lo] - 2 * at + side[:, hi]
-        off = np.where(den < 0, 0.5 * (side[:, lo] - side[:, hi]) / np.where(den < 0, den, -1.0), 0.0)
-        off = np.clip(off, -0.5, 0.5)
-        to = np.where(off >= 0, nb[:, hi], nb[:, lo])
-        step.append((np.where(to >= 0, np.abs(off), 0.0), np.where(to >= 0, to, best)))
-    (fx, px), (fy, py) = step
-    diag = window.beside[px][one, np.where(py == best, 2, 2 + (window.beside[best][one, 3] == py))]
-    pxy = np.where((diag >= 0) & (px != best) & (py != best), diag, np.where(px != best, px, py))
-    mean = lambda p: lit[rows, window.icons[p]].mean(1)
-    w = lambda a, b: (a * b)[:, None]
-    return (w(1 - fx, 1 - fy) * mean(best) + w(fx, 1 - fy) * mean(px) + w(1 - fx, fy) * mean(py)
-            + w(fx, fy) * mean(pxy))
+    return area[np.arange(n), best], best
 
 
 def _moments(p: np.ndarray, grid: np.ndarray) -> np.ndarray:
