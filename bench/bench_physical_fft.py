@@ -463,9 +463,10 @@ class Group:
         self.guided += self._guided_inputs(seat, body)
 
     def _unheard(self, seat: int, left: int) -> None:
-        """Camera mode: the boards are still, yet the TV neither announces the move nor asks nor lists anything
-        (a piece the camera read unsure, where the table waits for it): the people straighten the pieces of the
-        main board and the player's diet board, up to three times, as a group does at a table that says nothing."""
+        """Camera mode: the boards are still, yet the table has not taken the move and neither asks nor lists
+        anything (a piece the camera read unsure, where the table waits for it; for a marker the TV's headline
+        says it cannot see where the marker went): the people straighten the pieces of the main board and the
+        player's diet board, up to three times, as a group does."""
         for _ in range(3 if self.camera else 0):
             s = self.state
             if s["put_back"] or s.get("question") or s["turn"] != seat or s["phase"] not in ("actions", "pizza_extra") \
@@ -1000,7 +1001,7 @@ def main() -> None:
         for line in stalls:
             print("  " + line)
         print(f"  times the TV listed a legal move's tokens and the people straightened them: {straightened}")
-        print(f"  times the TV said nothing of a move and the people straightened its pieces: {unannounced}")
+        print(f"  times the table waited on a piece it could not see and the people straightened the pieces: {unannounced}")
         print(f"  dining-out lay-outs recorded with other foods than were laid (the diner's body then shows the "
               f"real ones): {dining_misread}")
         print(f"  camera readings the table refused: {sum(refused.values())}"

@@ -637,3 +637,27 @@ def test_a_special_order_read_as_a_food_the_list_still_offers_is_not_taken():
     assert table.view("table")["put_back"]
     _lay(table, 1, boards)
     assert player(table, 1)["actions_left"] == 3 and any("($6 of $6)" in line for line in table.state["log"][-3:])
+
+
+def test_a_marker_the_camera_cannot_see_land_is_named_on_the_tv_headline():
+    """rulebook Actions: each action is one of the player's markers placed on an action space.  The camera
+    sees Ann's marker leave her row but on no action space (read unsure, or still in her hand): the table
+    applies nothing and does not sit silent: the TV's headline tells her to set the marker squarely on one
+    space.  Once the camera sees it on Pizza To Go, the action is worked out and the headline moves on."""
+    table = _table()
+    ok(table, {"board": {"board": "main", "slots": {"action.pizza.1": None}}})   # the main board's spaces are read
+    start = implied(table.state, "diet-1")
+    lifted = {s: t for s, t in start.items() if s != "markers.4"}
+    _read(table, "diet-1", {**lifted, "action.cook.1": None}, start)
+    headline = table.view("table")["prompt"]
+    assert headline == ("Round 1 of 6: Ann, the table cannot see where your marker went: set it squarely on one "
+                        "action space.")
+    assert player(table, 1)["actions_left"] == 4 and table.view("table")["put_back"] == []
+    assert sum("cannot see where your marker went" in line for line in table.state["log"]) == 1
+    dined = _as_people_do(table, 1, {"action": "pizza"})["diet-1"]
+    _read(table, "diet-1", dined, lifted)                                          # the food in her body: still waiting
+    assert table.view("table")["prompt"] == headline
+    assert sum("cannot see where your marker went" in line for line in table.state["log"]) == 1, "said once"
+    ok(table, {"board": {"board": "main", "slots": {"action.pizza.1": physical.marker(1)}}})
+    assert player(table, 1)["actions_left"] == 3 and table.state["turn"] == 2
+    assert "marker went" not in table.view("table")["prompt"]

@@ -423,7 +423,8 @@ def after_reading(state: dict) -> list[dict]:
         state["put_back"] = []
         return []
     if not _settled(state, seat):
-        return []                 # the marker is not seen where it went yet: wait for the table to be still
+        return _marker_unseen(state, seat)   # the marker is not seen where it went yet: say so, and wait
+    state["marker_unseen"] = None
     spaces = _new_marker_spaces(state, seat)[0]
     if state.get("dining_unsure") and spaces & {"pizza", "buffet"}:
         state["put_back"] = []    # dining out before the table took its tokens: the TV asks about them first
@@ -467,6 +468,29 @@ def after_reading(state: dict) -> list[dict]:
     state["question"] = {"seat": seat, "options": [_label(state, body) for body, _t, _e in found],
                          "bodies": [body for body, _t, _e in found]}
     return [event(state, "question", f"{p['name']}: which action was it? Answer on your phone.")]
+
+
+def _marker_unseen(state: dict, seat: int) -> list[dict]:
+    """The camera sees a marker gone from ``seat``'s row but on no action space (one read unsure, or still in
+    the player's hand), or on more spaces than left the row: the TV's headline says so (see
+    :func:`waiting_for_marker`), announced once per action, while the table waits for the camera to see it."""
+    p = state["seats"][str(seat)]
+    waiting = {"seat": seat, "round": state["round"], "actions_left": p["actions_left"], "phase": state["phase"]}
+    if state.get("marker_unseen") == waiting:
+        return []
+    state["marker_unseen"] = waiting
+    return [event(state, "marker_unseen", f"{p['name']}: the table cannot see where your marker went; set it "
+                  "squarely on one action space.")]
+
+
+def waiting_for_marker(state: dict) -> str | None:
+    """The name of the player whose marker the camera has not seen land, for the action now open (None)."""
+    seat = state["turn"]
+    waiting = state.get("marker_unseen")
+    if not waiting or waiting["seat"] != seat or waiting["round"] != state["round"] or waiting["phase"] != state["phase"] \
+            or waiting["actions_left"] != state["seats"][str(seat)]["actions_left"]:
+        return None
+    return state["seats"][str(seat)]["name"]
 
 
 def _nothing_seen_moved(state: dict, seat: int, outcome: tuple) -> bool:

@@ -7,7 +7,7 @@ every player's board, built field by field (an allow-list).
 from __future__ import annotations
 
 from ..base import audience_seat, common_view
-from . import abilities, actions, boards, physical, rules
+from . import abilities, actions, boards, inference, physical, rules
 from .rounds import order, seat_record, solo_choice
 
 
@@ -37,6 +37,9 @@ def prompt(state: dict) -> str:
     if state.get("question"):         # physical-first: the table saw more than one legal action
         who = seat_record(state, state["question"]["seat"])["name"]
         return f"{rnd}: {who}, which action was it? Answer on your phone."
+    unseen = inference.waiting_for_marker(state) if phase in ("actions", "pizza_extra") else None
+    if unseen:
+        return f"{rnd}: {unseen}, the table cannot see where your marker went: set it squarely on one action space."
     if phase == "pizza_extra":
         return f"{rnd}: {seat_record(state, state['turn'])['name']} may take an extra action from Pizza To Go, or skip."
     p = seat_record(state, state["turn"])
