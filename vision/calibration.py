@@ -28,7 +28,7 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
     ``types`` defaults to the layout's token types; each gets ``per_type`` slots (fewer when the
     board is small), on differently printed spaces, so that what is learnt is the token's own
     colour and how much it varies, not one space's print.  A type with spaces of its own (a region
-    named after it, as Food for Thought's dice have: a die on ``die.<n>`` shows n) is laid on every
+    named after it, as Food for Thought's dice have: a die on ``die.row.<n>`` or ``die.col.<n>`` shows n) is laid on every
     one of them instead, so each of its looks is learnt.
     """
     types = tuple(types or layout.token_types())
