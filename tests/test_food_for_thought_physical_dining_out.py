@@ -215,3 +215,18 @@ def test_a_pizza_to_go_token_read_wrongly_is_corrected_from_the_body_and_keeps_i
     assert table.state["question"]["bodies"] == [{"action": "pizza", "laid": PIZZA}]
     seat(table, turn, "answer", choice=1)
     assert player(table, turn)["body"] == trial["seats"][str(turn)]["body"] and table.state["pizza"] == []
+
+
+def test_a_token_read_where_it_cannot_lie_leaves_out_that_space_only():
+    """rulebook set-up: a Fats & Oils token on its Pizza To Go space.  The camera takes it for Ben's yellow
+    marker (a player's marker stands only on an action space): that space alone is left out, as if the
+    camera were unsure of it, so the rest of the main board is still read (the dice) and the TV names the
+    space it waits for; read rightly, the lay-out is taken.  A token the game does not know is refused."""
+    table = new_table(["Ann", "Ben"], draws="physical")
+    _main(table, {**_laid(pizza=["marker2"] + PIZZA[1:]), "die.row.3": "die", "die.col.4": "die"})
+    assert table.state["boards"]["main"]["seen"]["die.row.3"] == "die"          # the rest of the board is read
+    assert "pizza.1" not in table.state["boards"]["main"]["seen"] and table.state["pizza"] == []
+    assert "pizza.1" in table.view("table")["dining_unsure"][0]
+    refused(table, {"board": {"board": "main", "slots": {"pizza.1": "banana"}}}, "unknown_card")
+    _main(table, {**_laid(), "die.row.3": "die", "die.col.4": "die"})
+    assert table.state["pizza"] == PIZZA and table.state["buffet"] == BUFFET

@@ -585,6 +585,7 @@ def test_the_tv_shows_the_cards_to_tap_in_letters_read_across_the_room(tmp_path)
                                   ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
             assert min(sizes) >= 32 and page.evaluate(
                 "parseFloat(getComputedStyle(document.querySelector('.fttv-tap')).fontSize)") >= 36, sizes
+            page.wait_for_selector(".fttv-player")      # the players' boards are drawn after the tap box
             top, bottom = box.bounding_box(), page.locator(".fttv-player").first.bounding_box()
             assert top["y"] + top["height"] <= bottom["y"] and bottom["y"] < 1080
             screenshot(page, "food-for-thought-tv-cards-to-tap")

@@ -218,16 +218,15 @@ def board_input(state: dict, body: dict) -> list[dict]:
     :func:`correct` or :func:`accept`.
     """
     board, slots = body["board"], body["slots"]
-    if board == physical.MAIN:
-        return _main_reading(state, slots)
-    if board != "shop":
+    if board not in (physical.MAIN, "shop"):
         _seat_of(state, board)
     physical_first = state["options"]["mode"] == "physical"
-    if not physical_first:            # the marker spaces and tokens on cards mean nothing to a guided game
+    if not physical_first and board != physical.MAIN:   # the marker spaces and tokens on cards mean nothing to a guided game
         slots = {s: t for s, t in slots.items() if s.split(".")[0] not in PHYSICAL_ONLY}
+    slots = _readable(state, board, slots)
+    if board == physical.MAIN:
+        return _main_reading(state, slots)
     info = state["boards"].get(board) or {"watched": physical_first, "seen": {}, "areas": []}
-    for slot, token in slots.items():
-        _check_slot(state, board, slot, token, strict=False)
     if not info["watched"]:
         raise Quiet()
     state["boards"][board] = info
@@ -246,10 +245,28 @@ def board_input(state: dict, body: dict) -> list[dict]:
                   "recorded actions." if diff else "agrees with the recorded actions."))]
 
 
+def _readable(state: dict, board: str, slots: dict) -> dict:
+    """A camera reading's slots that can be taken.  A slot the board does not have, or a token this game does
+    not know, is refused (a layout or a client that does not fit the game).  A token of the game on a slot
+    where it cannot lie (a Fats & Oils read as a player's yellow marker on Pizza To Go) is the camera taking
+    one token for another: that slot alone is left out, as if the camera were unsure of it, so the rest of
+    the board is still read (the table waits for the slot as it does for any unsure one)."""
+    known = set(state["foods"]) | {MARKER, COVERED, physical.DIE} | {physical.marker(int(s)) for s in state["seats"]}
+    kept = {}
+    for slot, token in slots.items():
+        _check_slot(state, board, slot, None, strict=False)        # the slot exists
+        if token is not None and token not in known:
+            raise RuleError("unknown_card", f"{token!r} in {slot} is not a token of this game.")
+        try:
+            _check_slot(state, board, slot, token, strict=False)
+        except RuleError:
+            continue
+        kept[slot] = token
+    return kept
+
+
 def _main_reading(state: dict, slots: dict) -> list[dict]:
     """The main board is read, never corrected: its dice and dining-out tokens feed the game."""
-    for slot, token in slots.items():
-        physical.check_main_slot(state, slot, token)
     if not physical.main_in_play(state):
         raise Quiet()                     # nothing on the main board feeds this game (checked all the same)
     info = state["boards"].setdefault(physical.MAIN, {"watched": True, "seen": {}, "areas": []})
