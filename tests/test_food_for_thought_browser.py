@@ -237,3 +237,51 @@ def test_the_put_back_list_names_whose_marker_it_is(tmp_path):
         assert "marker1" not in text and "marker2" not in text
     finally:
         srv.stop()
+
+
+def test_the_tv_names_what_the_camera_could_not_see_in_letters_read_from_the_sofa(tmp_path):
+    """issue 14 (the TV says what the camera could not see; one tap confirms): at lay-out the camera misses a
+    buffet token (rulebook set-up: every buffet space gets a token from the bag), so the TV names the space and
+    who may confirm; straightened, the box goes.  Then Ann's marker leaves her row but the camera sees it on no
+    action space: the headline asks her to set it squarely.  Both in letters readable across a room."""
+    srv = Server(tmp_path / "data").start()
+    try:
+        assert srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 3,
+                                      "options": {"data": "sample", "mode": "physical", "draws": "physical"}}}).ok
+        laid = {f"pizza.{n}": f for n, f in enumerate(("fats", "meat", "grain", "nuts", "poultry", "seafood"), 1)}
+        laid.update({f"buffet.{r}.{n}": f for r in (1, 2) for n, f in enumerate(("veg", "dairy", "water"), 1)})
+        assert srv.post({"board": {"board": "main", "slots": {**laid, "buffet.1.2": None}}}).ok
+        with browser() as b:
+            tv = b.new_page(viewport={"width": 1920, "height": 1080})
+            tv.goto(srv.url + "/")
+            box = tv.locator(".fttv-dining-unsure")
+            box.wait_for()
+            text = box.inner_text()
+            # before the first action nobody has a turn: the host confirms (no "seat null")
+            assert "nothing seen on buffet row 1 space 2" in text and "or the host confirms" in text, text
+            assert "buffet.1.2" not in text, "the group reads words, not the camera's slot ids"
+            sizes = tv.evaluate("[...document.querySelectorAll('.fttv-dining-unsure, .fttv-dining-unsure *')]"
+                                ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
+            assert min(sizes) >= 28, sizes
+            top = box.bounding_box()
+            assert top["y"] + top["height"] <= 1080, "the whole box is on the screen"
+            screenshot(tv, "food-for-thought-tv-dining-unsure")
+            assert srv.post({"board": {"board": "main", "slots": laid}}).ok        # straightened: taken
+            box.wait_for(state="detached")
+
+            while (view := srv.state("host", token=srv.host_token))["phase"] == "assistants":
+                s, me = next((int(k), me) for k, me in view["host"]["options_by_seat"].items() if me["can"])
+                assert srv.post({"host": {"action": "assistant", "seat": s,
+                                          "card": me["assistant"]["choices"][0]["id"]}}).ok
+            turn = view["turn"]
+            name = next(p["name"] for p in view["players"] if p["seat"] == turn)
+            assert srv.post({"board": {"board": "main", "slots": {"action.pizza.1": None}}}).ok
+            assert srv.post({"board": {"board": f"diet-{turn}", "slots": {
+                "markers.1": "marker", "markers.2": "marker", "markers.3": "marker", "markers.4": None,
+                "action.cook.1": None}}}).ok
+            tv.wait_for_selector(f"text={name}, the table cannot see where your marker went")
+            headline = tv.locator(f"text={name}, the table cannot see where your marker went").first
+            assert float(headline.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) >= 36
+            screenshot(tv, "food-for-thought-tv-marker-unseen")
+    finally:
+        srv.stop()

@@ -69,6 +69,9 @@
     .fttv-tap h4 { margin: 0 0 0.2rem 0; font-size: 1em; color: var(--card-ink); }
     .fttv-tap .count { font-weight: bold; white-space: nowrap; }
     .fttv-tap .cover { font-size: 0.8em; }
+    .fttv .fttv-put-back, .fttv .fttv-dining-unsure { font-size: 1.7rem; line-height: 1.25; border: 0.3rem solid var(--warn);
+                border-radius: 0.6rem; padding: 0.4rem 0.9rem; }
+    .fttv .fttv-put-back h4, .fttv .fttv-dining-unsure h4 { margin: 0 0 0.2rem 0; font-size: 1em; }
   `;
   document.head.append(style);
 
@@ -190,7 +193,8 @@
     return [h("div", { class: "ft-box ft-warn fttv-dining-unsure" },
       h("h4", {}, "Dining out: the camera could not take these tokens"),
       ...view.dining_unsure.map((line) => h("div", {}, line)),
-      h("div", {}, `Straighten them, or ${nameOf(view, view.turn)} (or the host) confirms dining out as it lies.`))];
+      h("div", {}, view.turn == null ? "Straighten them, or the host confirms dining out as it lies."
+        : `Straighten them, or ${nameOf(view, view.turn)} (or the host) confirms dining out as it lies.`))];
   }
 
   function tableNotes(view) {
@@ -296,8 +300,10 @@
     el.append(box);
     if (view.over) { box.append(tvEnd(view, ctx)); return; }
     const cleanup = view.phase === "cleanup" && view.cleanup.length;
-    box.append(h("div", { class: "fttv-players", style: "--n:" + view.seats.length }, ...view.seats.map((p) => tvPlayer(view, p, !cleanup))),
-      ...tvProblems(view), ...tvDiningUnsure(view), ...tvPutBack(view),
+    // what the group must straighten comes first: below the boards it would fall off a full screen
+    box.append(...tvDiningUnsure(view), ...tvPutBack(view),
+      h("div", { class: "fttv-players", style: "--n:" + view.seats.length }, ...view.seats.map((p) => tvPlayer(view, p, !cleanup))),
+      ...tvProblems(view),
       cleanup ? h("ol", { class: "fttv-steps" }, ...view.cleanup.map((step) => h("li", {}, step))) : tvStrip(view));
   }
 

@@ -404,10 +404,12 @@ def dining_problems(state: dict, seen: dict) -> list[str]:
     out = []
     pizza = [seen.get(f"pizza.{n}") for n in range(1, main["pizza_spaces"] + 1)]
     if pizza[0] != main["pizza_fixed"]:
-        out.append(f"pizza.1 shows {pizza[0] or 'nothing'}, not the {food_name(state, main['pizza_fixed'])} token")
-    empty = [f"pizza.{n}" for n, f in enumerate(pizza, 1) if f is None and n > 1]
+        shows = food_name(state, pizza[0]) if pizza[0] else "nothing"
+        out.append(f"Pizza To Go's first space shows {shows}, not the {food_name(state, main['pizza_fixed'])} token")
+    empty = [f"Pizza To Go space {n}" for n, f in enumerate(pizza, 1) if f is None and n > 1]
     for r in range(1, main["buffet_rows"] + 1):
-        empty += [f"buffet.{r}.{n}" for n in range(1, main["buffet_row_spaces"] + 1) if seen.get(f"buffet.{r}.{n}") is None]
+        empty += [f"buffet row {r} space {n}" for n in range(1, main["buffet_row_spaces"] + 1)
+                  if seen.get(f"buffet.{r}.{n}") is None]
     if empty:
         out.append("nothing seen on " + ", ".join(empty))
     drawn = Counter(pizza[1:]) + Counter(seen.get(f"buffet.{r}.{n}") for r in range(1, main["buffet_rows"] + 1)
