@@ -655,6 +655,8 @@ def test_a_marker_the_camera_cannot_see_land_is_named_on_the_tv_headline():
                         "action space.")
     assert player(table, 1)["actions_left"] == 4 and table.view("table")["put_back"] == []
     assert sum("cannot see where your marker went" in line for line in table.state["log"]) == 1
+    assert table.view("seat-1")["prompt"] == ("Your turn: the table cannot see where your marker went: set it "
+                                              "squarely on one action space.")
     dined = _as_people_do(table, 1, {"action": "pizza"})["diet-1"]
     _read(table, "diet-1", dined, lifted)                                          # the food in her body: still waiting
     assert table.view("table")["prompt"] == headline
