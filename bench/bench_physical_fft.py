@@ -780,6 +780,7 @@ class Group:
     def _refused(self, seat: int, case: str, boards: dict, listed=None) -> None:
         before = copy.deepcopy(self.state["seats"][str(seat)])
         self._show(boards, legal=False)
+        self._unheard(seat, before["actions_left"])      # the table waits on a piece it cannot see: straightened
         assert self.state["pending"] is None and self.state["seats"][str(seat)] == before, f"{case} applied"
         assert self.state["put_back"], f"{case}: nothing listed to put back"
         assert listed is None or listed(self.state["put_back"]), f"{case}: {self.state['put_back']}"
