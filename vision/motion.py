@@ -111,13 +111,11 @@ class MotionDetector:
         cells = cv2.resize(np.where(self.outside, change, np.nan).astype(np.float32), (gw * b, gh * b),
                            interpolation=cv2.INTER_NEAREST)
         blocks = cells.reshape(gh, b, gw, b).transpose(0, 2, 1, 3).reshape(gh, gw, b * b)
-        count = np.count_nonzero(~np.isnan(blocks), axis=2)
-        some = count >= b * b // 8
+        some = np.count_nonzero(~np.isnan(blocks), axis=2) >= b * b // 8
         grid = np.zeros((gh, gw), np.float32)
         if some.any():
-            ordered, k, rows = np.sort(blocks[some], axis=1), count[some], np.arange(int(some.sum()))  # NaN last
-            grid[some] = (ordered[rows, (k - 1) // 2] + ordered[rows, k // 2]) / 2
-            grid[~some] = np.median(grid[some])      # a block mostly of slots: the other blocks' median
+            grid[some] = np.nanmedian(blocks[some], axis=1)
+            grid[~some] = np.nanmedian(cells)        # a block mostly of slots: the board's median
         return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
 
     def unexplained(self, view: np.ndarray, background: np.ndarray) -> np.ndarray:
