@@ -8,11 +8,8 @@ the board, or anything that is not a token on a slot), or when anything changed 
 the board's edge, however small (a fingertip resting on an edge space from the side: a hand
 always comes in over an edge, a token never touches one).  Token changes inside
 slots are what the classifier reads, so they alone do not make a board busy
-once they stop moving.  What differs from the background is measured beyond a
-change of light (a person's shadow, a glare spot, the daylight's share: smooth
-over the board, measured blockwise), so a light that changed and stays still
-does not hold a board busy as a hand would.  The background follows the board
-slowly while it is still; something that lies still outside the slots for ``absorb_frames`` is
+once they stop moving.  The background follows the board slowly while it is
+still; something that lies still outside the slots for ``absorb_frames`` is
 taken into the background (and reported) so a forgotten card does not block
 the board for ever.
 """
@@ -33,14 +30,6 @@ FOREGROUND_MM2 = 400.0
 #: Changed area (mm^2) connected to the board's edge that makes it busy: four coarse pixels, just
 #: above what noise and JPEG leave, well below a fingertip's.
 EDGE_MM2 = 16.0
-#: Coarse cells along each edge a region must reach to count as reaching the edge: the outermost cell
-#: half shows the table beside the board, where a finger coming in from the side is seen at half its contrast.
-RIM_CELLS = 2
-#: Side (mm) of the blocks the light's change over a board is measured in: twice a fingertip's width and
-#: more, so a fingertip or a token never sets its block's light, a shadow's or a glare spot's slope does.
-LIGHT_MM = 40.0
-#: Added to grey levels before they are divided (the light's gain), so black print and noise stay finite.
-DARK = 8.0
 
 
 class MotionDetector:
@@ -101,53 +90,17 @@ class MotionDetector:
             self.background = empty_view.astype(np.float32)
             self.seeded = True
 
-    def _smooth(self, change: np.ndarray) -> np.ndarray:
-        """``change`` (per coarse cell) as the light makes it: its median outside the slots in each block
-        of about ``LIGHT_MM`` (the board cut evenly, so no thin block lies along an edge, where a finger
-        would be most of it), spread smoothly between the blocks' centres."""
-        b = max(int(round(LIGHT_MM / MM_PER_PX)), 1)
-        h, w = change.shape
-        gh, gw = max(round(h / b), 1), max(round(w / b), 1)
-        cells = cv2.resize(np.where(self.outside, change, np.nan).astype(np.float32), (gw * b, gh * b),
-                           interpolation=cv2.INTER_NEAREST)
-        blocks = cells.reshape(gh, b, gw, b).transpose(0, 2, 1, 3).reshape(gh, gw, b * b)
-        some = np.count_nonzero(~np.isnan(blocks), axis=2) >= b * b // 8
-        grid = np.zeros((gh, gw), np.float32)
-        if some.any():
-            grid[some] = np.nanmedian(blocks[some], axis=1)
-            grid[~some] = np.nanmedian(cells)        # a block mostly of slots: the board's median
-        return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
-
-    def unexplained(self, view: np.ndarray, background: np.ndarray) -> np.ndarray:
-        """How far each coarse cell of ``view`` is from ``background`` under today's light (grey levels).
-
-        The light's change is measured blockwise (:meth:`_smooth`) both as a gain (a shadow: everything
-        darker by the same share) and as light added (a glare spot: black print brightened as much as
-        paper); a cell is as far as the nearer of the two leaves it.  A shadow or a glare spot that came
-        and stays still is so taken out; a fingertip or a hand changes a patch narrower than a block, which
-        stays.
-        """
-        v, bg = view.astype(np.float32), background.astype(np.float32)
-        gain = np.exp(self._smooth(np.log((v + DARK) / (bg + DARK))))
-        shaded = np.abs(v - ((bg + DARK) * gain - DARK))
-        lit = np.abs(v - bg - self._smooth(v - bg))
-        return np.minimum(shaded, lit)
-
     def foreground(self, view: np.ndarray, background: np.ndarray) -> tuple[float, float]:
-        """What differs from ``background`` beyond a change of light (:meth:`unexplained`): the area
-        outside the slots, and the area of the changed regions that reach the board's edge (mm^2 each)."""
+        """What differs from ``background``: the area outside the slots, and the area of the changed
+        regions that reach the board's edge (mm^2 each)."""
         fg = (cv2.absdiff(view.astype(np.float32), background.astype(np.float32)) > CHANGE).astype(np.uint8)
-        if fg.any():
-            fg = (self.unexplained(view, background) > CHANGE).astype(np.uint8)
         outside = int(np.count_nonzero(fg & self.outside)) * self.px_mm2
-        e = RIM_CELLS
-        if not (fg[:e].any() or fg[-e:].any() or fg[:, :e].any() or fg[:, -e:].any()):
+        if not (fg[0].any() or fg[-1].any() or fg[:, 0].any() or fg[:, -1].any()):
             return float(outside), 0.0      # nothing reaches the edge: no need to label the regions
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         if n <= 1:
             return float(outside), 0.0
-        rim = np.unique(np.concatenate([labels[:e].ravel(), labels[-e:].ravel(), labels[:, :e].ravel(),
-                                        labels[:, -e:].ravel()]))
+        rim = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
         rim = rim[rim > 0]
         edge = int(stats[rim, cv2.CC_STAT_AREA].sum()) * self.px_mm2 if len(rim) else 0
         return float(outside), float(edge)
