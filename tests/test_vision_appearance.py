@@ -14,8 +14,8 @@ from tests.support.vision_scenes import calibrated, layouts, random_layout_token
 from vision import scenes
 from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
-from vision.classify import MIN_PX_PER_MM, SATURATED, read_windows
-from vision.pipeline import Pipeline
+from vision.classify import SATURATED, read_windows
+from vision.pipeline import MIN_PX_PER_MM, Pipeline
 from vision.tokens import UNKNOWN
 
 

@@ -106,14 +106,6 @@ UNEVEN = 0.4
 MAX_SATURATED = 0.3
 #: A token's look: its face colour (three channels) and its icon's brightness against its face.
 LOOK = 4
-#: Coarser than this (picture pixels per board mm along a slot's narrower axis, as the camera sees it) a slot is
-#: seen too far: a 20 mm token is then under 8 pixels across its foreshortened side, blur and JPEG mix its face
-#: with its rim, shadow and the print, and on the harder renderer's hard and medium tables such slots read wrong
-#: two to three times as often (0.2-0.4 % of them against 0.08-0.18 %; shots the benchmark never reads,
-#: bench/README.md).  They are still read (90-97 % of them right: blanking them cost thousands of right readings
-#: to save a handful of wrong ones); the board is reported too far (move the camera closer or capture at
-#: 1920x1080).
-MIN_PX_PER_MM = 0.4
 #: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
 #: light look much alike, but they move a dark token's colour differently.
 GAIN_DOUBT = 0.07

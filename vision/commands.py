@@ -11,14 +11,14 @@ import numpy as np
 
 from .calibration import add_token_colours, confusable, empty_reference, measure, token_plan
 from .check import Tally
-from .classify import MIN_PX_PER_MM, Reference
+from .classify import Reference
 from . import lens as lens_mod
 from .cli import PAPER_MM
 from .config import CameraConfigError
 from .layout import Layout, LayoutError, load_layouts
 from .lens import LensError
 from .markers import CELL_PX, picture_height, smallest_marker_mm, worst_px_per_mm
-from .pipeline import LIGHT_WARN, Pipeline, light_change
+from .pipeline import LIGHT_WARN, MIN_PX_PER_MM, Pipeline, light_change
 from .sheet import lens_page, pages, write_pdf, write_png
 from .sources import SourceError
 from .tokens import UNKNOWN
@@ -221,7 +221,7 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
              "edge_mm2": round(watch.motion.last["edge_mm2"]),
              "light_change": round(light_change(watch.gain), 2),
              "recalibrate": light_change(watch.gain) > LIGHT_WARN,
-             # slots seen too coarsely to be read: they read unknown
+             # slots seen too coarsely to be read reliably (still read)
              "too_far": pipe.status()["boards"][layout.board]["too_far"], "slots": {}}
     if watch.reading is not None:
         entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
