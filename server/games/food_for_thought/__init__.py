@@ -85,7 +85,7 @@ def _you(state: dict, seat: int) -> str | None:
     phase = state["phase"]
     if state["question"] and state["question"]["seat"] == seat:
         return "Your turn: tell the table which action you took (tap it below)."
-    if phase in ("actions", "pizza_extra") and state["turn"] == seat and inference.waiting_for_marker(state):
+    if state["turn"] == seat and inference.waiting_for_marker(state):
         return "Your turn: the table cannot see where your marker went: set it squarely on one action space."
     if phase == "assistants" and state["assistant_queue"] and state["assistant_queue"][0] == seat:
         return f"Your turn: pick an assistant for round {state['round']}."

@@ -475,20 +475,23 @@ def _marker_unseen(state: dict, seat: int) -> list[dict]:
     the player's hand), or on more spaces than left the row: the TV's headline says so (see
     :func:`waiting_for_marker`), announced once per action, while the table waits for the camera to see it."""
     p = state["seats"][str(seat)]
-    waiting = {"seat": seat, "round": state["round"], "actions_left": p["actions_left"], "phase": state["phase"]}
-    if state.get("marker_unseen") == waiting:
+    if state.get("marker_unseen") == _action_now(state, seat):
         return []
-    state["marker_unseen"] = waiting
+    state["marker_unseen"] = _action_now(state, seat)
     return [event(state, "marker_unseen", f"{p['name']}: the table cannot see where your marker went; set it "
                   "squarely on one action space.")]
+
+
+def _action_now(state: dict, seat: int) -> dict:
+    """Which action of the game ``seat``'s is: its round, phase and the player's actions left."""
+    return {"seat": seat, "round": state["round"], "phase": state["phase"],
+            "actions_left": state["seats"][str(seat)]["actions_left"]}
 
 
 def waiting_for_marker(state: dict) -> str | None:
     """The name of the player whose marker the camera has not seen land, for the action now open (None)."""
     seat = state["turn"]
-    waiting = state.get("marker_unseen")
-    if not waiting or waiting["seat"] != seat or waiting["round"] != state["round"] or waiting["phase"] != state["phase"] \
-            or waiting["actions_left"] != state["seats"][str(seat)]["actions_left"]:
+    if seat is None or state.get("marker_unseen") != _action_now(state, seat):
         return None
     return state["seats"][str(seat)]["name"]
 

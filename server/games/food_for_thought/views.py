@@ -37,7 +37,7 @@ def prompt(state: dict) -> str:
     if state.get("question"):         # physical-first: the table saw more than one legal action
         who = seat_record(state, state["question"]["seat"])["name"]
         return f"{rnd}: {who}, which action was it? Answer on your phone."
-    unseen = inference.waiting_for_marker(state) if phase in ("actions", "pizza_extra") else None
+    unseen = inference.waiting_for_marker(state)      # only ever set in the actions or the Pizza To Go phase
     if unseen:
         return f"{rnd}: {unseen}, the table cannot see where your marker went: set it squarely on one action space."
     if phase == "pizza_extra":
