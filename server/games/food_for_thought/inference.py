@@ -329,13 +329,8 @@ def _main_markers_differ(state: dict) -> list[dict]:
 
 def _dice_missing(state: dict) -> list[dict]:
     """The dice tracks that do not show exactly one die, as put-back lines (a shopping trip waits for them)."""
-    seen = _seen(state, physical.MAIN)
-    out = []
-    for track in physical.DIE_TRACKS:
-        dice = [t for s, t in seen.items() if s.startswith(f"die.{track}.") and t == physical.DIE]
-        if len(dice) != 1:
-            out.append({"board": physical.MAIN, "slot": f"die.{track}", "recorded": [physical.DIE], "seen": dice})
-    return out
+    return [{"board": physical.MAIN, "slot": f"die.{track}", "recorded": [physical.DIE], "seen": [physical.DIE] * len(faces)}
+            for track, faces in physical.dice_on_tracks(_seen(state, physical.MAIN)).items() if len(faces) != 1]
 
 
 def _agrees(state: dict, seat: int) -> bool:

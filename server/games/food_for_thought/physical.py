@@ -374,12 +374,17 @@ def check_main_slot(state: dict, slot: str, token) -> None:
         raise RuleError("unknown_card", f"{token!r} in {slot} is not a food token.")
 
 
+def dice_on_tracks(seen: dict) -> dict[str, list[int]]:
+    """Per die track, the values of the spaces the main board's slots ``seen`` show a die on."""
+    return {track: [int(s.rsplit(".", 1)[1]) for s, t in seen.items() if s.startswith(f"die.{track}.") and t == DIE]
+            for track in DIE_TRACKS}
+
+
 def dice_seen(seen: dict) -> list[int] | None:
     """The roll the main board's slots ``seen`` show, lowest first: one die on the row track and one on the
     column track (a double is both on the same value); None while a track shows no die or more than one
     (a die in a hand, or one the camera could not read)."""
-    faces = [[int(s.rsplit(".", 1)[1]) for s, t in seen.items() if s.startswith(f"die.{track}.") and t == DIE]
-             for track in DIE_TRACKS]
+    faces = dice_on_tracks(seen).values()
     return sorted(f[0] for f in faces) if all(len(f) == 1 for f in faces) else None
 
 
