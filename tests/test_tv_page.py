@@ -22,6 +22,7 @@ def test_tv_shows_state_follows_inputs_and_reconnects(tmp_path):
             page.wait_for_function("Number(document.body.dataset.seq) === 1")
             assert _text(page, "#prompt") == "Round 1: everyone taps a colour."
             assert "Anna" in _text(page, "#players") and "Ben" in _text(page, "#players")
+            page.wait_for_selector(".seat-code")       # the seat codes are drawn after the state's seq is set
             assert page.locator(".seat-code").count() == 2, "one code per seat for the phones"
 
             # a change made over HTTP reaches the page by itself
