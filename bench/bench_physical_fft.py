@@ -7,7 +7,9 @@ the Freezer and Food Allergy modules on): it taps the recipe, activity and assis
 the out-of-stock cards it reveals each round (1-2 players) and the 8 market stands it draws (2
 players), lays the dining-out tokens out from its own bag (read on the main board), rolls the dice
 onto their two tracks on the main board, and moves tokens and action markers on its boards: grocery
-shopping (into the kitchen or straight into the freezer), farmers market stands (wild foods
+shopping (into the kitchen or straight into the freezer; a special order, $5 from the supply, of a food
+its recipes need that the list no longer offers, and until the game's first one the scarcest foods are
+bought first and any food gone from the list is ordered), farmers market stands (wild foods
 included), Pizza To Go and its extra action at the round's end (or the marker taken back), the
 Chinese Buffet, snacks, cooking (thawing too), working out, passing, and the clean-up.  The table
 only gets what the camera would send (a ``board`` reading of each board that changed, every slot of
@@ -19,7 +21,8 @@ questions.
 
 The group also makes the table's hard cases happen, each kind once a game at its first chance: two
 buffet rows with the same tokens (the table must ask which row), a kitchen token that fits two of the
-player's recipes (it must ask which recipe); and wrong moves it must refuse, applying nothing and
+player's recipes (it must ask which recipe), a body token that fits two of the player's activities (it
+must ask which activity); and wrong moves it must refuse, applying nothing and
 listing what to put back until the group puts it right and makes its real move: a snack moving two
 tokens, a second snack in one round, a purchase over $6, a marker on a main board space already taken,
 a third farmers market visit in a round, a stand's food put where the stand does not send it, a body
@@ -210,6 +213,7 @@ class Group:
         self.flashes = 0                 # legal moves listed to put back until their last board was read
         self.wrong: Counter = Counter()  # moves recorded otherwise than the group made them, by what differs
         self.wild = 0                    # wild market foods taken (their food is named by the camera alone)
+        self.specials = 0                # special orders made (likewise)
         self.bag = [f for f in sorted(self.table.state["foods"]) for _ in range(10)]
         self.rng.shuffle(self.bag)
         self.oos = sorted(self.real["cards"]["out_of_stock"])       # the group's shuffled decks
@@ -343,6 +347,8 @@ class Group:
             out.append({"action": "workout",
                         "tap": physical.card_id("activities", rng.choice(physical.takeable(s, "activities")))})
         out += [self._workout(seat, p)] * 2
+        if not self.cases["ambiguous Work out"]:
+            out += [self._twin_workout(seat, p)] * 8    # a body token that fits two of their activities: the table asks
         out.append({"action": "pizza"})
         rows = [r for r, row in enumerate(s["buffet"], 1) if row]
         if rows:
@@ -380,6 +386,16 @@ class Group:
                         place.append(item)
                         break
         return {"action": "workout", "place": place} if place else None
+
+    def _twin_workout(self, seat: int, p: dict) -> dict | None:
+        """A work out of one body token that two of the player's activities could take."""
+        for g, foods in p["body"].items():
+            for n, f in enumerate(foods, 1):
+                items = [{"activity": aid, "food": f, "group": g, "position": n} for aid in p["activities"] if f]
+                fits = [item for item in items if self._legal(seat, {"action": "workout", "place": [item]})]
+                if len(fits) >= 2:
+                    return {"action": "workout", "place": fits[:1]}
+        return None
 
     def _open_needs(self, p: dict, rid: str) -> list[str]:
         needs = self.real["cards"]["recipes"][rid]["needs"]
@@ -442,6 +458,7 @@ class Group:
             return
         self.actions[kind] += 1
         self.wild += len(body.get("wild", []))
+        self.specials += sum("special" in item for item in body.get("items", []))
         expected = copy.deepcopy(self.real)
         inference.play(expected, seat, body)
         misrecorded = set(_differs(self.state, self.real))      # camera mode: what the record already had wrong
@@ -557,13 +574,41 @@ class Group:
         dice = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
         open_ = [sp for sp in sorted(self.real["shopping"]) if sp not in self.real["covered"]]
         sale = [sp for sp in open_ if int(sp[0]) in dice or int(sp[2]) in dice]
-        items = [{"space": sp} for sp in self.rng.sample(sale, min(len(sale), self.rng.randint(1, 3)))]
+        picked = self.rng.sample(sale, min(len(sale), self.rng.randint(1, 3)))
+        if not self.specials:              # until a special order is made: the scarcest foods first, so one runs out
+            left = Counter(self.real["shopping"][sp] for sp in open_)
+            picked = sorted(sale, key=lambda sp: (left[self.real["shopping"][sp]], sp))[:len(picked)]
+        items = [{"space": sp} for sp in picked]
         p = self.real["seats"][str(seat)]
         frozen = [self.real["shopping"][i["space"]] for i in items
                   if self.real["foods"][self.real["shopping"][i["space"]]]["freezable"]]
         freeze = frozen[:max(0, 4 - len(p["freezer"]))] if self.rng.random() < 0.5 and self.real["options"]["freezer"] \
             else []
-        return {"action": "shop", "dice": dice, "items": items, **({"freeze": freeze} if freeze else {})}
+        body = {"action": "shop", "dice": dice, "items": items, **({"freeze": freeze} if freeze else {})}
+        return self._special_order(seat, body) or body
+
+    def _special_order(self, seat: int, body: dict) -> dict | None:
+        """``body`` with a special order ($5 from the supply) of a food the shopping list no longer offers, as
+        many of its purchases kept as the budget allows: a food the player's recipes still need and they hold
+        nowhere, or until the game's first special order any such food; None when none is wanted or the rules
+        refuse it."""
+        s, p = self.real, self.real["seats"][str(seat)]
+        offered = {s["shopping"][sp] for sp in s["shopping"] if sp not in s["covered"]}
+        held = {f for col in p["kitchen"] for f in col} | set(p["thaw"]) | set(p["freezer"])
+        needs = [n.split("|") for rid in p["recipes"] for n in self._open_needs(p, rid) if n != "wild"]
+        wanted = sorted({foods[0] for foods in needs if not set(foods) & (offered | held) and foods[0] in s["foods"]})
+        if not wanted and not self.specials:       # the group seeks the case once a game: any food gone from the list
+            wanted = sorted(set(s["foods"]) - offered)
+        for food in wanted[:1]:
+            for keep in range(len(body["items"]), -1, -1):
+                items = body["items"][:keep]
+                bought = [s["shopping"][i["space"]] for i in items]
+                freeze = [f for f in body.get("freeze", []) if f in bought]
+                order = {**{k: v for k, v in body.items() if k != "freeze"}, "items": items + [{"special": food}],
+                         **({"freeze": freeze} if freeze else {})}
+                if self._legal(seat, order):
+                    return order
+        return None
 
     def _boards_after(self, seat: int, body: dict) -> dict:
         trial = copy.deepcopy(self.real)
@@ -794,8 +839,9 @@ class Group:
         trial["spaces"]["shop"].append(seat)
         trial["dice"] = over["dice"]
         for item in over["items"]:
-            trial["covered"][item["space"]] = "shopping"
-            inference.actions.tokens.to_kitchen(trial, p, trial["shopping"][item["space"]])
+            if "space" in item:
+                trial["covered"][item["space"]] = "shopping"
+            inference.actions.tokens.to_kitchen(trial, p, item.get("special") or trial["shopping"][item["space"]])
         return {b: implied(trial, b) for b in ("main", "shop", f"diet-{seat}")}
 
     @staticmethod
@@ -916,7 +962,7 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
     out = {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
            "cases": group.cases, "physical": physical_scores, "guided": None if stalled else group.guided_scores(),
            "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled,
-           "wild": group.wild}
+           "wild": group.wild, "specials": group.specials}
     if camera:
         out.update(frames=group.camera.frames, beyond=group.camera.beyond, refused=group.refused,
                    misread=group.camera.misread, straightened=group.straightened, unannounced=group.unannounced,
@@ -936,7 +982,7 @@ def main() -> None:
                     "art, a tilted camera through a lens, daylight changed since calibration, glare, shadows")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
-    flashes, misrecorded, wild = 0, Counter(), 0
+    flashes, misrecorded, wild, specials = 0, Counter(), 0, 0
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
     unannounced = 0
     dining_misread = 0
@@ -965,6 +1011,7 @@ def main() -> None:
             flashes += g["flashes"]
             misrecorded.update(g["wrong"])
             wild += g["wild"]
+            specials += g["specials"]
             wrong += not g["stalled"] and g["physical"] != g["guided"]
             per_game.append(sum(g["phone"].values()) / max(1, sum(g["actions"].values())))
             print(f"{n}p seed {seed}: {sum(g['actions'].values())} actions, {sum(g['phone'].values())} phone/host "
@@ -985,8 +1032,8 @@ def main() -> None:
           "left to put back")
     several = {o: c for o, c in orders.items() if " " in o}
     diet_first = sum(c for o, c in several.items() if "main" in o and "diet" in o and o.index("diet") < o.index("main"))
-    print(f"wild market foods taken (named by the camera's reading alone): {wild} (the group makes no special "
-          "orders: a food must first be gone from the whole shopping list)")
+    print(f"foods named by the camera's reading alone: {wild} wild market foods, {specials} special orders (a food "
+          "the player's recipes need, gone from the whole shopping list)")
     print(f"moves read on more than one board: {sum(several.values())}, in {len(several)} different orders; "
           f"diet board before main board: {diet_first}")
     print(f"moves recorded otherwise than the group made them: {sum(misrecorded.values())}"

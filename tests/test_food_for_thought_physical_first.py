@@ -640,6 +640,26 @@ def test_a_special_order_read_as_a_food_the_list_still_offers_is_not_taken():
     assert player(table, 1)["actions_left"] == 3 and any("($6 of $6)" in line for line in table.state["log"][-3:])
 
 
+def test_a_special_order_alone_is_worked_out_from_the_kitchen_with_no_phone_input():
+    """rulebook Grocery Shopping: a food no longer available on the shopping list may be bought from the
+    supply for $5 (a special order), and then no shopping token is placed.  Every meat space is out of stock;
+    Ann rolls, buys only a meat by special order and puts it in her kitchen: the shopping list does not change,
+    so the camera sees her marker gone, the dice and a new meat, and the $5 purchase is applied with no
+    question, the list's spaces as they were."""
+    table = _table()
+    meat = [s for s, f in table.state["shopping"].items() if f == "meat"]
+    table.state["covered"] = dict.fromkeys(meat, "out_of_stock")
+    ok(table, {"board": {"board": "main", "slots": {"die.row.2": "die", "die.col.6": "die"}}})
+    boards = _as_people_do(table, 1, {"action": "shop", "dice": [2, 6], "items": [{"special": "meat"}]})
+    assert boards["shop"] == implied(table.state, "shop")            # no shopping token placed
+    _lay(table, 1, boards)
+    assert table.state.get("question") is None and table.view("table")["put_back"] == []
+    assert player(table, 1)["actions_left"] == 3 and table.state["turn"] == 2
+    assert [f for col in player(table, 1)["kitchen"] for f in col] == ["meat"]
+    assert table.state["covered"] == dict.fromkeys(meat, "out_of_stock")
+    assert any("Meat $5 (special order) ($5 of $6)" in line for line in table.state["log"][-3:])
+
+
 def test_a_marker_the_camera_cannot_see_land_is_named_on_the_tv_headline():
     """rulebook Actions: each action is one of the player's markers placed on an action space.  The camera
     sees Ann's marker leave her row but on no action space (read unsure, or still in her hand): the table
