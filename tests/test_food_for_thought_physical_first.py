@@ -660,6 +660,28 @@ def test_a_special_order_alone_is_worked_out_from_the_kitchen_with_no_phone_inpu
     assert any("Meat $5 (special order) ($5 of $6)" in line for line in table.state["log"][-3:])
 
 
+def test_a_purchase_whose_shopping_token_the_camera_does_not_see_lists_the_spaces_to_cover():
+    """rulebook Grocery Shopping: a shopping token goes on each space bought from; a special order ($5) is only
+    for a food the list no longer offers.  Ann buys spaces 2.1 and 6.4 (both on sale) but the camera does not
+    see 6.4's shopping token: the food in her kitchen is not taken for a special order, nothing is applied, and
+    besides what differs from the record the TV lists the open spaces offering that food, to cover (not only
+    her kitchen's food to take out).  Once the camera sees 6.4 covered, the $2 purchase is applied."""
+    table = _table()
+    table.state["covered"] = {}
+    ok(table, {"board": {"board": "main", "slots": {"die.row.2": "die", "die.col.6": "die"}}})
+    boards = _as_people_do(table, 1, {"action": "shop", "dice": [2, 6], "items": [{"space": "2.1"}, {"space": "6.4"}]})
+    food = table.state["shopping"]["6.4"]
+    unseen = {**boards, "shop": {s: t for s, t in boards["shop"].items() if s != "shop.6.4"}}
+    _lay(table, 1, unseen)
+    assert player(table, 1)["actions_left"] == 4 and "6.4" not in table.state["covered"]
+    to_cover = {d["slot"] for d in table.view("table")["put_back"] if d["board"] == "shop" and d["recorded"] == "covered"}
+    assert "shop.6.4" in to_cover and all(table.state["shopping"][s[5:]] == food for s in to_cover)
+    assert "that the shopping list still offers" in table.state["log"][-1]
+    _lay(table, 1, boards)
+    assert player(table, 1)["actions_left"] == 3 and {"2.1", "6.4"} <= set(table.state["covered"])
+    assert table.view("table")["put_back"] == [] and any("($2 of $6)" in line for line in table.state["log"][-3:])
+
+
 def test_a_marker_the_camera_cannot_see_land_is_named_on_the_tv_headline():
     """rulebook Actions: each action is one of the player's markers placed on an action space.  The camera
     sees Ann's marker leave her row but on no action space (read unsure, or still in her hand): the table

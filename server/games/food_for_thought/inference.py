@@ -455,14 +455,31 @@ def after_reading(state: dict) -> list[dict]:
         return [event(state, "put_back", f"{p['name']}: the camera does not see the dice on their tracks (one on the "
                       "row spaces, one on the column spaces); put them there.")]
     if not found:
+        offered = _still_offered(state, seat)
         state["put_back"] = [{"board": b, **d} for b in (f"diet-{seat}", "shop")
-                             for d in boards.disagreements(state, b)] + _main_markers_differ(state)
+                             for d in boards.disagreements(state, b)] + _main_markers_differ(state) + [
+            {"board": "shop", "slot": f"shop.{space}", "recorded": boards.COVERED, "seen": None} for space in offered]
+        if offered:
+            foods = sorted({food_name(state, state["shopping"][space]) for space in offered})
+            return [event(state, "put_back", f"{p['name']}: the kitchen holds {', '.join(foods)} that the shopping "
+                          f"list still offers ({', '.join(offered)}), and the camera sees no shopping token there: "
+                          "cover the space bought from (a special order is only for food the list no longer offers).")]
         return [event(state, "put_back", f"{p['name']}: the table shows no legal action; put back what the "
                       "TV lists, or the host acts for you.")]
     state["put_back"] = []                    # legal actions fit: nothing to put back
     state["question"] = {"seat": seat, "options": [_label(state, body) for body, _t, _e in found],
                          "bodies": [body for body, _t, _e in found]}
     return [event(state, "question", f"{p['name']}: which action was it? Answer on your phone.")]
+
+
+def _still_offered(state: dict, seat: int) -> list[str]:
+    """The open shopping list spaces offering a food the camera sees bought beyond the newly covered spaces' foods:
+    a shopping token it does not see there, or a special order of a food the list still offers (refused).  None
+    while the camera sees the player's marker on another space than shopping."""
+    shop = next((c for c in candidates(state, seat) if c["action"] == "shop"), None)
+    specials = {item["special"] for item in shop["items"] if "special" in item} if shop else set()
+    return sorted(space for space, food in state["shopping"].items()
+                  if food in specials and space not in state["covered"])
 
 
 def _marker_unseen(state: dict, seat: int) -> list[dict]:
