@@ -24,7 +24,8 @@ Reading a slot (:func:`read_windows`):
    in that light.  Its disc's mean difference says whether anything lies there at
    all: the empty decision is made against the printed space.
 3. *The token's own colour.*  The median colour of the token's face (a ring around its printed
-   icon, inside its rim, side wall and shadow), brought back to the calibration light and
+   icon, inside its rim, side wall and shadow; read at the place near where the difference peaked
+   whose ring is the most even, as a face of one flat colour is), brought back to the calibration light and
    divided by the paper colour at the slot: the token's own colour relative to white paper,
    the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
    a channel saturated on much of it is ``unknown``.  And the icon's brightness against that face
@@ -76,6 +77,10 @@ GLARE_DIFF = 0.2
 #: The face is read between these shares of the token's radius: outside its printed icon,
 #: inside its rim and side wall.
 FACE = (0.5, 0.8)
+#: The face is read at the place within this of where the difference peaked (mm) whose face ring is the most even
+#: (a token's face is one flat colour): the difference peaks towards the token's side wall and cast shadow, off its
+#: face by up to a few mm, and a face ring read there takes in the icon on one side and the wall on the other.
+SETTLE_MM = 3.75
 #: Within this share of the token's radius lies its printed icon (or a wooden marker's plain face): how much
 #: brighter or darker it is than the face ring tells tokens of one colour apart.
 ICON = 0.45
@@ -127,6 +132,7 @@ class Window:
     disc: tuple[int, int]        # a token's face as two crossed boxes (long and short side, samples)
     grid: np.ndarray             # (side,) the samples' places along x and along y, scaled to -1..1
     coarse: np.ndarray           # indices of every other sample along x and y (where the light is fitted)
+    settle: np.ndarray           # (P, Q) for each place, the places within SETTLE_MM of it (padded with itself)
 
     def added(self, plane: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
         """Planar added light (N, 3: centre, x and y slopes) at the samples ``at`` (all by default): (N, K)."""
@@ -159,9 +165,12 @@ class Window:
         pxy = np.column_stack([dx, dy]) * STEP_MM
         clear = np.hypot(*(offsets[None] - pxy[:, None]).transpose(2, 0, 1)) > r + CLEAR_MM
         coarse = coarse_samples(side)
+        apart = np.hypot(dx[:, None] - dx[None], dy[:, None] - dy[None]) <= SETTLE_MM / STEP_MM
+        q = int(apart.sum(1).max())
+        settle = np.array([np.r_[np.flatnonzero(row), [i] * q][:q] for i, row in enumerate(apart)], np.intp)
         return cls(side, offsets, np.intersect1d(coarse, outside), rp, c - h, (h + dy) * cs + (h + dx),
                    faces.astype(np.intp), icons.astype(np.intp), clear, (across, int(round(across * 0.6)) | 1),
-                   (np.arange(side) - c) / c, coarse)
+                   (np.arange(side) - c) / c, coarse, settle)
 
     def crop(self, samples: np.ndarray) -> np.ndarray:
         """The core of windows' ``samples`` (N, K, ...): (N, core side, core side, ...), a view."""
@@ -458,7 +467,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     gain = gain[:, None] * tint
     lit = _relit(cur_c, core(window.added(added)), 1 / gain)
     mean, best = _find(near, lit, sat_c, window)
-    # the face ring of the token where it was found; per channel, saturated samples are left out,
+    best = _settle(lit, best, window)
+    # the face ring of the token where it lies; per channel, saturated samples are left out,
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
     rows = np.arange(n)[:, None]
@@ -512,6 +522,17 @@ def _find(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray,
     area = mean[:, window.places]                                           # (N, P)
     best = area.argmax(1)
     return area[np.arange(n), best], best
+
+
+def _settle(lit: np.ndarray, best: np.ndarray, window: Window) -> np.ndarray:
+    """Of the places within SETTLE_MM of each ``best`` (N,), the one whose face ring is the most even (the least
+    spread of its grey level, in the windows' cores ``lit`` (N, C, 3)): where the token's face lies."""
+    n, k, _ = lit.shape
+    grey = lit[..., 0] + lit[..., 1] + lit[..., 2]                          # (a reduction over 3 is slow)
+    near = window.settle[best]                                              # (N, Q)
+    ring = np.take(grey.ravel(), window.faces[near] + (np.arange(n) * k)[:, None, None])     # (N, Q, M)
+    spread = np.einsum("nqm,nqm->nq", ring, ring) - ring.sum(-1) ** 2 / ring.shape[-1]   # M times the variance
+    return near[np.arange(n), spread.argmin(1)]
 
 
 def _moments(p: np.ndarray, grid: np.ndarray) -> np.ndarray:
