@@ -105,8 +105,10 @@ MIN_CONFIDENCE = 0.9
 #: Added to grey levels before ratios and logs, so dark channels do not dominate with noise.
 DARK = 6.0
 #: The outside's ratios to the empty board spread (quartiles) by more than this share of their median:
-#: the light there is uneven (glare on part of the square), the slot is unknown.
-UNEVEN = 0.4
+#: the light there is uneven (glare on part of the square), the slot is unknown.  (The light is fitted again
+#: over the window with a slope of added light, and a face saturated or under much glare reads unknown: at 0.4 this
+#: rule left 32 hard spaces of the tuning render unknown without saving a wrong value.)
+UNEVEN = 0.6
 #: More than this share of a face saturated: unknown.
 MAX_SATURATED = 0.3
 #: A token's look: its face colour (three channels) and its icon's brightness against its face.
