@@ -76,7 +76,7 @@
   document.head.append(style);
 
   // A token in words: a food by its name, a player's action marker ("marker2") by whose it is.
-  const BOARD_TOKENS = { marker: "an action marker", covered: "an out-of-stock card", die: "a die" };
+  const BOARD_TOKENS = { marker: "an action marker", covered: "a shopping token", die: "a die" };
   const food = (view, id) => (view.foods && view.foods[id]) || BOARD_TOKENS[id]
     || (/^marker\d$/.test(id) ? nameOf(view, Number(id.slice(6))) + "'s marker" : id);
   const short = (view, id) => food(view, id).split(/[ (]/)[0];   // "Fats & Oils" -> "Fats" on crowded screens
