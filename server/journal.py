@@ -1,6 +1,12 @@
 """The journal: every accepted input, in order, in a SQLite file (the source of truth).
 
-Rows are committed durably (WAL, ``synchronous=FULL``) before anyone is told.
+Rows are committed durably (WAL, ``synchronous=FULL``) before anyone is told.  The WAL is copied
+back into the database file (a checkpoint) by a thread of the journal's own, once no row has been
+written for ``CHECKPOINT_QUIET_S`` (or ``CHECKPOINT_LATEST_S`` after the first row it waits to copy),
+not by SQLite inside whichever commit filled the WAL's thousandth page: that commit waited for the
+copy and its fsync (issue 20).  A checkpoint is SQLite's own crash-safe step; a row is durable
+once its commit returns, checkpointed or not.
+
 Undo does not delete: it marks the newest live row undone, so the host can
 still read the whole history.  Refused inputs go to their own table and never
 change the game.  Blobs hold what a row refers to by its sha256, stored once
@@ -10,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -50,6 +57,13 @@ CREATE TABLE IF NOT EXISTS blobs (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+log = logging.getLogger(__name__)
+
+#: The checkpointing thread copies the WAL back once no row was written for this long, seconds...
+CHECKPOINT_QUIET_S = 0.5
+#: ... or this long after the first row it waits to copy, while the table never falls quiet.
+CHECKPOINT_LATEST_S = 30.0
+
 #: The layout of the journal this code writes, kept in ``meta`` as ``schema_version``.
 SCHEMA_VERSION = 4
 
@@ -88,11 +102,16 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = self._connect()
+        self._wrote = threading.Event()         # a row waits to be checkpointed
+        self._closing = threading.Event()
+        self._last_write = time.monotonic()
+        self._checkpointer: threading.Thread | None = None
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA wal_autocheckpoint=0")     # the checkpointing thread does it (module docstring)
         try:
             old = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'inputs'").fetchone() is not None
             db.executescript(_SCHEMA)
@@ -119,8 +138,41 @@ class Journal:
                        (str(version),))
 
     def close(self) -> None:
+        """Stop the checkpointing thread and close the file (its last connection checkpoints it)."""
+        self._closing.set()
+        self._wrote.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
         with self._lock:
             self._db.close()
+
+    def _written(self) -> None:
+        """Note a row written; the first one starts the checkpointing thread (none for ``:memory:``)."""
+        self._last_write = time.monotonic()
+        self._wrote.set()
+        if self._checkpointer is None and str(self.path) != ":memory:":
+            self._checkpointer = threading.Thread(target=self._checkpoint_when_quiet, name="journal-checkpoint",
+                                                  daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoint_when_quiet(self) -> None:
+        """The checkpointing thread: after rows were written, wait for a quiet moment (or the latest
+        time), then copy the WAL back from a connection of its own, so a writer does not wait for it."""
+        db = sqlite3.connect(str(self.path), isolation_level=None)
+        db.execute("PRAGMA synchronous=FULL")
+        try:
+            while self._wrote.wait() and not self._closing.is_set():
+                latest = time.monotonic() + CHECKPOINT_LATEST_S
+                while (wait := min(self._last_write + CHECKPOINT_QUIET_S, latest) - time.monotonic()) > 0:
+                    if self._closing.wait(wait):
+                        return          # closing: the last connection's close checkpoints
+                self._wrote.clear()     # a row written from here on waits for the next checkpoint
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:    # a read-only or missing folder: the next write tries again
+                    log.warning("journal checkpoint failed: %s", exc)
+        finally:
+            db.close()
 
     def _writing(self, work):
         """Run ``work(db)`` under the lock; a database opened read-only (the data folder was
@@ -128,7 +180,9 @@ class Journal:
         with self._lock:
             for attempt in (1, 2):
                 try:
-                    return work(self._db)
+                    done = work(self._db)
+                    self._written()
+                    return done
                 except sqlite3.Error as exc:
                     if attempt == 1 and "readonly" in str(exc):
                         # close first: SQLite would hand a new connection the same read-only file

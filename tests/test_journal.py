@@ -1,5 +1,7 @@
 """The journal: the SQLite file that is the table's source of truth."""
+import shutil
 import sqlite3
+import time
 
 import pytest
 
@@ -48,6 +50,34 @@ def test_another_process_sees_each_row_as_soon_as_append_returns(journal, path):
     for n, inp in enumerate([GAME_A, RED, BLUE], 1):
         journal.append(inp)
         assert reader.execute("SELECT count(*) FROM inputs").fetchone()[0] == n
+
+
+def rows_in_the_file_alone(path, scratch) -> int:
+    """Inputs the database file holds without its WAL (what a checkpoint copied back); 0 before the
+    first checkpoint (the file then lacks even the tables) or when caught in the middle of one."""
+    shutil.copyfile(path, scratch)
+    db = sqlite3.connect(scratch)
+    try:
+        return db.execute("SELECT count(*) FROM inputs").fetchone()[0]
+    except sqlite3.DatabaseError:
+        return 0
+    finally:
+        db.close()
+
+
+def test_the_wal_is_copied_back_once_the_journal_is_quiet_not_inside_a_commit(journal, path, tmp_path, monkeypatch):
+    """Issue 20: SQLite's own checkpoint ran inside whichever commit filled the WAL, one input in about
+    330 waiting for it; the journal's thread does it once no row came for CHECKPOINT_QUIET_S."""
+    monkeypatch.setattr(journal_module, "CHECKPOINT_QUIET_S", 1.0)
+    assert journal._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    for _ in range(20):
+        journal.append(RED)
+    scratch = tmp_path / "alone.sqlite"
+    assert rows_in_the_file_alone(path, scratch) == 0      # durable in the WAL, not yet copied back
+    deadline = time.monotonic() + 20
+    while rows_in_the_file_alone(path, scratch) < 20:
+        assert time.monotonic() < deadline, "the WAL was not checkpointed once the journal was quiet"
+        time.sleep(0.05)
 
 
 def test_undo_marks_the_newest_live_input_and_returns_it(journal):
