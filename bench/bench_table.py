@@ -7,7 +7,8 @@ Pi), the camera pipeline fed by the synthetic
 camera at 15 frames per second (each frame handed over as a new picture, as a real camera's, so
 the pipeline looks at every one; it skips a picture it has seen), the journal on disk (SQLite, every input fsync'ed).  Twenty
 python-socketio clients stay connected: the eight players' seat pages and twelve TVs and idle
-phones in the ``table`` room.  The tiny test game runs with eight players.
+phones in the ``table`` room, dealt over ``--client-processes`` processes (4: so that they do not
+decode each state one after another in one interpreter, which added its own delay to the figures).  The tiny test game runs with eight players.
 
 What happens, in order:
 
@@ -31,7 +32,9 @@ What happens, in order:
    on the emulated chip to the ``state`` holding its tap reaching the screens; for HTTP, from
    sending to the same.  "TV" is the slowest of the twelve table-room clients, "all" the slowest
    of the twenty.  Also: the camera's frames per second (its own measure, ``/api/health``), the
-   polls per second each reader answered, CPU per part, and memory every five seconds.
+   polls per second each reader answered, CPU per part, and memory every five seconds.  Before
+   and after play, the disk's own floor: p50/p99 of a small append and fsync in the journal's
+   folder (:func:`fsync_ms`), so the input-to-screen figures can be read against what the disk allows.
 
 Before those runs, the same idle figures (start-up, CPU, memory with the tiny game waiting and
 20 screens) are taken once for the README's first command, ``tofu-table serve --simulate``
@@ -66,6 +69,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sqlite3
 import statistics
@@ -84,7 +88,7 @@ import requests  # noqa: E402
 from bench.bench_load import rss_kib  # noqa: E402
 from bench.bench_readers import PLACES  # noqa: E402
 from bench.pi_quota import CpuQuota, pi4_core_share  # noqa: E402
-from bench.watchers import Watcher, close_all, new_tiny_game, percentile, post_input, screens  # noqa: E402
+from bench.watchers import Watcher, close_all, new_tiny_game, percentile, post_input  # noqa: E402
 from hardware.config import Config  # noqa: E402
 from hardware.registry import TagRegistry  # noqa: E402
 from server import games  # noqa: E402
@@ -106,6 +110,87 @@ TARGETS = [("http_all_p99_ms", 20, "max", "none"), ("idle_cpu_pct", 5, "max", "n
            ("idle_rss_mib", 120, "max", "none"), ("startup_s", 1.5, "max", "none"),
            ("camera_fps", 10, "min", "pi4"), ("reader_polls_min", 50, "min", "pi4"),
            ("all_p99_ms", 100, "max", "pi4")]
+
+
+def ms(values: list[float], p: float) -> float | None:
+    """The ``p``-th percentile of ``values`` (seconds) in milliseconds, or None when there are none."""
+    return round(percentile(values, p) * 1000, 1) if values else None
+
+
+def fsync_ms(folder: Path, writes: int = 200) -> list[float]:
+    """What this disk allows a durable write, the floor under the journal's commit: the seconds each
+    of ``writes`` small appends (100 bytes) to a file in ``folder`` took with its fsync, one after
+    another (SQLite's commit in WAL mode appends its pages and fsyncs the WAL file so)."""
+    path = folder / "fsync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    times = []
+    try:
+        for _ in range(writes):
+            start = time.perf_counter()
+            os.write(fd, b"x" * 100)
+            os.fsync(fd)
+            times.append(time.perf_counter() - start)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return times
+
+
+def _screens_process(conn, url: str, specs: list[tuple[str, str | None]]) -> None:
+    """A child process of :class:`Screens`: a Watcher for each ``(view, token)``; answers the parent's
+    ``(seqs, timeout)`` with when each watcher got each state (None: never), until told None."""
+    watchers = [Watcher(url, view, token) for view, token in specs]
+    conn.send("ready")
+    while (asked := conn.recv()) is not None:
+        seqs, timeout = asked
+        deadline = time.monotonic() + timeout
+        conn.send([{seq: w.arrival(seq, max(0.0, deadline - time.monotonic())) for seq in sorted(seqs)}
+                   for w in watchers])
+    close_all(watchers)
+    conn.send("closed")
+
+
+class Screens:
+    """The twenty screens (the players' seat pages, then ``tvs`` TVs in the table room), each a
+    python-socketio client, dealt over ``processes`` processes so that the clients do not decode
+    one after another in one interpreter (a table's phones and TVs are twenty devices)."""
+
+    def __init__(self, srv, seats: int, tvs: int, processes: int):
+        specs = [(f"seat-{s}", srv.seat_token(s)) for s in range(1, seats + 1)] + [("table", None)] * tvs
+        self.count = len(specs)
+        self.processes = max(1, min(processes, len(specs)))
+        spawn = multiprocessing.get_context("spawn")
+        self.children = []
+        for k in range(self.processes):
+            mine, theirs = spawn.Pipe()
+            child = spawn.Process(target=_screens_process, args=(theirs, srv.url, specs[k::self.processes]),
+                                  daemon=True)
+            child.start()
+            self.children.append((child, mine))
+        for child, conn in self.children:
+            if not conn.poll(120) or conn.recv() != "ready":
+                raise TimeoutError(f"a screens process did not connect its clients (exit code {child.exitcode})")
+
+    def __len__(self) -> int:
+        return self.count
+
+    def arrivals(self, seqs: list[int], timeout: float = 10.0) -> list[dict[int, float | None]]:
+        """For each screen in order, when it got each state of ``seqs`` (time.perf_counter, the
+        system's monotonic clock, the same in every process), None for one it never got."""
+        for _, conn in self.children:
+            conn.send((seqs, timeout))
+        got = [conn.recv() for _, conn in self.children]
+        return [got[i % self.processes][i // self.processes] for i in range(self.count)]
+
+    def close(self) -> None:
+        """Disconnect every client and end the processes."""
+        for _, conn in self.children:
+            conn.send(None)
+        for child, conn in self.children:
+            if conn.poll(30):
+                conn.recv()         # "closed"
+            child.join(10)
+        self.children = []
 
 
 def config_toml(fps: float | None) -> str:
@@ -243,7 +328,8 @@ def slope_kib_per_min(samples: list[tuple[float, int]]) -> float:
 
 
 def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float = 2.0, http_rate: float = 2.0,
-        tvs: int = 12, fps: float = 15, quota: CpuQuota | None = None, progress=None) -> dict:
+        tvs: int = 12, fps: float = 15, quota: CpuQuota | None = None, progress=None,
+        client_processes: int = 4) -> dict:
     """One run against a fresh server; the figures (see the module docstring)."""
     (ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "bench" / "out") as tmp:
@@ -257,7 +343,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         registry.close()
         srv = EmulatedTable(data, simulate=False)
         srv.preexec = quota.preexec if quota else None
-        watchers: list[Watcher] = []
+        watchers: Screens | None = None
         began = time.perf_counter()
         srv.start(timeout=120)
         startup = time.perf_counter() - began
@@ -269,7 +355,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             session = requests.Session()
             session.headers["Authorization"] = f"Bearer {srv.host_token}"
             assert session.post(srv.url + "/api/input", json=new_tiny_game(SEATS), timeout=30).status_code == 200
-            watchers = screens(srv, SEATS, tvs)
+            watchers = Screens(srv, SEATS, tvs, client_processes)
             wait_until_running(srv, timeout=180)
             ready = time.perf_counter() - began
             if progress:
@@ -287,9 +373,8 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             # the same with a game that watches every board: the camera at its full rate
             watched = new_tiny_game(SEATS, "tiny-watched")
             assert session.post(srv.url + "/api/input", json=watched, timeout=30).status_code == 200
-            close_all(watchers)
-            watchers = screens(srv, SEATS, tvs)       # the seat tokens are new with the game
-            tv_watchers = watchers[SEATS:]
+            watchers.close()
+            watchers = Screens(srv, SEATS, tvs, client_processes)   # the seat tokens are new with the game
             deadline = time.monotonic() + 60
             while "resting" in camera(srv)["detail"] or (camera_fps(srv) or 0) < 2:
                 if time.monotonic() > deadline:
@@ -312,6 +397,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             # ----- play ----------------------------------------------------------------------
             if progress:
                 progress(f"playing for {play_seconds:g} s")
+            fsyncs = fsync_ms(data)             # the disk's own floor, before and after play
             polls0 = report(srv, Path(tmp), "before")
             taken0 = frames_taken(session, srv)
             cpu1, t1 = thread_cpu(pid), time.perf_counter()
@@ -357,11 +443,19 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             polls1 = report(srv, Path(tmp), "after")
             rss.append((time.perf_counter() - began, rss_kib(pid)))
             throttled1 = quota.throttled() if quota else None
+            fsyncs += fsync_ms(data)
 
             # ----- latencies -----------------------------------------------------------------
-            def reached(seq: int, group: list[Watcher]) -> float | None:
-                arrivals = [w.arrival(seq, timeout=10) for w in group]
-                return None if any(a is None for a in arrivals) else max(arrivals)
+            journal = sqlite3.connect(data / "journal.sqlite")
+            rows = journal.execute("SELECT id, source FROM inputs WHERE source LIKE 'reader:%' "
+                                   "AND input LIKE '{\"tap\"%' ORDER BY id").fetchall()
+            journal.close()
+            arrived = watchers.arrivals([seq for _, seq in sent if seq is not None] + [seq for seq, _ in rows])
+
+            def reached(seq: int, group: range) -> float | None:
+                times = [arrived[i].get(seq) for i in group]
+                return None if any(t is None for t in times) else max(times)
+            tv_watchers, all_watchers = range(SEATS, len(watchers)), range(len(watchers))
 
             latency: dict[str, dict[str, list[float]]] = {"http": {"tv": [], "all": []},
                                                           "reader": {"tv": [], "all": []}}
@@ -372,16 +466,12 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                 if seq is None:
                     lost["http"] += 1
                     continue
-                tv, every = reached(seq, tv_watchers), reached(seq, watchers)
+                tv, every = reached(seq, tv_watchers), reached(seq, all_watchers)
                 if every is None:
                     unseen["http"] += 1
                     continue
                 latency["http"]["tv"].append(tv - start)
                 latency["http"]["all"].append(every - start)
-            journal = sqlite3.connect(data / "journal.sqlite")
-            rows = journal.execute("SELECT id, source FROM inputs WHERE source LIKE 'reader:%' "
-                                   "AND input LIKE '{\"tap\"%' ORDER BY id").fetchall()
-            journal.close()
             taps: dict[str, list[int]] = {}
             for seq, source in rows:
                 taps.setdefault(source.split(":", 1)[1], []).append(seq)
@@ -389,7 +479,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                 seqs = taps.get(seat, [])
                 lost["reader"] += max(0, len(times) - len(seqs))
                 for start, seq in zip(times, seqs):
-                    tv, every = reached(seq, tv_watchers), reached(seq, watchers)
+                    tv, every = reached(seq, tv_watchers), reached(seq, all_watchers)
                     if every is None:
                         unseen["reader"] += 1
                         continue
@@ -397,15 +487,13 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                     latency["reader"]["all"].append(every - start)
         finally:
             srv.stop()
-            close_all(watchers)
-
-    def ms(values: list[float], p: float) -> float | None:
-        return round(percentile(values, p) * 1000, 1) if values else None
+            if watchers:
+                watchers.close()
 
     polls = polls_per_second(polls0, polls1)
     figures = {
         "quota_cores": quota.cores if quota else None, "play_seconds": round(play_wall, 1),
-        "clients": len(watchers), "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
+        "clients": len(watchers), "client_processes": watchers.processes, "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
         "lost": lost, "unseen": unseen, "startup_s": round(startup, 2), "startup_cpu_s": round(startup_cpu, 2), "running_after_s": round(ready, 1),
         "idle_cpu_pct": idle["total"], "idle_cpu": idle, "play_cpu": play_cpu,
         "idle_emulation": idle_emulation, "idle_table_cpu_pct": idle_emulation["table"],
@@ -432,10 +520,12 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             figures[f"{path}_{group}_p99_ms"] = ms(values, 99)
     both = latency["http"]["all"] + latency["reader"]["all"]
     figures["all_p50_ms"], figures["all_p99_ms"] = ms(both, 50), ms(both, 99)
+    figures["disk_fsync_p50_ms"], figures["disk_fsync_p99_ms"] = ms(fsyncs, 50), ms(fsyncs, 99)
     return figures
 
 
-def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: int = 12) -> dict:
+def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: int = 12,
+              client_processes: int = 4) -> dict:
     """Start ``make(data_dir)`` (a Server, not started; ``config`` its config.toml) with the tiny
     game waiting and the same 20 screens: start-up, idle CPU and memory."""
     (ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
@@ -448,7 +538,7 @@ def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: in
         began = time.perf_counter()
         srv.start()
         startup = time.perf_counter() - began
-        watchers: list[Watcher] = []
+        watchers: Screens | None = None
         try:
             pid = srv.proc.pid
             startup_cpu = thread_cpu(pid)["total"]
@@ -458,7 +548,7 @@ def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: in
                 time.sleep(0.2)          # calibrated and running
             time.sleep(1.0)
             no_clients = rss_kib(pid)
-            watchers = screens(srv, SEATS, tvs)
+            watchers = Screens(srv, SEATS, tvs, client_processes)
             emulated = isinstance(srv, EmulatedTable)
             before = report(srv, Path(tmp), "idle-before") if emulated else None
             cpu = idle_cpu(pid, idle_seconds, [], began)
@@ -467,7 +557,8 @@ def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: in
             per_client = (rss - no_clients) / len(watchers)
         finally:
             srv.stop()
-            close_all(watchers)
+            if watchers:
+                watchers.close()
     return {"startup_s": round(startup, 2), "startup_cpu_s": round(startup_cpu, 2), "idle_cpu_pct": cpu["total"],
             "idle_cpu": cpu, "idle_emulation": emulation,
             "idle_table_cpu_pct": emulation["table"] if emulation else None, "idle_rss_mib": round(rss / 1024, 1), "no_clients_rss_mib": round(no_clients / 1024, 1),
@@ -538,11 +629,15 @@ def without_emulation(measured: float, e: dict) -> str:
             f"{e['table']} % of a core")
 
 
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.1f}" if a and b else "-"
+
+
 def describe(f: dict) -> str:
     """The figures of one run, as lines to read."""
     quota = "none" if f["quota_cores"] is None else f"{f['quota_cores']:.3f} cores of this machine"
     lines = [f"quota: {quota}"
-             f"; {f['clients']} clients; {f['reader_taps']} reader taps and {f['http_taps']} HTTP taps in "
+             f"; {f['clients']} clients in {f['client_processes']} processes; {f['reader_taps']} reader taps and {f['http_taps']} HTTP taps in "
              f"{f['play_seconds']} s; never journaled: {f['lost']}, journaled but not seen by every "
              f"screen: {f['unseen']}",
              f"  start-up to first answer {f['startup_s']} s ({f['startup_cpu_s']} s of CPU; readers "
@@ -553,6 +648,9 @@ def describe(f: dict) -> str:
         lines.append(f"    {path:<6}               {f[f'{path}_tv_p50_ms']} / {f[f'{path}_all_p50_ms']}"
                      f"      {f[f'{path}_tv_p99_ms']} / {f[f'{path}_all_p99_ms']}")
     lines += [f"    both, all screens    p50 {f['all_p50_ms']}  p99 {f['all_p99_ms']}",
+              f"  the disk's floor (a 100-byte append and fsync in the journal's folder, before and after "
+              f"play): p50 {f['disk_fsync_p50_ms']} ms, p99 {f['disk_fsync_p99_ms']} ms; HTTP input to all "
+              f"screens p99 = {ratio(f['http_all_p99_ms'], f['disk_fsync_p99_ms'])} x the disk's p99",
               f"  idle, no board watched: camera {f['idle_camera_fps']} fps, pipeline took "
               f"{f['idle_frames_taken_per_s']}/s, readers {f['idle_reader_polls_min']} polls/s (slowest); "
               f"boards watched, a still table: camera "
@@ -585,6 +683,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quota", default="both", help="none, pi4, both, or a number of this machine's cores")
     parser.add_argument("--pi-cores", type=float, default=2.0, help="Pi 4 cores the pi4 quota stands for")
     parser.add_argument("--pi-python", help="the interpreter timing the Pi 4 work (default: a Python 3.7)")
+    parser.add_argument("--client-processes", type=int, default=4,
+                        help="processes the 20 screens' clients are dealt over (1: all in one)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--parts", action="store_true", help="only time a pipeline frame and an empty reader poll")
     args = parser.parse_args(argv)
@@ -611,9 +711,9 @@ def main(argv=None) -> int:
             print("  " + message, file=sys.stderr, flush=True)
 
     results, lost = {}, 0
-    idles = {"simulation": idle_only(Server, idle_seconds=args.idle_seconds),
+    idles = {"simulation": idle_only(Server, idle_seconds=args.idle_seconds, client_processes=args.client_processes),
              "no_camera": idle_only(lambda data: EmulatedTable(data, simulate=False), config_toml(None),
-                                    args.idle_seconds)}
+                                    args.idle_seconds, client_processes=args.client_processes)}
     for name, f in idles.items():
         if args.json:
             continue
@@ -630,7 +730,8 @@ def main(argv=None) -> int:
         quota = CpuQuota(cores) if cores else None
         try:
             results[name] = run(args.play_seconds, args.idle_seconds, args.reader_rate, args.http_rate,
-                                fps=args.fps, quota=quota, progress=progress)
+                                fps=args.fps, quota=quota, progress=progress,
+                                client_processes=args.client_processes)
         finally:
             if quota:
                 quota.remove()

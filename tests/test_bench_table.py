@@ -12,11 +12,14 @@ from bench.pi_quota import _bodies, advance
 def test_whole_table_runs_briefly_and_reports_every_figure():
     r = bench_table.run(play_seconds=4, idle_seconds=1)
     assert r["clients"] == 20 and r["reader_taps"] == 8 and r["http_taps"] == 8
+    assert r["client_processes"] == 4      # the screens' clients do not decode one after another
     # every card laid on a reader became a tap in the journal, and every tap reached all 20 screens
     assert r["lost"] == {"http": 0, "reader": 0} and r["unseen"] == {"http": 0, "reader": 0}
     for path in ("http", "reader"):
         assert 0 < r[f"{path}_tv_p50_ms"] <= r[f"{path}_all_p99_ms"], r
     assert r["startup_s"] > 0 and r["startup_cpu_s"] > 0
+    # the disk's floor under the journal's fsync'ed commit, to read the latencies against
+    assert 0 < r["disk_fsync_p50_ms"] <= r["disk_fsync_p99_ms"], r
     assert r["camera_fps"] > 0 and r["play_frames_taken_per_s"] > 0
     # (the watched idle is measured with the camera dozing, 5 frames a second: in the test's one
     # second it may use less than a clock tick, so its CPU is checked while playing below)
