@@ -45,8 +45,9 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
     return plan | {slots[int(i * step + step / 2)].id: t for i, t in enumerate(wanted)}
 
 
-#: One frame's slot windows (N, K, 3), patch colour, the board's coarse grey view and its paper samples (P, 3).
-Sample = tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]
+#: One frame's slot windows (N, K, 3), patch colour, the board's coarse grey view, its paper samples (P, 3)
+#: and its place (homography, board mm -> straightened picture px).
+Sample = tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]
 
 
 def measure(pipeline: Pipeline, board: str, frames) -> list[Sample]:
@@ -67,12 +68,13 @@ def _median(board: str, samples: list[Sample]) -> Sample:
                           "markers are in view and not covered.")
     patches = [s[1] for s in samples if s[1] is not None]
     return (np.median([s[0] for s in samples], 0).astype(np.uint8), (np.median(patches, 0) if patches else None),
-            np.median([s[2] for s in samples], 0).astype(np.uint8), np.median([s[3] for s in samples], 0))
+            np.median([s[2] for s in samples], 0).astype(np.uint8), np.median([s[3] for s in samples], 0),
+            np.median([s[4] / s[4][2, 2] for s in samples], 0))
 
 
 def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
     """A fresh reference from measurements of the empty board (no token colours yet)."""
-    windows, patch, view, paper = _median(layout.board, samples)
+    windows, patch, view, paper, place = _median(layout.board, samples)
     centres = layout.slot_centres()
     white = fit_paper(paper_points(layout), paper, centres)
     if white is None:     # no plain paper to speak of: the grey patch stands for it (the light taken as even)
@@ -81,7 +83,7 @@ def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
     return Reference(board=layout.board, empty=windows, white=white.astype(np.float32),
                      patch=None if patch is None else patch.astype(np.float32),
                      slots=[s.id for s in layout.slots],
-                     centres=np.round(layout.slot_centres(), 2).tolist(), view=view)
+                     centres=np.round(layout.slot_centres(), 2).tolist(), view=view, place=place)
 
 
 def _some(slots: list[str]) -> str:

@@ -306,6 +306,7 @@ class Reference:
     slots: list[str] = field(default_factory=list)
     centres: list[list[float]] = field(default_factory=list)    # slot centres (mm) it was measured at
     view: np.ndarray | None = None           # the empty board, rectified, coarse and grey (what a hand is told from)
+    place: np.ndarray | None = None          # (3, 3) board mm -> straightened picture px, where calibration found it
 
     def __post_init__(self):
         e = np.asarray(self.empty, np.uint8)
@@ -333,7 +334,8 @@ class Reference:
                 "white": np.round(self.white, 2).tolist(),
                 "patch": None if self.patch is None else np.round(self.patch, 2).tolist(),
                 "tokens": {k: np.round(v, 4).tolist() for k, v in self.tokens.items()},
-                "view_png": None if self.view is None else _encode(self.view)}
+                "view_png": None if self.view is None else _encode(self.view),
+                "place": None if self.place is None else np.asarray(self.place, np.float64).tolist()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Reference":
@@ -345,7 +347,8 @@ class Reference:
                    empty=tiles.reshape(len(slots), -1, 3), white=np.asarray(data["white"], np.float32),
                    patch=None if data.get("patch") is None else np.asarray(data["patch"], np.float32),
                    tokens={k: _look(v) for k, v in data.get("tokens", {}).items()},
-                   view=_decode(data.get("view_png"), cv2.IMREAD_GRAYSCALE))
+                   view=_decode(data.get("view_png"), cv2.IMREAD_GRAYSCALE),
+                   place=None if data.get("place") is None else np.asarray(data["place"], np.float64).reshape(3, 3))
 
     def save(self, folder: str | Path) -> Path:
         """Write ``folder/<board>.json`` (atomically)."""

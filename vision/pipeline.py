@@ -312,10 +312,10 @@ class Pipeline:
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "lens": self.lens_status, "boards": boards}
 
-    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
+    def measure(self, board: str) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
         """The window (N, K, 3) of every slot of ``board``, its patch colour, its coarse grey view
-        (what :class:`vision.motion.MotionDetector` compares) and its plain paper's colours (P, 3),
-        from the last frame.
+        (what :class:`vision.motion.MotionDetector` compares), its plain paper's colours (P, 3) and its
+        place (homography, board mm -> straightened picture px), from the last frame.
 
         Raises LookupError with a message for the owner when the board is not located.
         """
@@ -334,4 +334,4 @@ class Pipeline:
             patch = cv2.remap(self.last_frame, *watch.patch_maps, cv2.INTER_LINEAR).reshape(-1, 3).mean(0)
         small = cv2.resize(cv2.cvtColor(self.last_frame, cv2.COLOR_BGR2GRAY),
                            (self.last_frame.shape[1] // 2, self.last_frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        return windows, patch, watch.motion.rectified(small), paper
+        return windows, patch, watch.motion.rectified(small), paper, watch.locator.homography.copy()
