@@ -470,11 +470,12 @@ class Group:
         if self.state.get("question"):
             self._answer(seat, kind, confirm)
         self._answer_truth(seat, body)
-        self._check_record(expected, misrecorded)
+        applied = self.state["turn"] != seat or self.state["phase"] not in ("actions", "pizza_extra") \
+            or self.state["seats"][str(seat)]["actions_left"] < left
+        if applied:                         # (a move not applied stalls the game: counted as such, not here)
+            self._check_record(expected, misrecorded)
         tidying = self.state["phase"] == "round_end"        # its list is the clean-up still to do
-        assert (tidying or not self.state["put_back"]) and (self.state["turn"] != seat or self.state["phase"] not in
-                                                            ("actions", "pizza_extra") or
-                                                            self.state["seats"][str(seat)]["actions_left"] < left), \
+        assert (tidying or not self.state["put_back"]) and applied, \
             f"{body} was not applied: {self.state['put_back']}" + (
                 f"; dining out not taken: {self.state['dining_unsure']['problems']}" if self.state.get("dining_unsure") else "")
         self.guided += self._guided_inputs(seat, body)
