@@ -13,7 +13,9 @@ moved, so a hand over one marker moves nothing.  With a calibrated lens
 (:mod:`vision.lens`) the homography is fitted to the straightened corners and
 :meth:`BoardLocator.to_image` bends board points back into the camera's picture.
 A board whose markers are lost or too few is reported as such; the pipeline
-then searches the whole frame now and then (see :mod:`vision.pipeline`).
+then searches the whole frame now and then (see :mod:`vision.pipeline`), and may hold
+a board that calibration placed at that place (:meth:`BoardLocator.hold`) while the picture
+there still shows its print (:func:`print_match`) and any markers seen lie where it puts them.
 """
 from __future__ import annotations
 
@@ -22,9 +24,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .layout import Layout
+from .layout import QUIET, Layout
 from .lens import Lens
 from .markers import DICTIONARY, detect, detect_closer, outer_corners
+from .motion import MM_PER_PX
 
 #: Mean grey-level change under which a marker's patch counts as unchanged.
 SAME_PATCH = 8.0
@@ -44,6 +47,15 @@ SLIDE_MM = 4.0
 #: A second look for a missing marker searches this many marker sides around where the markers seen
 #: put it (from two or more markers, 9 in 10 such guesses fall within one side on the hard level).
 CLOSER_MARGIN = 1.5
+#: A board its markers do not place is held at its calibrated place when the print seen there matches
+#: calibration's this well, each quarter of it best where it was (:func:`print_match`).  On the private
+#: tuning render's hard and medium tables (glare, shadows, light changed 5-35 points, tokens on the slots)
+#: every unmoved board scored 0.76-0.99; the same pictures read 2, 5 or 10 mm off, or turned 2 or 3 degrees,
+#: all 0 (a quarter matched better shifted).
+HOLD_MATCH = 0.7
+#: :func:`print_match` looks this many coarse cells (:data:`vision.motion.MM_PER_PX` each) either way for a
+#: better match of each quarter of the board.
+SHIFT_CELLS = 2
 
 
 @dataclass
@@ -54,7 +66,7 @@ class Fix:
     homography: np.ndarray | None
     seen: list[int] = field(default_factory=list)
     moved: bool = False
-    status: str = "ok"            # ok, partly_covered, covered, too_few_markers, not_found
+    status: str = "ok"            # ok, partly_covered, covered, held, too_few_markers, not_found
 
     @property
     def usable(self) -> bool:
@@ -69,6 +81,7 @@ class BoardLocator:
         self.min_markers = max(2, min_markers)
         self.lens = lens
         self.homography: np.ndarray | None = None       # board mm -> straightened picture px
+        self.held = False                               # the homography is the calibrated place (see hold)
         self.corners: dict[int, np.ndarray] = {}        # marker id -> image corners (4, 2)
         self.templates: dict[int, tuple[int, int, np.ndarray]] = {}
         self._frame = 0
@@ -92,9 +105,11 @@ class BoardLocator:
         cur = grey[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]]
         return cur.shape == crop.shape and float(cv2.absdiff(cur, crop).mean()) < SAME_PATCH
 
-    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
-        """Board points (N, 2) mm -> camera picture pixels (N, 2), through the lens if one is calibrated."""
-        pts = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(1, -1, 2), self.homography)[0]
+    def to_image(self, points_mm: np.ndarray, homography: np.ndarray | None = None) -> np.ndarray:
+        """Board points (N, 2) mm -> camera picture pixels (N, 2), through the lens if one is calibrated;
+        at the board's place, or at ``homography`` when given."""
+        h = self.homography if homography is None else homography
+        pts = cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(1, -1, 2), h)[0]
         return (self.lens.distort(pts) if self.lens is not None else pts).astype(np.float32)
 
     def windows_to_image(self, centres_mm: np.ndarray, offsets_mm: np.ndarray) -> np.ndarray:
@@ -146,7 +161,7 @@ class BoardLocator:
         if found is not None and len(seen) < len(self.layout.markers):
             for mid, c in self._look_closer(grey, detector, seen).items():
                 seen[mid] = fresh[mid] = c
-            if self.homography is None:
+            if self.homography is None or self.held:
                 for mid, c in self._read_rejected(grey, detector, seen, getattr(found, "rejected", ())).items():
                     seen[mid] = fresh[mid] = c
         moved = any(mid not in self.corners or np.abs(c - self.corners[mid]).max() > STILL_PX
@@ -157,20 +172,42 @@ class BoardLocator:
             # covered now: keep its last corners for the window, but not its stale template
             del self.templates[mid]
         if len(seen) < self.min_markers:
-            status = "covered" if self.homography is not None else (
+            status = "held" if self.held else "covered" if self.homography is not None else (
                 "too_few_markers" if seen else "not_found")
             return Fix(self.layout.board, self.homography, sorted(seen), False, status)
         changed = False
-        if moved or self.homography is None:
+        if moved or self.homography is None or self.held:
             h = self._fit(seen)
             if h is not None:
                 changed = self.homography is None or self._shift(h) > STILL_PX
                 if changed:
                     self.homography = h
-            elif self.homography is None:
-                return Fix(self.layout.board, None, sorted(seen), False, "too_few_markers")
+                self.held = False
+            elif self.homography is None or self.held:
+                return Fix(self.layout.board, self.homography, sorted(seen), False,
+                           "held" if self.held else "too_few_markers")
         status = "ok" if len(seen) == len(self.layout.markers) else "partly_covered"
         return Fix(self.layout.board, self.homography, sorted(seen), changed, status)
+
+    def hold(self, place: np.ndarray, fix: Fix) -> Fix:
+        """Put a board its markers do not place (``fix``) at ``place``, its calibrated homography, until
+        they do; the caller checks that the picture there still shows it (:func:`print_match`,
+        :meth:`agrees`) and :meth:`release` s it when not."""
+        moved = not self.held
+        self.homography, self.held = np.asarray(place, np.float64).copy(), True
+        return Fix(self.layout.board, self.homography, fix.seen, moved, "held")
+
+    def release(self, fix: Fix) -> Fix:
+        """Forget a held place (the picture there no longer shows the board): ``fix`` without one."""
+        if self.held:
+            self.homography, self.held = None, False
+        return Fix(self.layout.board, None, fix.seen, False, "too_few_markers" if fix.seen else "not_found")
+
+    def agrees(self, place: np.ndarray, seen: list[int]) -> bool:
+        """Whether the markers ``seen`` (ids) lie where ``place`` puts them: each one's corners within
+        :data:`RANSAC_PX` on average (a board moved since calibration carries its markers with it)."""
+        return all(np.linalg.norm(outer_corners(self.corners[m]) - self.to_image(self.layout.marker_corners(m), place),
+                                  axis=1).mean() <= RANSAC_PX for m in seen)
 
     def _look_closer(self, grey: np.ndarray, detector, seen: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """Markers missed by the whole-frame search, found by a second look where they should be.
@@ -271,7 +308,7 @@ class BoardLocator:
             # 12-15 px wide 2-3 px off now and then, and a left-out corner shrank a five-marker spread)
             agree = inliers.reshape(-1, 4).sum(1) >= 2
             return h if spread(src.reshape(-1, 4, 2)[agree].reshape(-1, 2)) else None
-        if self.homography is None:
+        if self.homography is None or self.held:
             return None
         before = cv2.perspectiveTransform(dst[None].astype(np.float64), np.linalg.inv(self.homography))[0]
         move, inliers = cv2.estimateAffinePartial2D(src.astype(np.float64), before, method=cv2.RANSAC,
@@ -311,6 +348,53 @@ def _every_corner(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.n
         if h is None:
             return None, keep
     return h, keep
+
+
+def print_cells(layout: Layout, outside: np.ndarray) -> np.ndarray:
+    """The cells of a board's coarse view (:data:`vision.motion.MM_PER_PX`) that :func:`print_match` compares:
+    those ``outside`` its slots and off its markers and their quiet zones, with a cell to spare (a marker
+    taped over, or too small to read, says nothing of where the board lies)."""
+    cells = outside.copy()
+    for x, y, side in layout.markers.values():
+        pad = side * QUIET + MM_PER_PX
+        x0, y0 = (max(0, int((v - pad) / MM_PER_PX)) for v in (x, y))
+        x1, y1 = (int(np.ceil((v + side + pad) / MM_PER_PX)) for v in (x, y))
+        cells[y0:y1, x0:x1] = False
+    return cells
+
+
+def print_match(view: np.ndarray, calibrated: np.ndarray, cells: np.ndarray) -> float:
+    """How well a board's print seen now matches calibration's in the same place: the normalised
+    correlation of the grey gradients of ``view`` and ``calibrated`` (its coarse grey views,
+    :meth:`vision.motion.MotionDetector.rectified`) over the ``cells`` (:func:`print_cells`) the picture
+    covers, 1 for the same print; 0 when any quarter of the board matches better shifted by up to
+    :data:`SHIFT_CELLS` cells (a board slid or turned by a few millimetres since).
+
+    Tokens on the slots are left out, and a change of light's gain and offset leave it be.
+    """
+    grads = lambda v: cv2.merge([cv2.Sobel(v.astype(np.float32), cv2.CV_32F, dx, 1 - dx) for dx in (1, 0)])
+    now, then = grads(view), grads(calibrated)
+    # out of the picture: the remap's black border, and the cells next to it (its edge is no print)
+    keep = (cv2.erode(((view > 0) & cells).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0).astype(np.float32)
+    then *= keep[..., None]
+    r = SHIFT_CELLS
+    now = cv2.copyMakeBorder(now, r, r, r, r, cv2.BORDER_CONSTANT, value=0)
+    energy = (now * now).sum(2)
+    h, w = keep.shape
+    dot = seen = known = 0.0
+    for y0, y1 in ((0, h // 2), (h // 2, h)):
+        for x0, x1 in ((0, w // 2), (w // 2, w)):
+            part, mask = then[y0:y1, x0:x1], keep[y0:y1, x0:x1]
+            around = np.s_[y0:y1 + 2 * r, x0:x1 + 2 * r]
+            # each shift of this quarter: its dot product with the picture, and the picture's energy under it
+            num = cv2.matchTemplate(now[around], part, cv2.TM_CCORR)
+            under = cv2.matchTemplate(energy[around], mask, cv2.TM_CCORR)
+            own = float((part * part).sum())
+            score = num / np.sqrt(np.maximum(under * own, 1e-12))
+            if np.unravel_index(int(np.argmax(score)), score.shape) != (r, r):
+                return 0.0
+            dot, seen, known = dot + float(num[r, r]), seen + float(under[r, r]), known + own
+    return dot / float(np.sqrt(seen * known)) if seen * known > 0 else 0.0
 
 
 def _rigid(src: np.ndarray, dst: np.ndarray) -> np.ndarray:

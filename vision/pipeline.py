@@ -18,7 +18,7 @@ from .classify import Reading, Reference, Window, classify, coarse_samples, pape
 from .config import Settings
 from .layout import Layout
 from .lens import Lens
-from .localize import BoardLocator, Fix
+from .localize import HOLD_MATCH, BoardLocator, Fix, print_cells, print_match
 from .markers import detect, make_detector
 from .motion import MotionDetector
 from .tokens import UNKNOWN
@@ -97,6 +97,8 @@ class BoardWatch:
     signs: np.ndarray | None = None        # (N, S, 3) each slot's window as last read, every SIGN_STEP-th sample
     sign_samples: np.ndarray | None = None  # (S,) which samples of a window those are
     light_slots: np.ndarray | None = None  # the slots read with any others (LIGHT_SLOTS)
+    at_place: tuple[MotionDetector, np.ndarray] | None = None  # the coarse view at the reference's place and
+    #                                                             the cells of it that holding the board compares
 
 
 class Pipeline:
@@ -134,7 +136,7 @@ class Pipeline:
         if watch is None:
             return
         watch.reference = reference if reference is not None and reference.fits(watch.layout) else None
-        watch.reading, watch.stale = None, True
+        watch.reading, watch.stale, watch.at_place = None, True, None
         watch.tracker.reset()
         if watch.reference is not None and watch.reference.view is not None:
             watch.motion.seed(watch.reference.view)
@@ -157,7 +159,7 @@ class Pipeline:
                                     f"gives {frame.shape[1]}x{frame.shape[0]}: calibrate the lens again")
                 self.lens = None
                 for watch in self.boards.values():
-                    watch.locator.lens, watch.maps = None, None
+                    watch.locator.lens, watch.maps, watch.at_place = None, None, None
             lo, hi = np.percentile(grey[::8, ::8], (2, 98))
             self.frame_status = "dead_frame" if hi - lo < DEAD_SPREAD else "ok"
         if self.frame_status != "ok":
@@ -188,12 +190,19 @@ class Pipeline:
         if self.frame_no == 1 or self._search_now:
             self._search_now = False
             return True
-        lost = any(w.fix is None or w.fix.status in ("not_found", "too_few_markers", "covered")
+        lost = any(w.fix is None or w.fix.status in ("not_found", "too_few_markers", "covered", "held")
                    for w in self.boards.values())
         return lost and self.frame_no % self.settings.search_every == 0
 
     def _board(self, watch: BoardWatch, frame, grey, small, found) -> dict | None:
-        fix = watch.fix = watch.locator.update(grey, self.detector, found)
+        fix = watch.locator.update(grey, self.detector, found)
+        # a board its markers do not place is checked at its calibrated place with each search of the whole
+        # picture, and while held, after anything moved over it too (the check takes about 2 ms a board)
+        held = fix.status == "held"
+        if (fix.homography is None or held) and (found is not None or held and (
+                watch.busy or watch.motion.last["motion_mm2"] > 0)):
+            fix = self._hold(watch, small, fix)
+        watch.fix = fix
         if fix.homography is None:
             watch.busy, watch.reading = True, None
             watch.tracker.update(None, True)
@@ -227,6 +236,24 @@ class Pipeline:
             self._read(watch, frame, changed if turn is None else np.union1d(turn, changed))
             watch.touched = watch.touched and busy
         return watch.tracker.update(watch.reading.labels, busy)
+
+    def _hold(self, watch: BoardWatch, small: np.ndarray, fix: Fix) -> Fix:
+        """A board its markers do not place (``fix``), held at the place calibration found it while the
+        picture there shows the empty board's print as calibration saw it and any markers seen lie where
+        that place puts them (a board moved since fails both); ``fix`` without a place otherwise."""
+        ref, locator = watch.reference, watch.locator
+        if ref is None or ref.place is None or ref.view is None:
+            return fix
+        if watch.at_place is None:
+            there = MotionDetector(watch.layout)
+            there.set_view(lambda pts: locator.to_image(pts, ref.place), 0.5)
+            watch.at_place = there, print_cells(watch.layout, there.outside)
+        there, cells = watch.at_place
+        view = there.rectified(small)
+        if (view.shape == ref.view.shape and locator.agrees(ref.place, fix.seen)
+                and print_match(view, ref.view, cells) >= HOLD_MATCH):
+            return locator.hold(ref.place, fix)
+        return locator.release(fix)
 
     def _changed_slots(self, watch: BoardWatch, frame: np.ndarray) -> np.ndarray:
         """The slots (indices) whose window changed since they were last read, and those read unsure."""
