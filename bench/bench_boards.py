@@ -31,7 +31,8 @@
    board locators take of it, and a search of the whole picture for markers.
 6. pose: the camera bench's per-slot error (bench/bench_vision.py's reading of its cached tables,
    ``--size`` and ``--cache`` as there) with the boards the locator places, and with the same boards
-   given their true pose: how much of the reading error placement explains.
+   given their true pose: how much of the reading error placement explains; and how many times a board
+   its markers did not place was held at its calibrated place (in the play and the token-plan pictures).
 
 ``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
 those they were rendered with, when the layouts changed since); ``--scenes DIR`` reads the cached
@@ -297,7 +298,12 @@ def bench_pose(levels: list[str], shots: int, size: tuple[int, int], cache: Path
     with each board the locator places as it places it, and with the same boards given their true pose
     (the renderer's): what placement leaves to the classifier."""
     true: dict[str, np.ndarray] = {}
-    rendered, fit = bench_vision.level_shot, BoardLocator._fit
+    rendered, fit, hold = bench_vision.level_shot, BoardLocator._fit, BoardLocator.hold
+    held = [0]
+
+    def counted(locator, place, fix):
+        held[0] += not locator.held
+        return hold(locator, place, fix)
 
     def level_shot(ls, level, seed, pictures, folder, size):
         shot = scenes.shot(ls, level, seed, width=size[0], height=size[1])
@@ -309,18 +315,19 @@ def bench_pose(levels: list[str], shots: int, size: tuple[int, int], cache: Path
     print(f"\n## pose: the camera bench's reading at {size[0]}x{size[1]}, {shots} shots, placed by the locator "
           "and by the true pose")
     print("| level | placed by | per-slot error, all boards (unread) | on the boards found | unknown / wrong values "
-          "| boards fully right |")
-    print("|---|---|---|---|---|---|")
+          "| boards fully right | held |")
+    print("|---|---|---|---|---|---|---|")
     for level in levels:
         for name, how in (("the locator", fit), ("the true pose", true_pose)):
-            bench_vision.level_shot, BoardLocator._fit = level_shot, how
+            bench_vision.level_shot, BoardLocator._fit, BoardLocator.hold = level_shot, how, counted
+            held[0] = 0
             try:
                 every, found = bench_vision.level_error(level, shots, 3, cache, size=size)
             finally:
-                bench_vision.level_shot, BoardLocator._fit = rendered, fit
+                bench_vision.level_shot, BoardLocator._fit, BoardLocator.hold = rendered, fit, hold
             print(f"| {level} | {name} | {every.summary()['error_percent']:.3f} % ({every.unread_boards}) | "
                   f"{found.summary()['error_percent']:.3f} % ({found.errors} of {found.slots}) | "
-                  f"{found.unknown} / {found.wrong} | {every.boards_right} of {every.boards} |")
+                  f"{found.unknown} / {found.wrong} | {every.boards_right} of {every.boards} | {held[0]} |")
 
 
 def _tally_cells(by_cell: dict, shot, layout: Layout, lens: L.Lens, found: dict, seen: list[int]) -> None:
