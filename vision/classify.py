@@ -38,7 +38,8 @@ likelihoods.  The distance forgives a gain a few percent off (:data:`GAIN_DOUBT`
 direction such an error moves each type's colour: the farther a face lies from the print the
 light was measured on (a dark token on pale paper), the more its colour moves with that error.
 Too far from every type, too small a margin, or a difference between the empty
-and the token thresholds: ``unknown``.
+and the token thresholds: ``unknown``.  A space printed nearly in some type's colour reads empty only
+well below the empty threshold: a token there differs from it by little more than the noise.
 """
 from __future__ import annotations
 
@@ -70,6 +71,13 @@ TOKEN_DIFF = 12.5
 #: printed in nearly its own colour differs from it by little more: a noisier slot reads unknown, not empty).
 EMPTY_NOISE = 0.6
 TOKEN_NOISE = 0.7
+#: A space printed within this many spreads of some token type's colour (the print under a centred token's face
+#: ring, against the type's learnt face) hides that type: a token there differs from the empty space by little more
+#: than the picture's noise, so the space reads empty only below this share of the empty threshold (between: unknown).
+#: Only where the picture is quiet (the empty threshold not grown with its noise): in noisy pictures it cost far
+#: more right readings of empty spaces than the wrong ones it saved.
+CAMOUFLAGE_Z = 3.0
+CAMOUFLAGE_SHARE = 0.8
 #: Light added at a slot (glare, grey levels) beyond which a token's colour is washed out: the token reads unknown.
 GLARE_MOST = 100.0
 #: Under glare a token's difference must exceed TOKEN_DIFF by this share of the light added there.
@@ -602,7 +610,13 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     # a slot whose light dimmed since calibration is brought back with its noise and JPEG grown alike:
     # both thresholds grow with it
     dim = np.maximum(1.0, 1.0 / np.maximum(looks.gain, 0.05))
-    empty = looks.usable & (looks.diff <= np.minimum(np.maximum(EMPTY_DIFF, EMPTY_NOISE * looks.noise), TOKEN_DIFF) * dim)
+    limit = np.minimum(np.maximum(EMPTY_DIFF, EMPTY_NOISE * looks.noise), TOKEN_DIFF) * dim
+    if names:
+        doubt = np.flatnonzero((looks.diff > CAMOUFLAGE_SHARE * limit) & (looks.diff <= limit)
+                               & (EMPTY_NOISE * looks.noise <= EMPTY_DIFF))
+        hidden = _camouflaged(reference, window, doubt if slots is None else np.asarray(slots)[doubt])
+        limit[doubt[hidden]] *= CAMOUFLAGE_SHARE
+    empty = looks.usable & (looks.diff <= limit)
     # the empty class: how far below the empty threshold the difference is
     conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF * dim[empty]), 0.5, 1.0)
     for i in np.flatnonzero(empty):
@@ -629,6 +643,21 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
             if near[j] and share[j] >= min_confidence:
                 labels[i] = names[best[j]]
     return Reading(labels, conf)
+
+
+def _camouflaged(reference: Reference, window: Window, slots: np.ndarray) -> np.ndarray:
+    """(M,) True for those of the ``slots`` (indices) printed within CAMOUFLAGE_Z spreads of some token type's colour
+    (the empty board under a centred token's face ring, relative to the paper, as a face's colour is read)."""
+    if not len(slots):
+        return np.zeros(0, bool)
+    empty = reference.empty_look(slots)
+    cs = window.side - 2 * window.core
+    centred = window.faces[np.flatnonzero(window.places == cs // 2 * (cs + 1))[0]]
+    ring = np.ascontiguousarray(window.crop(empty.ref)).reshape(len(slots), -1, 3)[:, centred]
+    colour = np.log((np.median(ring, 1) + DARK) / (empty.white + DARK))
+    centre, spread = spreads(reference)
+    z2 = (((colour[:, None] - centre[None, :, :3]) / spread[:3]) ** 2).sum(-1)
+    return z2.min(1) < CAMOUFLAGE_Z ** 2
 
 
 def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.ndarray, white: np.ndarray) -> np.ndarray:
