@@ -80,6 +80,13 @@ def test_the_wal_is_copied_back_once_the_journal_is_quiet_not_inside_a_commit(jo
         time.sleep(0.05)
 
 
+def test_the_journal_keeps_a_small_page_cache_so_a_long_night_does_not_grow_the_server(journal):
+    """Issue 20: with SQLite's default 2 MiB cache the server grew about 130 bytes an input over a
+    30-minute run (measured: 2.3 MiB at 10,800 inputs, 0.6 with 256 KiB)."""
+    assert journal._db.execute("PRAGMA cache_size").fetchone()[0] == -journal_module.CACHE_KIB
+    assert journal_module.CACHE_KIB <= 512
+
+
 def test_undo_marks_the_newest_live_input_and_returns_it(journal):
     journal.append(GAME_A)
     journal.append(RED)
