@@ -8,7 +8,12 @@ the board, or anything that is not a token on a slot), or when anything changed 
 the board's edge, however small (a fingertip resting on an edge space from the side: a hand
 always comes in over an edge, a token never touches one).  Token changes inside
 slots are what the classifier reads, so they alone do not make a board busy
-once they stop moving.  The background follows the board slowly while it is
+once they stop moving.  What differs from the background is judged by colour
+(every 4 mm, :meth:`MotionDetector.unlit`) as well as grey: a person's shadow
+darkens the print and keeps its colour, a glare spot brightens it towards white,
+while skin and a sleeve bring their own colour, so a still shadow or glare spot
+does not hold a board busy for good; a grey change alone counts only when darker
+than any shadow (the grey view alone is used until a colour background is known).  The background follows the board slowly while it is
 still; something that lies still outside the slots for ``absorb_frames`` is
 taken into the background (and reported) so a forgotten card does not block
 the board for ever.
@@ -30,6 +35,22 @@ FOREGROUND_MM2 = 400.0
 #: Changed area (mm^2) connected to the board's edge that makes it busy: four coarse pixels, just
 #: above what noise and JPEG leave, well below a fingertip's.
 EDGE_MM2 = 16.0
+#: A shadow darkens by at most this much (grey gain): a person's shadow leaves 40 % of the light and more;
+#: darker than this a cell is something dark over the board, whatever its colour.
+SHADOW_GAIN = 0.3
+#: Colour is looked at every this many mm each way (a fingertip is three or four samples across)...
+COLOUR_MM = 4.0
+#: ... from this far in from the board's edge: the outermost coarse cell half shows the table, whose wood
+#: has a skin's colour, and a token reaches no nearer than 5 mm (the layouts keep them 10 mm off the edge).
+COLOUR_RIM_MM = 3.0
+#: A colour cell differing from what a change of light makes of the background by more than this, in
+#: levels of a channel as the background's light showed them, is something over the board (with a
+#: neighbour that is too).  A shadow keeps the print's colour, light added (glare) moves it towards white;
+#: noise and JPEG move a sample by a few levels, a fingertip of the renderer's darkest skin resting in a
+#: 0.6-deep shadow by 20-60 (its lightest skin there by less, not always enough: bench/README.md).
+COLOUR_CHANGE = 16.0
+#: Added to colour levels before they are compared as shares, so dark print and noise do not swing them.
+DARK = 12.0
 
 
 class MotionDetector:
@@ -45,6 +66,9 @@ class MotionDetector:
         self.maps: tuple[np.ndarray, np.ndarray] | None = None
         self.previous: np.ndarray | None = None
         self.background: np.ndarray | None = None
+        self.colour: np.ndarray | None = None     # the background in colour every COLOUR_MM, when known
+        self.colour_maps: tuple[np.ndarray, np.ndarray] | None = None
+        self.colour_outside: np.ndarray | None = None
         self.static_frames = 0
         self.absorbed = False
         self.seeded = False
@@ -57,11 +81,18 @@ class MotionDetector:
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)     # (made here, not kept: 1.6 MiB for ten boards)
         pts = to_image(np.stack([(xs + 0.5) * MM_PER_PX, (ys + 0.5) * MM_PER_PX], -1).reshape(-1, 2)) * scale
         self.maps = (pts[:, 0].reshape(h, w).astype(np.float32), pts[:, 1].reshape(h, w).astype(np.float32))
+        cw, ch = (max(int(round((v - 2 * COLOUR_RIM_MM) / COLOUR_MM)), 1) + 1 for v in self.layout.size_mm)
+        cx, cy = (np.linspace(COLOUR_RIM_MM, v - COLOUR_RIM_MM, n, dtype=np.float32)
+                  for v, n in zip(self.layout.size_mm, (cw, ch)))
+        pts = to_image(np.stack(np.meshgrid(cx, cy), -1).reshape(-1, 2))
+        self.colour_maps = (pts[:, 0].reshape(ch, cw).astype(np.float32), pts[:, 1].reshape(ch, cw).astype(np.float32))
         # a token's edge blurs over about a picture pixel: where the board is seen coarsely that spill
         # lies outside the slots' circles, and a full board's spill looked like a hand resting on it
         step = np.hypot(np.diff(self.maps[0], axis=1), np.diff(self.maps[1], axis=1))
         self.outside = self._outside_slots(MM_PER_PX / max(float(np.median(step)), 1e-6))
-        self.previous = self.background = None
+        self.colour_outside = cv2.resize(self.outside.astype(np.uint8), self.colour_maps[0].shape[::-1],
+                                         interpolation=cv2.INTER_NEAREST) > 0
+        self.previous = self.background = self.colour = None
         self.seeded = False
         self.static_frames = 0
 
@@ -90,10 +121,50 @@ class MotionDetector:
             self.background = empty_view.astype(np.float32)
             self.seeded = True
 
-    def foreground(self, view: np.ndarray, background: np.ndarray) -> tuple[float, float]:
+    def coloured(self, frame: np.ndarray) -> np.ndarray:
+        """The board as seen in ``frame`` (the full-size BGR picture ``to_image`` maps into), in colour,
+        every ``COLOUR_MM`` from ``COLOUR_RIM_MM`` in."""
+        return cv2.remap(frame, *self.colour_maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=0).astype(np.float32)
+
+    def unlit(self, view: np.ndarray, background: np.ndarray) -> np.ndarray:
+        """How far each cell of ``view`` is from what a change of light makes of ``background`` (both BGR,
+        from :meth:`coloured`), in levels of a channel as the background's light shows them (a fingertip
+        in a shadow differs as much as in the light it was seen in before).
+
+        The board's overall colour cast since the background (the daylight's share) is taken out first
+        (its median outside the slots).  Then a shadow keeps each channel's share of the three, and light
+        added (glare) moves the shares only towards white; what is left is a colour the light does not
+        make.  Skin, a sleeve or anything laid over the print brings its own.
+        """
+        v, b = view + DARK, background + DARK
+        cast = np.median(v[self.colour_outside] / b[self.colour_outside], axis=0)
+        v *= cast.mean() / cast
+        sv, sb = v.sum(2, keepdims=True), b.sum(2, keepdims=True)
+        cv, cb = v / sv, b / sb
+        white = 1 / 3 - cb                        # from the background's colour towards white
+        t = (((cv - cb) * white).sum(2, keepdims=True) / np.maximum((white * white).sum(2, keepdims=True), 1e-6))
+        t = np.where(sv > sb, np.clip(t, 0, 1), 0)        # only light added moves it that way
+        return np.abs(cv - cb - t * white).max(2) * sb[..., 0]
+
+    def foreground(self, view: np.ndarray, background: np.ndarray, colour: np.ndarray | None = None) -> tuple[float, float]:
         """What differs from ``background``: the area outside the slots, and the area of the changed
-        regions that reach the board's edge (mm^2 each)."""
-        fg = (cv2.absdiff(view.astype(np.float32), background.astype(np.float32)) > CHANGE).astype(np.uint8)
+        regions that reach the board's edge (mm^2 each).
+
+        With ``colour`` (:meth:`coloured`, now) and a colour background, a cell counts when its colour is
+        not one a change of light makes (:meth:`unlit`) or it is darker than any shadow; without, when its
+        grey level changed.
+        """
+        fg = cv2.absdiff(view.astype(np.float32), background.astype(np.float32)) > CHANGE
+        if colour is not None and self.colour is not None:
+            fg &= view < SHADOW_GAIN * background
+            if (cv2.absdiff(colour, self.colour) > COLOUR_CHANGE).any():
+                odd = (self.unlit(colour, self.colour) > COLOUR_CHANGE).astype(np.uint8)
+                # a sample counts with a neighbour that does too: a fingertip is several, noise one alone
+                odd &= cv2.boxFilter(odd, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT) >= 2
+                h, w = fg.shape
+                fg |= cv2.resize(odd, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+        fg = fg.astype(np.uint8)
         outside = int(np.count_nonzero(fg & self.outside)) * self.px_mm2
         if not (fg[0].any() or fg[-1].any() or fg[:, 0].any() or fg[:, -1].any()):
             return float(outside), 0.0      # nothing reaches the edge: no need to label the regions
@@ -105,9 +176,10 @@ class MotionDetector:
         edge = int(stats[rim, cv2.CC_STAT_AREA].sum()) * self.px_mm2 if len(rim) else 0
         return float(outside), float(edge)
 
-    def update(self, small_grey: np.ndarray) -> bool:
-        """True when the board is busy in this frame."""
+    def update(self, small_grey: np.ndarray, frame: np.ndarray | None = None) -> bool:
+        """True when the board is busy in this frame (``frame``: the full-size BGR picture, for colour)."""
         view = self.rectified(small_grey)
+        colour = self.coloured(frame) if frame is not None else None
         if self.previous is None and self.seeded:
             # the calibration's empty board, brought to today's brightness outside the slots
             ratio = np.median((self.background[self.outside] + 1) / (view[self.outside].astype(np.float32) + 1))
@@ -115,13 +187,13 @@ class MotionDetector:
             foreground, edge = self.foreground(view, self.background)
             self.last = {"motion_mm2": 0.0, "foreground_mm2": foreground, "edge_mm2": edge}
             # only this first verdict uses it: from now on the board as seen is the background
-            self.previous, self.background, self.seeded = view, view.astype(np.float32), False
+            self.previous, self.background, self.colour, self.seeded = view, view.astype(np.float32), colour, False
             return foreground > FOREGROUND_MM2 or edge > EDGE_MM2
         if self.previous is None:
-            self.previous, self.background = view, view.astype(np.float32)
+            self.previous, self.background, self.colour = view, view.astype(np.float32), colour
             return True
         motion = int(np.count_nonzero(cv2.absdiff(view, self.previous) > CHANGE)) * self.px_mm2
-        foreground, edge = self.foreground(view, self.background)
+        foreground, edge = self.foreground(view, self.background, colour)
         self.previous = view
         self.last = {"motion_mm2": float(motion), "foreground_mm2": foreground, "edge_mm2": edge}
         busy = motion > MOTION_MM2 or foreground > FOREGROUND_MM2 or edge > EDGE_MM2
@@ -131,8 +203,10 @@ class MotionDetector:
             self.static_frames = 0
         if not busy:
             cv2.accumulateWeighted(view, self.background, 0.05)
+            if colour is not None and self.colour is not None:
+                cv2.accumulateWeighted(colour, self.colour, 0.05)
             self.absorbed = False
         elif self.static_frames >= self.absorb_frames:
-            self.background = view.astype(np.float32)      # it lies still: part of the board now
+            self.background, self.colour = view.astype(np.float32), colour   # it lies still: part of the board now
             self.absorbed = True
         return busy

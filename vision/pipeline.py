@@ -214,7 +214,7 @@ class Pipeline:
             if watch.reference is not None and watch.reference.view is not None:
                 watch.motion.seed(watch.reference.view)     # the empty board: a hand in the first frame shows
         # too few markers in view: the cached place is kept for the picture, but nothing is decided
-        watch.over = watch.motion.update(small)
+        watch.over = watch.motion.update(small, frame)
         busy = watch.over or fix.moved or fix.status == "covered"
         watch.busy = busy
         if watch.reference is None:
