@@ -19,12 +19,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.vision_scenes import Frames
 from vision import synthetic as syn
 from vision.classify import Reference
 from vision.layout import QUIET, sample_layouts
 from vision.pipeline import Pipeline
 from vision.service import CameraService
-from vision.sources import FrameSource
 
 BOARD = "diet-1"
 #: Frames a still board gets to commit (the tracker wants a few still frames first).
@@ -147,22 +147,12 @@ def test_a_held_board_seen_too_coarsely_reads_its_spaces_unknown(calibrated, mon
     assert named and {slot: truth[slot] for slot in named} == named
 
 
-class _Pictures(FrameSource):
-    name = "test"
-
-    def __init__(self, pictures):
-        self.pictures = list(pictures)
-
-    def read(self):
-        return self.pictures.pop(0) if self.pictures else None
-
-
 def test_the_health_line_says_a_board_is_held_and_what_to_do_if_it_moves(calibrated):
     """The owner reading /health or the host page learns that a board is read without its markers, and
     that moving it means calibrating again (a moved held board is not read)."""
     layout, scene, ref, tokens = calibrated
     pipe = Pipeline({BOARD: layout}, {BOARD: ref})
-    service = CameraService(_Pictures(_hidden(scene, tokens, 900 + i)[0] for i in range(FRAMES)), pipe, lambda _: None)
+    service = CameraService(Frames(_hidden(scene, tokens, 900 + i)[0] for i in range(FRAMES)), pipe, lambda _: None)
     for _ in range(FRAMES):
         service.step()
     board = {r["name"]: r for r in service.health()}[f"board {BOARD}"]

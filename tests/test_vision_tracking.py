@@ -4,11 +4,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tests.support.vision_scenes import expected_changes, layouts
+from tests.support.vision_scenes import Frames, expected_changes, layouts
 from vision import synthetic as syn
 from vision.pipeline import Pipeline, Settings
 from vision.service import CameraService
-from vision.sources import FrameSource, ReplaySource
+from vision.sources import ReplaySource
 from vision.tracker import SnapshotTracker
 
 FPS = 30
@@ -153,23 +153,13 @@ def test_a_covered_marker_moves_nothing():
     assert np.array_equal(pipe.boards[layout.board].fix.homography, h_before)
 
 
-class _Frames(FrameSource):
-    name = "test"
-
-    def __init__(self, frames):
-        self.frames = list(frames)
-
-    def read(self):
-        return self.frames.pop(0) if self.frames else None
-
-
 def test_dead_frames_are_reported_and_commit_nothing_then_reading_resumes():
     layout, scene, pipe = _board(11)
     tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(11))}
     black = np.zeros((scene.camera.height, scene.camera.width, 3), np.uint8)
     good = [syn.render(syn.with_tokens(scene, tokens, 600 + i))[0] for i in range(12)]
     puts = []
-    service = CameraService(_Frames([black] * 20 + good), pipe, puts.append)
+    service = CameraService(Frames([black] * 20 + good), pipe, puts.append)
     for _ in range(20):
         service.step()
     assert puts == []
@@ -196,7 +186,7 @@ def test_a_missing_camera_is_reported_and_nothing_crashes(tmp_path):
 
 def test_a_camera_that_stops_giving_frames_is_reported_and_reopened():
     layout = layouts("diet-1")["diet-1"]
-    service = CameraService(_Frames([]), Pipeline({"diet-1": layout}), lambda inp: None)
+    service = CameraService(Frames([]), Pipeline({"diet-1": layout}), lambda inp: None)
     for _ in range(30):
         service.step()
     assert service.health()[0]["status"] == "down"
@@ -211,7 +201,7 @@ def test_a_board_out_of_view_is_reported_and_never_committed():
     syn.calibrate(cal, base)
     pipe = Pipeline(ls, {"diet-1": cal.boards["diet-1"].reference}, Settings(search_every=5))
     puts = []
-    service = CameraService(_Frames([syn.render(syn.with_tokens(base, {}, 700 + i))[0] for i in range(12)]),
+    service = CameraService(Frames([syn.render(syn.with_tokens(base, {}, 700 + i))[0] for i in range(12)]),
                             pipe, puts.append, expected={"diet-1", "diet-2"})
     for _ in range(12):
         service.step()
@@ -278,7 +268,7 @@ def test_a_lamp_switched_after_calibration_is_reported_and_only_what_lies_there_
     changed = {layout.board: {}}
     frames = [syn.render(syn.with_tokens(scene, changed, 1000 + i, light=dim))[0] for i in range(20)]
     puts = []
-    service = CameraService(_Frames(frames), pipe, puts.append)
+    service = CameraService(Frames(frames), pipe, puts.append)
     for _ in range(20):
         service.step()
     assert puts, "the still board under the dimmed lamp is read, not held busy as if a hand were over it"

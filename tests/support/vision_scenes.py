@@ -6,6 +6,18 @@ import numpy as np
 from vision import synthetic as syn
 from vision.layout import sample_layouts
 from vision.pipeline import Pipeline, Settings
+from vision.sources import FrameSource
+
+
+class Frames(FrameSource):
+    """These frames, once each in order, then none (the camera gone quiet)."""
+    name = "test"
+
+    def __init__(self, frames):
+        self.frames = list(frames)
+
+    def read(self):
+        return self.frames.pop(0) if self.frames else None
 
 
 def layouts(*names: str) -> dict:
