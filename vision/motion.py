@@ -13,10 +13,10 @@ once they stop moving.  What differs from the background is judged by colour
 darkens the print and keeps its colour, a glare spot brightens it towards white,
 while skin and a sleeve bring their own colour, so a still shadow or glare spot
 does not hold a board busy for good; a grey change alone counts only when darker
-than any shadow (the grey view alone is used until a colour background is known).  The background follows the board slowly while it is
-still; something that lies still outside the slots for ``absorb_frames`` is
-taken into the background (and reported) so a forgotten card does not block
-the board for ever.
+than any shadow (the grey view alone is used until a colour background is known).
+The background follows the board slowly while it is still; something that lies
+still outside the slots for ``absorb_frames`` is taken into the background (and
+reported) so a forgotten card does not block the board for ever.
 """
 from __future__ import annotations
 
