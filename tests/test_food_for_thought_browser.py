@@ -260,11 +260,15 @@ def test_the_tv_names_what_the_camera_could_not_see_in_letters_read_from_the_sof
             # before the first action nobody has a turn: the host confirms (no "seat null")
             assert "nothing seen on buffet row 1 space 2" in text and "or the host confirms" in text, text
             assert "buffet.1.2" not in text, "the group reads words, not the camera's slot ids"
-            sizes = tv.evaluate("[...document.querySelectorAll('.fttv-dining-unsure, .fttv-dining-unsure *')]"
-                                ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
-            assert min(sizes) >= 28, sizes
-            top = box.bounding_box()
-            assert top["y"] + top["height"] <= 1080, "the whole box is on the screen"
+            # measured in one step once drawn (the TV redraws the box on each state it is sent)
+            drawn = tv.wait_for_function(
+                "(() => { const box = document.querySelector('.fttv-dining-unsure');"
+                " if (!box || !box.getBoundingClientRect().height) return null;"
+                " return {bottom: box.getBoundingClientRect().bottom,"
+                " sizes: [box, ...box.querySelectorAll('*')].map((e) => parseFloat(getComputedStyle(e).fontSize))}; })()"
+            ).json_value()
+            assert min(drawn["sizes"]) >= 28, drawn["sizes"]
+            assert drawn["bottom"] <= 1080, "the whole box is on the screen"
             screenshot(tv, "food-for-thought-tv-dining-unsure")
             assert srv.post({"board": {"board": "main", "slots": laid}}).ok        # straightened: taken
             box.wait_for(state="detached")
