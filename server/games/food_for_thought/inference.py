@@ -474,7 +474,7 @@ def after_reading(state: dict) -> list[dict]:
 
 def _still_offered(state: dict, seat: int) -> list[str]:
     """The open shopping list spaces offering a food the camera sees bought beyond the newly covered spaces' foods:
-    a shopping token it does not see there, or a special order of a food the list still offers (refused).  None
+    a shopping token it does not see there, or a special order of a food the list still offers (refused).  Empty
     while the camera sees the player's marker on another space than shopping."""
     shop = next((c for c in candidates(state, seat) if c["action"] == "shop"), None)
     specials = {item["special"] for item in shop["items"] if "special" in item} if shop else set()
@@ -486,10 +486,10 @@ def _marker_unseen(state: dict, seat: int) -> list[dict]:
     """The camera sees a marker gone from ``seat``'s row but on no action space (one read unsure, or still in
     the player's hand), or on more spaces than left the row: the TV's headline says so (see
     :func:`waiting_for_marker`), announced once per action, while the table waits for the camera to see it."""
-    p = state["seats"][str(seat)]
-    if state.get("marker_unseen") == _action_now(state, seat):
+    p, now = state["seats"][str(seat)], _action_now(state, seat)
+    if state.get("marker_unseen") == now:
         return []
-    state["marker_unseen"] = _action_now(state, seat)
+    state["marker_unseen"] = now
     return [event(state, "marker_unseen", f"{p['name']}: the table cannot see where your marker went; set it "
                   "squarely on one action space.")]
 
