@@ -13,6 +13,7 @@ import random
 import shutil
 import sqlite3
 import threading
+import time
 
 import requests
 
@@ -52,6 +53,13 @@ class Stream:
         self.in_flight: dict | None = None        # sent, but the server died before answering
         self.unexpected: list[tuple[int, str]] = []   # any answer but a 200 or a rule's 409
         self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def wait_for_answers(self, count: int, timeout: float = 30) -> None:
+        """Block until the server has answered `count` inputs (a busy machine only makes this slower)."""
+        deadline = time.monotonic() + timeout
+        while len(self.acked) + len(self.refused) < count:
+            assert self.thread.is_alive() and time.monotonic() < deadline, "the stream stopped early"
+            threading.Event().wait(0.005)
 
     def _run(self) -> None:
         session = requests.Session()
@@ -122,7 +130,8 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_input_and_applies_none_
                 break
             stream = Stream(srv, random.Random(rng.random()))
             stream.thread.start()
-            threading.Event().wait(rng.uniform(0.05, 0.45))
+            stream.wait_for_answers(rng.randint(5, 40))
+            threading.Event().wait(rng.uniform(0, 0.03))   # lands the kill anywhere in the next input
             srv.kill()
             stream.thread.join(10)
             assert not stream.thread.is_alive()
