@@ -271,10 +271,11 @@ def test_a_board_seen_too_coarsely_is_reported_too_far_and_still_read():
     assert read == {s: tokens["diet-1"].get(s) for s in slots}
 
 
-def _token_window(window: Window, where=(0.0, 0.0), shadow=None, token=True, turn=0.0) -> np.ndarray:
-    """A slot's window (K, 3) on plain paper: a dark token with a pale printed cross (a shopping token) at ``where``
-    (mm off the slot's centre), its cast shadow and side wall ``shadow`` (mm) to one side; drawn finely, blurred as
-    a medium table's camera blurs (about a window sample), sampled as the reader samples."""
+def _token_window(window: Window, where=(0.0, 0.0), shadow=None, token=True, turn=0.0, blur=1.5,
+                  icon=(240, 240, 235)) -> np.ndarray:
+    """A slot's window (K, 3) on plain paper: a dark token with a pale printed cross (a shopping token; ``icon`` its
+    colour) at ``where`` (mm off the slot's centre), its cast shadow and side wall ``shadow`` (mm) to one side; drawn
+    finely, blurred as a medium table's camera blurs (``blur`` window samples), sampled as the reader samples."""
     fine = 8                                                   # pixels a window sample, drawn
     n, r = window.side * fine, 10 * fine / STEP_MM
     img = np.full((n, n, 3), (205, 200, 195), np.uint8)
@@ -291,8 +292,8 @@ def _token_window(window: Window, where=(0.0, 0.0), shadow=None, token=True, tur
         turned = np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
         for x, y in ((1, 0.3), (0.3, 1)):
             bar = np.array([[-x, -y], [x, -y], [x, y], [-x, y]]) * 0.35 * r
-            cv2.fillPoly(img, [(bar @ turned + c).astype(np.int32)], (240, 240, 235))
-    img = cv2.GaussianBlur(img, (0, 0), fine * 1.5)
+            cv2.fillPoly(img, [(bar @ turned + c).astype(np.int32)], icon)
+    img = cv2.GaussianBlur(img, (0, 0), fine * blur)
     return cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA).reshape(-1, 3)
 
 
@@ -352,3 +353,24 @@ def test_a_token_on_a_space_printed_in_its_own_colour_reads_unknown_not_empty():
     looks = read_windows(ref, play, window)
     assert (8.0 < looks.diff).all() and (looks.diff < EMPTY_DIFF).all(), "both faint, under the usual threshold"
     assert classify(ref, play, window).labels == [None, UNKNOWN]
+
+
+def test_a_shopping_token_blurred_at_the_far_side_reads_covered_and_one_with_a_dark_icon_does_not():
+    """Food for Thought: a bought space of the shopping list is covered with a shopping token, and the camera must
+    read it ``covered``.  At a medium table's far edge (about 0.5 px a mm) the camera's blur washes the token's pale
+    icon out into its dark face: a stalled medium game read such a token on shop space 1.4 ``unknown`` for good,
+    its icon's contrast half the plan tokens' (learnt near the camera).  A token whose icon is washed out reads as
+    its type; one whose icon is darker than its face (not a washed-out pale icon) stays unknown."""
+    window = Window.for_token(20.0)
+    ref = Reference(board="shop", empty=np.stack([_token_window(window, token=False)] * 8),
+                    white=np.tile(np.float32((205, 200, 195)), (8, 1)), patch=None, slots=[f"shop.{i}" for i in range(8)])
+    turns = np.linspace(0, 1.5, 8)
+    ref.tokens["covered"] = token_look(read_windows(ref, np.stack([_token_window(window, turn=t) for t in turns]),
+                                                    window).colour)
+    far = replace(ref, empty=np.stack([_token_window(window, token=False, blur=2.75)] * 8))
+    washed = np.stack([_token_window(window, turn=t, blur=2.75) for t in turns])
+    looks = read_windows(far, washed, window)
+    assert (looks.colour[:, 3] < 0.1 * ref.tokens["covered"][0, 3]).all(), "the icon nearly washed out"
+    assert classify(far, washed, window).labels == ["covered"] * 8
+    dark = np.stack([_token_window(window, turn=t, blur=2.75, icon=(30, 30, 30)) for t in turns])
+    assert classify(far, dark, window).labels == [UNKNOWN] * 8

@@ -37,6 +37,8 @@ gets the nearest type by a scaled distance, with the confidence that type's shar
 likelihoods.  The distance forgives a gain a few percent off (:data:`GAIN_DOUBT`), in the
 direction such an error moves each type's colour: the farther a face lies from the print the
 light was measured on (a dark token on pale paper), the more its colour moves with that error.
+A slot too far from every type is looked at again as blur at the table's far side shows a token:
+its icon washed out into its face (less contrast, of the same sign) and its face towards what lies around it.
 Too far from every type, too small a margin, or a difference between the empty
 and the token thresholds: ``unknown``.  A space printed nearly in some type's colour reads empty only
 well below the empty threshold: a token there differs from it by little more than the noise.
@@ -124,6 +126,9 @@ LOOK = 4
 #: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
 #: light look much alike, but they move a dark token's colour differently.
 GAIN_DOUBT = 0.07
+#: A slot too far from every type: how much of a type's icon contrast blur may have washed out (a share of it, one
+#: spread; blur at a medium table's far edge, about 0.5 px a mm, halved a shopping token's).
+ICON_DOUBT = 0.3
 
 
 @dataclass(frozen=True)
@@ -631,8 +636,10 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         own = np.stack([reference.tokens[t][1] for t in names])                  # (C, LOOK)
         spread = np.sqrt(spread ** 2 + own ** 2)
         white = reference.empty_look().white[full if slots is None else np.asarray(slots)[full]]
-        z2 = _distances(looks, full, centre, spread, white)                      # (M, C)
-        z2 = z2 + 2 * np.log(spread / spread.min(0)).sum(1)
+        penalty = 2 * np.log(spread / spread.min(0)).sum(1)
+        z2 = _distances(looks, full, centre, spread, white) + penalty            # (M, C)
+        far = np.flatnonzero(z2.min(1) > MAX_DISTANCE ** 2)
+        z2[far] = _distances(looks, full[far], centre, spread, white[far], washed=True) + penalty
         best = z2.argmin(1)
         rows = np.arange(len(full))
         rel = np.exp(-(z2 - z2[rows, best][:, None]) / 2)
@@ -660,16 +667,25 @@ def _camouflaged(reference: Reference, window: Window, slots: np.ndarray) -> np.
     return z2.min(1) < CAMOUFLAGE_Z ** 2
 
 
-def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.ndarray, white: np.ndarray) -> np.ndarray:
+def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.ndarray, white: np.ndarray,
+               washed: bool = False) -> np.ndarray:
     """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK) in
     its ``spread`` (C, LOOK), the gain allowed to be off by about GAIN_DOUBT (which moves a token's colour as far
-    as its face differs from the print the light was measured on)."""
+    as its face differs from the print the light was measured on); ``washed``: blur allowed to have washed out
+    part of each type's icon."""
     face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
     v = (face - looks.around[rows, None]) / (np.maximum(face, 0) + DARK) / spread[..., :3]
     v = np.concatenate([v, np.zeros_like(v[..., :1])], -1)                      # (the icon's ratio: much the same)
     x = (looks.colour[rows, None] - centre[None]) / spread
     a, b = (x * v).sum(-1), (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2
-    return (x * x).sum(-1) - a * a / b
+    z2 = (x * x).sum(-1) - a * a / b
+    if washed:
+        # blur washes a token's icon out into its face (and its face towards what lies around it): the icon's
+        # contrast c may have shrunk by a share f (0..1, about ICON_DOUBT), never grown or turned over
+        c, o, s = centre[None, :, 3], looks.colour[rows, None, 3], spread[..., 3]
+        f = np.clip(c * (c - o) / (c * c + (s / ICON_DOUBT) ** 2), 0, 1)
+        z2 += np.where((a < 0) & (o * c > 0), ((o - c * (1 - f)) / s) ** 2 + (f / ICON_DOUBT) ** 2 - x[..., 3] ** 2, 0)
+    return z2
 
 
 def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
