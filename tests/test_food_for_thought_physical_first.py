@@ -270,6 +270,7 @@ def test_physical_first_is_the_default_where_a_camera_feeds_the_table(tmp_path):
     camera.build(feeding, {"commit": True})
     state_options, journaled = _new_game_options(feeding)
     assert state_options["mode"] == journaled["mode"] == "physical"
+    assert state_options["dice"] == journaled["dice"] == "camera"
     assert TableContext.open(tmp_path / "feeding", simulate=True).table.state["options"]["mode"] == "physical"
     assert _new_game_options(feeding, mode="guided")[0]["mode"] == "guided"
 
@@ -706,3 +707,159 @@ def test_a_marker_the_camera_cannot_see_land_is_named_on_the_tv_headline():
     ok(table, {"board": {"board": "main", "slots": {"action.pizza.1": physical.marker(1)}}})
     assert player(table, 1)["actions_left"] == 3 and table.state["turn"] == 2
     assert "marker went" not in table.view("table")["prompt"]
+
+
+# ----------------------------------------------------------------------------- the dice option
+def _marker_on_shop(table, dice_lying=("6", "6")):
+    """Ann's marker leaves her row for the shopping space; two dice lie on the main board's tracks (a
+    previous roll nobody moved): what the camera sees."""
+    diet = implied(table.state, "diet-1")
+    diet.pop("markers.4")
+    _read(table, "diet-1", diet)
+    _read(table, "main", {**implied(table.state, "main"), "action.shop.1": "marker1",
+                          f"die.row.{dice_lying[0]}": "die", f"die.col.{dice_lying[1]}": "die"})
+
+
+def _buy(table, body):
+    """Ann's purchase made by hand: the kitchen and the shopping list as the camera then sees them."""
+    boards = _boards_after(table, 1, body)
+    for board in ("shop", "diet-1"):
+        _read(table, board, boards[board])
+
+
+def test_dice_entered_on_the_phone_are_the_roll_whatever_lies_on_the_tracks():
+    """rulebook Grocery Shopping: the shopper rolls both dice; the spaces in the rows and columns they show
+    are on sale ($1), the others cost $3, up to $6 in all.  With dice: physical the roll is one tap on the
+    shopper's phone once the camera sees her marker on the shopping space; dice lying on the main board's
+    tracks are never asked for, never listed and never change it; a roll out of turn, out of range or with
+    no shopping trip waiting is refused with nothing changed."""
+    table = _table(dice="physical")
+    table.state["covered"] = {}
+    _first_look(table, 1)
+    refused(table, {"seat": {"seat": 1, "action": "roll", "dice": [2, 5]}}, "not_now")      # no trip waits
+    _marker_on_shop(table)
+    me = table.view("seat-1")["me"]
+    assert me["can"] == ["roll"] and me["roll"] == {"faces": 6}
+    assert table.view("table")["prompt"] == "Round 1 of 6: Ann goes shopping: roll the two dice and tap the roll on your phone."
+    assert table.view("table")["put_back"] == [] and player(table, 1)["actions_left"] == 4
+    refused(table, {"seat": {"seat": 2, "action": "roll", "dice": [2, 5]}}, "not_your_turn")
+    for bad in ([0, 5], [2, 7], [2], [2.5, 5]):
+        refused(table, {"seat": {"seat": 1, "action": "roll", "dice": bad}}, "bad_argument")
+    seat(table, 1, "roll", dice=[5, 2])
+    assert table.view("table")["dice"] == [2, 5]
+    assert "Ann goes shopping: dice entered on the phone, 2 and 5." in table.state["log"]
+    assert player(table, 1)["actions_left"] == 4          # nothing bought yet: not taken as a trip buying nothing
+    _buy(table, {"action": "shop", "dice": [2, 5], "items": [{"space": "2.1"}, {"space": "2.2"}, {"space": "1.1"}]})
+    assert player(table, 1)["actions_left"] == 3 and {"2.1", "2.2", "1.1"} <= set(table.state["covered"])
+    assert any("($5 of $6)" in line for line in table.state["log"]) and table.state["dice"] == [2, 5]
+    assert table.state["turn"] == 2 and table.view("table")["put_back"] == []
+
+
+def test_the_table_rolls_when_the_marker_lands_on_the_shopping_space():
+    """rulebook Grocery Shopping (dice: digital): the table rolls for the shopper as soon as the camera sees
+    her marker on the shopping space, the TV shows the roll and the prices under it, and the purchase is
+    checked against that roll; the dice lying on the tracks and a roll typed on the phone are not used."""
+    table = _table(dice="digital")
+    table.state["covered"] = {}
+    _first_look(table, 1)
+    _marker_on_shop(table)
+    roll = table.view("table")["dice"]
+    assert roll and any("Ann goes shopping: dice rolled by the table" in line for line in table.state["log"])
+    assert table.view("seat-1")["me"]["can"] != ["roll"] and player(table, 1)["actions_left"] == 4
+    refused(table, {"seat": {"seat": 1, "action": "roll", "dice": [6, 6]}}, "option_off")
+    on_sale = f"{roll[0]}.{roll[0]}"
+    assert next(s["price"] for s in table.view("table")["shopping"] if s["space"] == on_sale) == 1
+    _buy(table, {"action": "shop", "dice": roll, "items": [{"space": on_sale}]})
+    assert on_sale in table.state["covered"] and any("($1 of $6)" in line for line in table.state["log"])
+    assert table.state["dice"] == roll and player(table, 1)["actions_left"] == 3
+
+
+def test_the_camera_is_the_dice_default_where_it_feeds_the_table():
+    """The dice come from one place: with a camera feeding the table it reads them (dice: camera), whichever
+    mode the host picks; without one the table rolls (dice: digital); the host may choose either."""
+    assert new_table(["Ann", "Ben"], mode="physical").state["options"]["dice"] == "camera"
+    assert new_table(["Ann", "Ben"]).state["options"]["dice"] == "digital"
+    assert new_table(["Ann", "Ben"], mode="physical", dice="physical").state["options"]["dice"] == "physical"
+
+
+# ----------------------------------------------------------------------------- a card tapped again
+def _held(table, kind, card, tokens):
+    p = player(table, 1)
+    p[kind], p["recipe_tokens" if kind == "recipes" else "activity_tokens"] = [card], {card: tokens}
+
+
+def _on_card(table, space, moved, prefix):
+    """Ann's marker on her own ``space`` and the ``moved`` slots' food now on her cards (``prefix``
+    ``onrecipe`` or ``onactivity``), as the camera sees the board."""
+    diet = implied(table.state, "diet-1")
+    lying = sorted([t for s, t in diet.items() if s.startswith(prefix + ".")] + [diet.pop(s) for s in moved])
+    diet = {s: t for s, t in diet.items() if not s.startswith(prefix + ".") and s != "markers.4"}
+    return {**diet, f"action.{space}.1": "marker", **{f"{prefix}.{n}": t for n, t in enumerate(lying, 1)}}
+
+
+def test_a_recipe_tapped_again_with_its_food_on_it_completes_and_the_camera_sees_the_food_moved():
+    """rulebook Recipes & Cook: a recipe whose spaces are all filled is complete; it scores its VP and its
+    food goes to the body.  Ann lays her dairy on Sample Toast (grain already on it): the table waits, listing
+    nothing; her second tap completes it once (2 VP), the TV lists the food to move to her body until the
+    camera sees it there, and that reading applies nothing again."""
+    table = _table(draws="physical")
+    _held(table, "recipes", "r01", ["grain", None])                  # Sample Toast: grain + dairy
+    player(table, 1)["kitchen"][1] = ["dairy"]
+    _first_look(table, 1)
+    _read(table, "diet-1", _on_card(table, "cook", ["kitchen.2.1"], "onrecipe"))
+    assert player(table, 1)["actions_left"] == 4 and table.view("table")["put_back"] == []
+    assert "Sample Toast is full: tap it again to complete it, or move its food to your body" in table.state["log"][-1]
+    _tap(table, "recipes/r01", reader="seat-1")
+    assert player(table, 1)["recipes_done"] == ["r01"] and table.state["players"][0]["score"] == 2
+    assert table.state["turn"] == 2
+    listed = table.view("table")["put_back"]
+    assert {d["slot"] for d in listed} >= {"body.grain.1", "body.dairy.1", "onrecipe"}
+    ann = copy.deepcopy(player(table, 1))
+    _read(table, "diet-1", implied(table.state, "diet-1"))             # the food now in her body
+    assert table.view("table")["put_back"] == [] and table.state["to_confirm"] is None
+    assert player(table, 1) == ann and table.state["players"][0]["score"] == 2 and table.state["turn"] == 2
+
+
+def test_a_full_recipe_nobody_taps_completes_when_its_food_reaches_the_body():
+    """rulebook Recipes & Cook, completion from the tokens alone (no tap, no phone): Ann leaves Sample Toast
+    full and untapped, then moves its food to her body; the cook that completes it is applied from that."""
+    table = _table(draws="physical")
+    _held(table, "recipes", "r01", ["grain", None])
+    player(table, 1)["kitchen"][1] = ["dairy"]
+    _first_look(table, 1)
+    _read(table, "diet-1", _on_card(table, "cook", ["kitchen.2.1"], "onrecipe"))
+    _read(table, "diet-1", _boards_after(table, 1, {"action": "cook", "place": [{"recipe": "r01", "food": "dairy"}]})["diet-1"])
+    assert player(table, 1)["recipes_done"] == ["r01"] and table.state["players"][0]["score"] == 2
+    assert table.state.get("to_confirm") is None and table.view("table")["put_back"] == []
+
+
+def test_a_card_tapped_again_with_nothing_new_on_it_goes_back_or_waits():
+    """A recipe drawn this turn and tapped again with no food laid on any card goes back to the deck (the
+    rulebook's Recipes & Cook takes cards face up; a card not taken is not the player's); a card held from
+    an earlier action, tapped with nothing new on it, is refused with what to do."""
+    table = _table(draws="physical")
+    _held(table, "recipes", "r01", ["grain", None])
+    _first_look(table, 1)
+    _tap(table, "recipes/r02", reader="seat-1")
+    assert table.state["drawn"]["recipes"] == ["r02"]
+    _tap(table, "recipes/r02", reader="seat-1")
+    assert table.state["drawn"]["recipes"] == [] and "puts" in table.state["log"][-1]
+    error = refused(table, {"tap": {"reader": "seat-1", "card": "food-for-thought/recipes/r01"}}, "waiting")
+    assert "then tap it again" in error.message
+
+
+def test_an_activity_tapped_again_with_its_food_on_it_completes_and_its_tokens_go_to_the_supply():
+    """rulebook Activities & Work Out: an activity whose spaces are all filled is complete; it scores and its
+    tokens go back to the supply.  Ann moves her grain onto Sample Cycling (veg already on it) and taps it:
+    2 VP; the TV lists the tokens on the card until the camera sees them gone."""
+    table = _table(draws="physical")
+    _held(table, "activities", "a09", [None, ["veg"]])               # Sample Cycling: grain + fruit|veg
+    player(table, 1)["body"]["grain"] = ["grain"]
+    _first_look(table, 1)
+    _read(table, "diet-1", _on_card(table, "workout", ["body.grain.1"], "onactivity"))
+    assert player(table, 1)["actions_left"] == 4 and table.view("table")["put_back"] == []
+    _tap(table, "activities/a09", reader="seat-1")
+    assert player(table, 1)["activities_done"] == ["a09"] and table.state["players"][0]["score"] == 2
+    assert {d["slot"] for d in table.view("table")["put_back"]} == {"onactivity"}
+    _read(table, "diet-1", implied(table.state, "diet-1"))
+    assert table.view("table")["put_back"] == [] and table.state["players"][0]["score"] == 2

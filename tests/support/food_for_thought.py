@@ -11,8 +11,11 @@ from tests.support.scripts import SCRIPTS
 
 
 def new_table(players, seed=1, **options) -> Table:
-    """A table running Food for Thought on the sample data (never the developer's own folder)."""
+    """A table running Food for Thought on the sample data (never the developer's own folder); a
+    physical-first one has a camera feeding it, whose defaults fill the options not given (dice: camera)."""
     table = Table(Journal(":memory:"))
+    if options.get("mode") == "physical":
+        table.equipment = {"camera"}
     options.setdefault("data", "sample")
     ok(table, {"new_game": {"game": "food-for-thought", "players": list(players), "seed": seed,
                             "options": options}})

@@ -75,6 +75,8 @@ def _acting(name: str):
         body = {"action": name, **{k: v for k, v in args.items() if v is not None and k != "seat"}}
         if name == "answer":
             return inference.answer(state, args["seat"], body)
+        if name == "roll":
+            return inference.roll(state, args["seat"], body)
         state["question"] = None
         return actions.take(state, args["seat"], body)
     return run
@@ -85,6 +87,8 @@ def _you(state: dict, seat: int) -> str | None:
     phase = state["phase"]
     if state["question"] and state["question"]["seat"] == seat:
         return "Your turn: tell the table which action you took (tap it below)."
+    if inference.roll_awaited(state, seat):
+        return "Your turn: you go shopping. Roll the two dice and tap the roll below."
     if state["turn"] == seat and inference.waiting_for_marker(state):
         return "Your turn: the table cannot see where your marker went: set it squarely on one action space."
     if phase == "assistants" and state["assistant_queue"] and state["assistant_queue"][0] == seat:
@@ -158,6 +162,8 @@ SEAT_ACTIONS = {
                      Arg("target", "int", "the other player's seat chosen", optional=True),
                      Arg("die", "int", "the die chosen: 1 or 2", optional=True),
                      Arg("value", "int", "the die face chosen (or rolled by hand)", optional=True))),
+    "roll": ("Physical-first, dice: physical: enter the two dice rolled for the shopping trip", ("actions", "pizza_extra"),
+             (Arg("dice", "list", "the two dice rolled by hand", optional=True, items="int", max_items=2),)),
     "answer": ("Answer the table's question about what the camera saw", None,
                (Arg("choice", "int", "the number of the answer chosen", optional=True),)),
     "tile_first": ("Choose the foods that go on the allergy tile first", None,
@@ -251,8 +257,8 @@ OPTIONS = (
     Option("food_allergy", "Food Allergy module: a tile per player", False),
     Option("freezer", "Freezer module: freezer and thaw areas", False),
     Option("dice", "Shopping dice, from one place only: rolled by the table (digital), rolled by hand and "
-           "entered on the phone (physical), or rolled by hand and read by the camera (camera)", "digital",
-           choices=("digital", "physical", "camera")),
+           "entered on the phone (physical), or rolled by hand and read by the camera (camera, the default where a camera "
+           "feeds the table)", "digital", choices=("digital", "physical", "camera"), with_camera="camera"),
     Option("draws", "Decks, assistants, goals and the bag: dealt by the table, or drawn by the group "
            "(tagged cards tapped, dining-out tokens read by the camera)", "table", choices=("table", "physical")),
     Option("mode", "physical: the camera and readers drive the game and the phones only answer questions; "

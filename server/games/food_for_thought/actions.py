@@ -131,17 +131,26 @@ def shop(state, seat, p, body):
             p["actions_left"] -= 1
         return [event(state, "shop", f"{p['name']} goes shopping: roll the dice and put them on their spaces.")]
     if "dice" in body:
-        dice = _ints(body["dice"], "dice")
-        if len(dice) != 2 or not all(1 <= d <= rules.DIE_FACES for d in dice):
-            raise RuleError("bad_argument", f"Enter the two dice you rolled, each 1 to {rules.DIE_FACES}.")
-        how = "entered"
+        dice, how = entered_dice(body["dice"]), "entered"
     elif state["options"]["dice"] == "digital":
-        r = rng(state)
-        dice = [r.randint(1, rules.DIE_FACES), r.randint(1, rules.DIE_FACES)]
-        how = "rolled"
+        dice, how = table_roll(state), "rolled"
     else:
         raise RuleError("bad_argument", "Roll the two dice and enter them: {\"dice\": [a, b]}.")
     return start_shopping(state, seat, p, dice, how)
+
+
+def entered_dice(value) -> list[int]:
+    """The two dice a player rolled by hand and entered (dice: physical), checked: each a die's face."""
+    dice = _ints(value, "dice")
+    if len(dice) != 2 or not all(1 <= d <= rules.DIE_FACES for d in dice):
+        raise RuleError("bad_argument", f"Enter the two dice you rolled, each 1 to {rules.DIE_FACES}.")
+    return dice
+
+
+def table_roll(state: dict) -> list[int]:
+    """The table rolls the two dice (dice: digital)."""
+    r = rng(state)
+    return [r.randint(1, rules.DIE_FACES), r.randint(1, rules.DIE_FACES)]
 
 
 def leave_pizza(state: dict) -> None:

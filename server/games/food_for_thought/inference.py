@@ -177,7 +177,7 @@ def _all_candidates(state: dict, seat: int) -> list[dict]:
     out += [{"action": "snack", "food": f, **_source(c)} for f, c in sorted(set(gone), key=str)]
     for card in state["market_up"]:
         out += [{"action": "market", "card": card, "wild": wild, **freeze} for wild in _wilds(state, card, gained)]
-    dice = physical.dice_seen(_seen(state, physical.MAIN))
+    dice = shopping_dice(state, seat)
     if dice is not None:
         covered = [s[5:] for s, t in _seen(state, "shop").items() if t == boards.COVERED and s[5:] not in state["covered"]]
         specials = gained - Counter(state["shopping"][s] for s in covered)
@@ -302,13 +302,92 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     why = actions.space_open(state, seat, "shop", spend=True)
     if why:
         raise RuleError("unavailable", why)
-    events += actions.start_shopping(state, seat, p, body["dice"], "read by the camera")
+    events += actions.start_shopping(state, seat, p, body["dice"], HOW_ROLLED[state["options"]["dice"]])
+    state["roll"] = None
     return events + actions.buy(state, seat, {"items": body["items"], "freeze": body.get("freeze", [])})
+
+
+#: How the dice of a shopping trip became known, by the ``dice`` option (the TV's words).
+HOW_ROLLED = {"camera": "read by the camera", "physical": "entered on the phone", "digital": "rolled by the table"}
+
+
+def shopping_dice(state: dict, seat: int) -> list[int] | None:
+    """The dice of ``seat``'s shopping trip now, from the one place the ``dice`` option names: the main
+    board's two tracks as the camera reads them (``camera``), else the roll the table made or the player
+    entered for this very action (None: not known yet)."""
+    if state["options"]["dice"] == "camera":
+        return physical.dice_seen(_seen(state, physical.MAIN))
+    roll = state.get("roll")
+    return list(roll["dice"]) if roll and roll["action"] == _action_now(state, seat) else None
+
+
+def _trip_waits(state: dict, seat: int) -> bool:
+    """Whether the camera shows ``seat`` gone shopping and the table has not applied it: the marker on the
+    shopping space (where the camera does not read the main board's action spaces: gone from the row and
+    on no diet board space), the space open to them."""
+    if state["phase"] not in ("actions", "pizza_extra") or state["pending"] is not None or state["turn"] != seat:
+        return False
+    if not _acted(state, seat) or not _settled(state, seat):
+        return False
+    spaces, main_read, _diet_read = _new_marker_spaces(state, seat)
+    on_shop = "shop" in spaces if main_read else not spaces & set(rules.DIET_SPACES)
+    return on_shop and actions.space_open(state, seat, "shop") is None
+
+
+def _rolled(state: dict, seat: int, dice: list[int]) -> list[dict]:
+    """Record the roll of ``seat``'s shopping trip now (dice: physical or digital): the TV shows it, with
+    the shopping list's prices under it."""
+    state["roll"] = {"dice": sorted(dice), "action": _action_now(state, seat)}
+    state["dice"] = sorted(dice)
+    name = state["seats"][str(seat)]["name"]
+    return [event(state, "dice", f"{name} goes shopping: dice {HOW_ROLLED[state['options']['dice']]}, "
+                  f"{state['dice'][0]} and {state['dice'][1]}.", dice=list(state["dice"]))]
+
+
+def roll(state: dict, seat: int, body: dict) -> list[dict]:
+    """The active player's one tap entering the two dice they rolled for the shopping trip the camera
+    sees (physical-first, dice: physical); entered again before the purchase is taken, it replaces the
+    first (a slip of the finger).  Rulebook, Grocery Shopping: the player rolls both dice, and the row
+    and column they show are on sale."""
+    dice = state["options"]["dice"]
+    if not physical_first(state) or dice != "physical":
+        raise RuleError("option_off", "In this game the dice are " + (
+            "entered with Grocery shopping on the phone." if not physical_first(state) else
+            "read by the camera: put them on their spaces beside the shopping list." if dice == "camera" else
+            "rolled by the table: the TV shows the roll."))
+    if state["turn"] != seat:
+        raise RuleError("not_your_turn", f"It is {state['seats'][str(state['turn'])]['name']}'s turn: they enter "
+                        "their own roll.")
+    faces = actions.entered_dice(body.get("dice"))
+    if state.get("question"):
+        raise RuleError("not_now", "Answer the table's question on your phone first.")
+    if not _trip_waits(state, seat):
+        raise RuleError("not_now", "No shopping trip waits for a roll: put your marker on a shopping space first "
+                        "(the table enters the roll once the camera sees it there).")
+    return _rolled(state, seat, faces) + after_reading(state)
+
+
+def _roll_wanted(state: dict, seat: int) -> list[dict]:
+    """A shopping trip waits for the roll the player enters on their phone: announced once per action,
+    nothing decided and nothing listed to put back meanwhile."""
+    state["put_back"] = []
+    now = _action_now(state, seat)
+    if state.get("roll_wanted") == now:
+        return []
+    state["roll_wanted"] = now
+    return [event(state, "roll_wanted", f"{state['seats'][str(seat)]['name']} goes shopping: roll the two dice and "
+                  "tap the roll on your phone.")]
+
+
+def roll_awaited(state: dict, seat: int) -> bool:
+    """Whether ``seat``'s phone offers the roll now: a shopping trip the camera sees waits for it."""
+    return physical_first(state) and state["options"]["dice"] == "physical" and _trip_waits(state, seat) \
+        and not state.get("question")
 
 
 def _bare(body: dict) -> dict:
     """A candidate's action alone, without the ability the table uses for it or its further marker."""
-    return {k: v for k, v in body.items() if k not in ("use", "further", "laid")}
+    return {k: v for k, v in body.items() if k not in ("use", "further", "laid", "complete")}
 
 
 def _main_markers_differ(state: dict) -> list[dict]:
@@ -333,33 +412,66 @@ def _dice_missing(state: dict) -> list[dict]:
             for track, faces in physical.dice_on_tracks(_seen(state, physical.MAIN)).items() if len(faces) != 1]
 
 
-def _agrees(state: dict, seat: int) -> bool:
-    """Whether the record now looks like what the camera has reported, on every board it read."""
+def _agrees(state: dict, seat: int, diet: dict | None = None) -> bool:
+    """Whether the record now looks like what the camera has reported, on every board it read (``diet``:
+    the slots to compare ``seat``'s diet board with instead of the record's)."""
     for board in (f"diet-{seat}", "shop"):
-        if _reported(state, board) and boards.disagreements(state, board):
+        info = state["boards"].get(board)
+        wanted = diet if diet is not None and board.startswith("diet") else None
+        differ = boards.disagreements(state, board) if wanted is None else info["watched"] and boards.compare(info, wanted)
+        if _reported(state, board) and differ:
             return False
     return not _main_markers_differ(state)
 
 
-def _outcomes(state: dict, seat: int) -> list[tuple[dict, dict, list[dict]]]:
+def _completed(before: dict, after: dict) -> dict[str, list[str]]:
+    """The recipes and activities a player completed between their records ``before`` and ``after``, by kind."""
+    return {kind: [c for c in after[f"{kind}_done"] if c not in before[f"{kind}_done"]] for kind in ("recipes", "activities")}
+
+
+def food_on_card(state: dict, trial: dict, seat: int, body: dict) -> dict | None:
+    """``seat``'s diet board after ``body`` as it lies while the food of the cards it completed is still on
+    them, before it goes to the body (a recipe's) or the supply (an activity's); None: it completed none."""
+    done = _completed(state["seats"][str(seat)], trial["seats"][str(seat)])
+    if not done["recipes"] and not done["activities"]:
+        return None
+    p, board, placed = state["seats"][str(seat)], f"diet-{seat}", body.get("place") or []
+    before, after = boards.implied(state, board), boards.implied(trial, board)
+    on = {"recipes": [f for r in done["recipes"] for f in p["recipe_tokens"].get(r, []) if f]
+          + [i["food"] for i in placed if i.get("recipe") in done["recipes"]],
+          "activities": [f for a in done["activities"] for t in p["activity_tokens"].get(a, []) if t for f in t]
+          + [i["food"] for i in placed if i.get("activity") in done["activities"] for _ in range(i.get("count", 1))]}
+    view = {s: f for s, f in after.items() if not s.startswith(("onrecipe.", "onactivity."))
+            and not (s.startswith("body.") and done["recipes"] and before.get(s) != f)}   # not yet in the body
+    for kind, prefix in (("recipes", "onrecipe"), ("activities", "onactivity")):
+        lying = sorted([f for s, f in after.items() if s.startswith(prefix + ".")] + on[kind])
+        view.update({f"{prefix}.{n}": f for n, f in enumerate(lying, 1)})
+    return view
+
+
+Outcome = tuple[dict, dict, list[dict]]
+
+
+def _outcomes(state: dict, seat: int) -> tuple[list[Outcome], list[Outcome]]:
     """The candidates after which the record agrees with the boards, one per distinct outcome; a
     further marker's as an extra action.  When none fits, the same with each ability the table may
     use by itself (an extra action, an occupied space: the camera cannot see those), so a card is
-    used only when the move needs it."""
+    used only when the move needs it.  Second, those that complete a card and agree with the boards
+    while its food still lies on it (each body marked ``complete``)."""
     further = {"further": True} if _further(state, seat) else {}
     bodies = [{**body, **further} for body in candidates(state, seat)]
-    found = _fitting(state, seat, bodies)
-    if not found:
+    found, full = _fitting(state, seat, bodies)
+    if not found and not full:
         uses = abilities.table_usable(state, state["seats"][str(seat)])
-        found = _fitting(state, seat, [{**body, "use": use} for use in uses for body in bodies])
-    return found
+        found, full = _fitting(state, seat, [{**body, "use": use} for use in uses for body in bodies])
+    return found, full
 
 
-def _fitting(state: dict, seat: int, bodies: list[dict]) -> list[tuple[dict, dict, list[dict]]]:
+def _fitting(state: dict, seat: int, bodies: list[dict]) -> tuple[list[Outcome], list[Outcome]]:
     """The ``bodies`` after which the record agrees with the boards, one per distinct outcome (where
     the camera does not read the diet board's action spaces, which of them a marker stands on makes
-    no outcome of its own)."""
-    found, outcomes = [], set()
+    no outcome of its own); and those that agree with the food of a card they complete still on it."""
+    found, full, outcomes = [], [], set()
     blind = _diet_excess(state, seat) is None
     for body in bodies:
         trial = copy.deepcopy(state)
@@ -371,10 +483,17 @@ def _fitting(state: dict, seat: int, bodies: list[dict]) -> list[tuple[dict, dic
         if blind:
             shown["seats"] = {s: {k: v for k, v in p.items() if k != "diet_markers"} for s, p in trial["seats"].items()}
         key = json.dumps(shown, sort_keys=True)
-        if _agrees(trial, seat) and key not in outcomes:
+        if key in outcomes:
+            continue
+        if _agrees(trial, seat):
             outcomes.add(key)
             found.append((body, trial, events))
-    return found
+            continue
+        lying = food_on_card(state, trial, seat, body)
+        if lying is not None and _agrees(trial, seat, lying):
+            outcomes.add(key)
+            full.append(({**body, "complete": True}, trial, events))
+    return found, full
 
 
 def _acted(state: dict, seat: int) -> bool | None:
@@ -394,7 +513,12 @@ def _acted(state: dict, seat: int) -> bool | None:
 
 def after_reading(state: dict) -> list[dict]:
     """Called after each camera reading in the physical mode: infer the active player's action
-    (the Pizza To Go player's extra one too), or check the people's clean-up at the round's end."""
+    (the Pizza To Go player's extra one too), or check the people's clean-up at the round's end; and
+    see the food of a card completed by a tap moved off it."""
+    return _food_moved(state) + _reading(state)
+
+
+def _reading(state: dict) -> list[dict]:
     if state["phase"] == "round_end":
         from .cleanup import after_reading as cleanup_reading
         return cleanup_reading(state)
@@ -424,7 +548,21 @@ def after_reading(state: dict) -> list[dict]:
     if state.get("dining_unsure") and spaces & {"pizza", "buffet"}:
         state["put_back"] = []    # dining out before the table took its tokens: the TV asks about them first
         return []
-    found = _outcomes(state, seat)
+    if state["options"]["dice"] != "camera" and shopping_dice(state, seat) is None and _trip_waits(state, seat):
+        if state["options"]["dice"] == "physical":
+            return _roll_wanted(state, seat)
+        return _rolled(state, seat, actions.table_roll(state)) + _infer(state, seat, spaces)
+    return _infer(state, seat, spaces)
+
+
+def _infer(state: dict, seat: int, spaces: set[str]) -> list[dict]:
+    """The action ``seat``'s settled marker on ``spaces`` and the boards show: applied, asked or listed."""
+    p = state["seats"][str(seat)]
+    found, full = _outcomes(state, seat)
+    if full:
+        found = _with_full_cards(state, seat, found, full)
+        if found is None:
+            return _tap_wanted(state, seat, full)
     if len(found) > 1 and any(_bare(body) in ({"action": "cook"}, {"action": "workout"}) for body, _t, _e in found):
         # the last marker placed with nothing done: an empty Recipes & Cook (or Work Out), the same as a
         # pass that sets no marker aside (and the Pizza To Go holder keeps their extra action)
@@ -447,10 +585,10 @@ def after_reading(state: dict) -> list[dict]:
         state.clear()
         state.update(trial)
         state["put_back"] = []
-        return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events
+        return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events + _await_food(state, seat, body, p)
     if not found and _further(state, seat) and not boards.disagreements(state, f"diet-{seat}"):
         return []                 # a marker seen on the main board, the diet board not read again yet
-    if not found and "shop" in spaces and physical.dice_seen(_seen(state, physical.MAIN)) is None:
+    if not found and "shop" in spaces and state["options"]["dice"] == "camera" and shopping_dice(state, seat) is None:
         state["put_back"] = _dice_missing(state)       # a shopping trip waits for its roll, nothing else is listed
         return [event(state, "put_back", f"{p['name']}: the camera does not see the dice on their tracks (one on the "
                       "row spaces, one on the column spaces); put them there.")]
@@ -470,6 +608,99 @@ def after_reading(state: dict) -> list[dict]:
     state["question"] = {"seat": seat, "options": [_label(state, body) for body, _t, _e in found],
                          "bodies": [body for body, _t, _e in found]}
     return [event(state, "question", f"{p['name']}: which action was it? Answer on your phone.")]
+
+
+def _with_full_cards(state: dict, seat: int, found: list[Outcome], full: list[Outcome]) -> list[Outcome] | None:
+    """The outcomes to choose from when some complete a card whose food still lies on it (``full``): with a
+    card tapped again this action, those that complete it; else, beside other actions that fit (``found``),
+    all of them, for the player to say which; None: only such outcomes fit and no card was tapped (the table
+    waits for the tap, or for the food to move off the card)."""
+    tap = state.get("completing")
+    if tap and tap["action"] == _action_now(state, seat):
+        p = state["seats"][str(seat)]
+        chosen = [f for f in full if tap["card"] in sum(_completed(p, f[1]["seats"][str(seat)]).values(), [])]
+        if chosen:
+            return chosen
+    return found + full if found else None
+
+
+#: Where a completed card's food goes (rulebook, Recipes & Cook and Activities & Work Out).
+FOOD_GOES = {"recipes": "to your body", "activities": "back to the supply"}
+
+
+def _full_names(state: dict, seat: int, full: list[Outcome]) -> dict[str, list[str]]:
+    """The names of the cards the ``full`` outcomes complete, by kind."""
+    p = state["seats"][str(seat)]
+    out = {"recipes": set(), "activities": set()}
+    for _body, trial, _events in full:
+        for kind, cards in _completed(p, trial["seats"][str(seat)]).items():
+            out[kind] |= {state["cards"][kind][c]["name"] for c in cards}
+    return {k: sorted(v) for k, v in out.items() if v}
+
+
+def _tap_wanted(state: dict, seat: int, full: list[Outcome]) -> list[dict]:
+    """A card's food lies on it, complete, and nobody tapped it: nothing is decided and nothing listed; the
+    TV says (once per action) to tap the card again, or move the food where it goes."""
+    state["put_back"] = []
+    now = _action_now(state, seat)
+    if state.get("tap_wanted") == now:
+        return []
+    state["tap_wanted"] = now
+    names = _full_names(state, seat, full)
+    words = "; ".join(f"{' or '.join(n)} is full: tap it again to complete it, or move its food {FOOD_GOES[k]}"
+                      for k, n in names.items())
+    return [event(state, "tap_wanted", f"{state['seats'][str(seat)]['name']}: {words}.")]
+
+
+def _await_food(state: dict, seat: int, body: dict, before: dict) -> list[dict]:
+    """A card completed while its food still lies on it (a ``complete`` body; ``before``: the player's record
+    before): the table waits for the camera to see the food gone where it goes, listing it meanwhile."""
+    if not body.get("complete"):
+        return []
+    done = _completed(before, state["seats"][str(seat)])
+    names = {k: [state["cards"][k][c]["name"] for c in cards] for k, cards in done.items() if cards}
+    state["to_confirm"] = {"seat": seat, "cards": sorted(sum(names.values(), []))}
+    words = "; ".join(f"move the food of {' and '.join(n)} {FOOD_GOES[k]}" for k, n in names.items())
+    return [event(state, "food_on_card", f"{state['seats'][str(seat)]['name']}: {words}.")]
+
+
+def food_to_move(state: dict) -> list[dict]:
+    """While a card completed by a tap still has its food on it: the player's diet board slots to put right
+    (the put-back list's lines), else empty."""
+    wait = state.get("to_confirm")
+    if not wait:
+        return []
+    board = f"diet-{wait['seat']}"
+    return [{"board": board, **d} for d in boards.disagreements(state, board)]
+
+
+def _food_moved(state: dict) -> list[dict]:
+    """The camera sees the food of the cards completed by a tap gone where it goes: the table says so."""
+    wait = state.get("to_confirm")
+    if not wait or food_to_move(state):
+        return []
+    state["to_confirm"] = None
+    name = state["seats"][str(wait["seat"])]["name"]
+    return [event(state, "food_moved", f"The camera sees the food of {' and '.join(wait['cards'])} moved off "
+                  f"{name}'s card{'s' if len(wait['cards']) > 1 else ''}.")]
+
+
+def complete_by_tap(state: dict, seat: int, kind: str, cid: str) -> list[dict] | None:
+    """``seat``'s card ``cid`` (of ``kind``), taken, tapped again during their turn: when the camera sees more
+    food on their cards of that kind than the record has, the player says the card is complete, and the
+    table applies the action that completes it (rulebook, Recipes & Cook / Activities & Work Out: a card whose
+    spaces are all filled is complete; its food goes to the body, an activity's to the supply).  None when
+    no new food lies on their cards: the tap means what it did before (a card drawn this turn goes back)."""
+    board = f"diet-{seat}"
+    prefix = "onrecipe." if kind == "recipes" else "onactivity."
+    if sum(_tokens(_seen(state, board), prefix).values()) <= sum(_tokens(boards.implied(state, board), prefix).values()):
+        return None
+    state["completing"] = {"card": cid, "action": _action_now(state, seat)}
+    p, name = state["seats"][str(seat)], state["cards"][kind][cid]["name"]
+    events = after_reading(state)
+    done = cid in state["seats"][str(seat)][f"{kind}_done"]
+    return [event(state, "completing", f"{p['name']} taps {name} again: " + (
+        "complete." if done else "the table completes it once the camera sees its food on it."))] + events
 
 
 def _still_offered(state: dict, seat: int) -> list[str]:
@@ -510,11 +741,14 @@ def waiting_for_marker(state: dict) -> str | None:
 
 def _nothing_seen_moved(state: dict, seat: int, outcome: tuple) -> bool:
     """Whether ``outcome`` is the Pizza To Go extra action on a main board space that moved nothing
-    onto the player's diet board.  The camera sees that extra action on the main board first, and
-    the diet board, where its food goes, may simply not be read again yet: such an action is not
-    taken as done with nothing until the player says so."""
+    onto the player's diet board, or a shopping trip that bought nothing.  The camera sees that extra
+    action on the main board first, and the diet board, where its food goes, may simply not be read
+    again yet; the dice are known (read, entered or rolled by the table) before the shopper moves a
+    token: such an action is not taken as done with nothing until the player says so."""
     body, trial, _events = outcome
     board = f"diet-{seat}"
+    if body["action"] == "shop" and not body["items"]:
+        return True
     return ((state["phase"] == "pizza_extra" or body.get("further")) and body["action"] in physical.MAIN_SPACES
             and boards.implied(trial, board) == boards.implied(state, board))
 
@@ -585,7 +819,9 @@ def answer(state: dict, seat: int, body: dict) -> list[dict]:
     if not isinstance(choice, int) or isinstance(choice, bool) or not 1 <= choice <= len(q["bodies"]):
         raise RuleError("bad_argument", f"Answer with a choice from 1 to {len(q['bodies'])}.")
     state["question"] = None
-    return play(state, seat, q["bodies"][choice - 1])
+    body = q["bodies"][choice - 1]
+    before = copy.deepcopy(state["seats"][str(seat)])
+    return play(state, seat, body) + _await_food(state, seat, body, before)
 
 
 def _label(state: dict, body: dict) -> str:
@@ -598,7 +834,7 @@ def _label(state: dict, body: dict) -> str:
                               f"{cards['assistants'][use['assistant']]['name']}, option {use['option']}") + ")"
     if "laid" in body:
         text += " (it held " + ", ".join(food_name(state, f) for f in body["laid"]) + ")"
-    return text + (", an extra action" if body.get("further") else "")
+    return text + (", an extra action" if body.get("further") else "") + (", completing it" if body.get("complete") else "")
 
 
 def _action_label(state: dict, body: dict) -> str:

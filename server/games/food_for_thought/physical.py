@@ -134,6 +134,9 @@ def _draw(state: dict, reader: str, kind: str, cid: str) -> list[dict]:
     drawn = state["drawn"]
     p = state["seats"][str(seat)]
     if drawn["seat"] == seat and cid in drawn[kind]:
+        done = _complete_by_tap(state, seat, kind, cid)
+        if done is not None:
+            return done
         drawn[kind].remove(cid)
         return [event(state, "put_back", f"{p['name']} puts {name} back.")]
     holder = _holder(state, kind, cid)
@@ -157,8 +160,20 @@ def _held_tap(state: dict, holder: dict, p: dict, kind: str, cid: str) -> list[d
         raise RuleError("unavailable", f"{name} is {holder['name']}'s card.")
     if cid in p["recipes_done"] or cid in p["activities_done"]:
         raise Quiet()                                     # a completed card tapped again: nothing to do
-    raise RuleError("waiting", f"{name} is not complete yet: place its food with a "
-                    f"{'Recipes & Cook' if kind == 'recipes' else 'Activities & Work Out'} action.")
+    done = _complete_by_tap(state, p["seat"], kind, cid)
+    if done is not None:
+        return done
+    raise RuleError("waiting", f"{name} is not complete yet: place its food on it with a "
+                    f"{'Recipes & Cook' if kind == 'recipes' else 'Activities & Work Out'} action, then tap it again.")
+
+
+def _complete_by_tap(state: dict, seat: int, kind: str, cid: str) -> list[dict] | None:
+    """Physical-first: a taken card tapped again with new food on the player's cards completes it (see
+    :func:`inference.complete_by_tap`); None otherwise."""
+    if state["options"]["mode"] != "physical":
+        return None
+    from .inference import complete_by_tap
+    return complete_by_tap(state, seat, kind, cid)
 
 
 def take_drawn(state: dict, seat: int, action: str, kind: str, named: list[str]) -> list[str]:
@@ -341,7 +356,8 @@ def main_in_play(state: dict) -> bool:
 
 def main_slots(state: dict) -> dict:
     """What the record puts on the main board: the dice of the current shopping, the dining-out tokens."""
-    out = {f"die.{track}.{d}": DIE for track, d in zip(DIE_TRACKS, state["dice"] or [])}
+    camera = state["options"]["dice"] == "camera"          # other dice are never laid on the tracks for the camera
+    out = {f"die.{track}.{d}": DIE for track, d in zip(DIE_TRACKS, state["dice"] if camera and state["dice"] else [])}
     if state["options"]["mode"] == "physical":
         for space, seats in space_markers(state).items():
             out.update({f"action.{space}.{n}": marker(s) for n, s in enumerate(seats, 1)})

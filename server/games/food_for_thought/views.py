@@ -37,6 +37,9 @@ def prompt(state: dict) -> str:
     if state.get("question"):         # physical-first: the table saw more than one legal action
         who = seat_record(state, state["question"]["seat"])["name"]
         return f"{rnd}: {who}, which action was it? Answer on your phone."
+    if state["turn"] is not None and inference.roll_awaited(state, state["turn"]):
+        who = seat_record(state, state["turn"])["name"]
+        return f"{rnd}: {who} goes shopping: roll the two dice and tap the roll on your phone."
     unseen = inference.waiting_for_marker(state)      # only ever set in the actions or the Pizza To Go phase
     if unseen:
         return f"{rnd}: {unseen}, the table cannot see where your marker went: set it squarely on one action space."
@@ -129,7 +132,9 @@ def table_view(state: dict) -> dict:
                                                       "data", "draws")},
         "question": ({"seat": state["question"]["seat"], "options": list(state["question"]["options"])}
                      if state["question"] else None),
-        "put_back": [dict(d) for d in state["put_back"]],
+        "put_back": [dict(d) for d in state["put_back"]] + [d for d in inference.food_to_move(state)
+                                                            if d not in state["put_back"]],
+        "to_confirm": dict(state["to_confirm"]) if state.get("to_confirm") else None,
         "dining_unsure": list(state["dining_unsure"]["problems"]) if state.get("dining_unsure") else None,
         "drawn": {k: list(v) if isinstance(v, list) else v for k, v in state["drawn"].items()},
         "board_name": " / ".join(d["name"] for d in state["diets"].values()),
@@ -196,6 +201,10 @@ def _seat_options(state: dict, seat: int) -> dict:
     if state["question"] and state["question"]["seat"] == seat:
         mine["can"] = ["answer"]
         mine["answer"] = {"options": list(state["question"]["options"])}
+        return mine
+    if inference.roll_awaited(state, seat):   # physical-first, dice: physical: the roll is the one thing to tap
+        mine["can"] = ["roll"]
+        mine["roll"] = {"faces": rules.DIE_FACES}
         return mine
     if state["pending"]:
         if state["pending"]["action"] == "dice":
