@@ -5,13 +5,20 @@
 A scripted group plays whole games at a physical-first table (``mode=physical``, ``draws=physical``,
 the Freezer and Food Allergy modules on): it taps the recipe, activity and assistant cards it takes,
 the out-of-stock cards it reveals each round (1-2 players) and the 8 market stands it draws (2
-players), lays the dining-out tokens out from its own bag (read on the main board), rolls the dice
-onto their two tracks on the main board, and moves tokens and action markers on its boards: grocery
+players), lays the dining-out tokens out from its own bag (read on the main board), gets its shopping dice
+from the one place the game's ``dice`` option names (each option in some games: ``camera``, rolled onto their
+two tracks on the main board; ``physical``, the marker put on the shopping space, then the roll tapped on the
+shopper's phone, one phone input; ``digital``, the marker put down and the table's roll used), and moves
+tokens and action markers on its boards: grocery
 shopping (into the kitchen or straight into the freezer; a special order, $5 from the supply, of a food
 its recipes need that the list no longer offers, and until the game's first one the scarcest foods are
 bought first and any food gone from the list is ordered), farmers market stands (wild foods
 included), Pizza To Go and its extra action at the round's end (or the marker taken back), the
-Chinese Buffet, snacks, cooking (thawing too), working out, passing, and the clean-up.  The table
+Chinese Buffet, snacks, cooking (thawing too), working out, passing, and the clean-up.  Now and then
+(about one in two) a cook or work out that completes a card is made the other way the rulebook describes:
+its food laid on the card first (the table must wait and list nothing), the card tapped again on the
+player's reader (the table completes it), and then the food moved to the body or the supply (the table
+sees it and applies nothing more).  The table
 only gets what the camera would send (a ``board`` reading of each board that changed, every slot of
 it, empty ones as null; the diet board's unused markers and its own action spaces included) and the
 reader taps.  The boards a move changed are read one at a time in a shuffled (seeded) order, the diet
@@ -75,6 +82,16 @@ from vision.lens import Lens  # noqa: E402
 from vision.pipeline import Pipeline, Settings  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
+#: The ``dice`` option's values, one per game in turn (see :func:`dice_of`).
+DICE = ("camera", "physical", "digital")
+#: How often a cook or work out that completes a card is made by laying its food on it and tapping it again.
+SECOND_TAP = 0.5
+
+
+def dice_of(players: int, seed: int) -> str:
+    """The ``dice`` option of the game of ``players`` and ``seed``: each in turn, so the 3 games of a player
+    count and the 4 player counts of one seed use all three."""
+    return DICE[(seed + players) % len(DICE)]
 #: Slots per main board action space the camera watches.
 SPACE_SLOTS = 10
 
@@ -188,9 +205,10 @@ class CameraTable:
 class Group:
     """The people at the table: their decisions, and the inputs each mode gets from them."""
 
-    def __init__(self, players: int, seed: int, camera: str | None = None):
+    def __init__(self, players: int, seed: int, camera: str | None = None, dice: str | None = None):
         self.rng = random.Random(seed)
         self.players, self.seed = players, seed
+        self.dice = dice or dice_of(players, seed)
         self.table = Table(Journal(":memory:"))
         self.camera = CameraTable(players, seed, camera) if camera else None
         self._must(self.table.handle(self._new_game("physical")))
@@ -209,6 +227,9 @@ class Group:
         self.phone = Counter()           # phone or host inputs of the physical table, by action type
         self.actions = Counter()         # actions taken, by type
         self.cases = Counter()           # ambiguity and illegal moves made and resolved
+        self.second_taps = Counter()     # cards completed by a second tap with their food on them, by action type
+        self.rolls = 0                   # rolls tapped on the shopper's phone (dice: physical), among the phone inputs
+        self.tap_rng = random.Random(f"{seed}:second taps")     # (its own: the group's other choices stay the same)
         self.orders = Counter()          # the orders the boards of a move were read in
         self.flashes = 0                 # legal moves listed to put back until their last board was read
         self.wrong: Counter = Counter()  # moves recorded otherwise than the group made them, by what differs
@@ -222,7 +243,8 @@ class Group:
 
     def _new_game(self, mode: str) -> dict:
         return {"new_game": {"game": "food-for-thought", "players": NAMES[:self.players], "seed": self.seed,
-                             "options": {"data": "sample", "draws": "physical", "dice": "physical", "mode": mode,
+                             "options": {"data": "sample", "draws": "physical", "mode": mode,
+                                         "dice": self.dice if mode == "physical" else "physical",
                                          "freezer": True, "food_allergy": True}}}
 
     @staticmethod
@@ -284,6 +306,12 @@ class Group:
         held = state["boards"].get(board, {}).get("seen", {})
         body = {**every, **{s: None for s in held}, **slots}
         self._must(self.truth.handle({"board": {"board": board, "slots": body}}))
+
+    def tap_only(self, inp: dict) -> None:
+        """A card tap the physical-first tables get and the guided replay does not (a card tapped again)."""
+        self._must(self.table.handle(inp))
+        if self.truth is not self.table:
+            self._must(self.truth.handle(inp))
 
     def _answer_truth(self, seat: int, body: dict) -> None:
         """Camera mode: the group's own record asks what a simulated reading's table would; it gets the move."""
@@ -453,7 +481,7 @@ class Group:
         if tap:
             self.both({"tap": {"reader": f"seat-{seat}", "card": tap}})
         if body["action"] == "shop":
-            body = self._shopping(seat)
+            body = self._shopping(seat, None if self.dice == "camera" else self._roll(seat, kind))
         if not extra and self._insisted(seat, body):
             return
         self.actions[kind] += 1
@@ -465,7 +493,7 @@ class Group:
         confirm = self._as_laid(body)
         if not extra:
             self._illegal_first(seat, body)
-        self._move_tokens(seat, body)
+        self._move_tokens(seat, body, kind)
         self._unheard(seat, left)
         if self.state.get("question"):
             self._answer(seat, kind, confirm)
@@ -571,8 +599,25 @@ class Group:
         assert self.state["phase"] != "pizza_extra", "the marker taken back was not seen as a skip"
         self.guided.append({"seat": {"seat": seat, "action": "skip"}})
 
-    def _shopping(self, seat: int) -> dict:
-        dice = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
+    def _roll(self, seat: int, kind: str) -> list[int]:
+        """Dice physical or digital: the shopper's marker goes onto the shopping space (the main board and
+        their diet board read), then the roll is known: tapped on their phone (one phone input) or rolled
+        by the table when it saw the marker land."""
+        trial = copy.deepcopy(self.real)
+        inference.play(trial, seat, {"action": "shop", "dice": [1, 1], "items": []})
+        for board in ("main", self._diet(seat)):
+            self.read(board, implied(trial, board))
+        if self.dice == "physical":
+            dice = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
+            self.phone[kind] += 1
+            self.rolls += 1
+            self.tap_only({"seat": {"seat": seat, "action": "roll", "dice": dice}})
+            return dice
+        assert self.state["dice"] == self.real["dice"], "the table rolled other dice than the group's record"
+        return list(self.real["dice"])
+
+    def _shopping(self, seat: int, dice: list[int] | None) -> dict:
+        dice = dice or sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
         open_ = [sp for sp in sorted(self.real["shopping"]) if sp not in self.real["covered"]]
         sale = [sp for sp in open_ if int(sp[0]) in dice or int(sp[2]) in dice]
         picked = self.rng.sample(sale, min(len(sale), self.rng.randint(1, 3)))
@@ -616,9 +661,31 @@ class Group:
         inference.play(trial, seat, body)
         return {b: implied(trial, b) for b in ("main", "shop", f"diet-{seat}")}
 
-    def _move_tokens(self, seat: int, body: dict) -> None:
-        """Tokens and the marker moved; each board whose look changed is read once its hands are off."""
-        self._show(self._boards_after(seat, body))
+    def _move_tokens(self, seat: int, body: dict, kind: str) -> None:
+        """Tokens and the marker moved; each board whose look changed is read once its hands are off.  Now
+        and then a card the move completes gets its food laid on it and is tapped again first."""
+        boards = self._boards_after(seat, body)
+        if body["action"] in ("cook", "workout") and self.tap_rng.random() < SECOND_TAP:
+            self._second_tap(seat, body, kind)
+        self._show(boards)
+
+    def _second_tap(self, seat: int, body: dict, kind: str) -> None:
+        """The move laid out with the completed card's food still on it (the table must wait, listing nothing),
+        then the card tapped again on the player's reader: the table completes it (a card tap, no phone input)."""
+        trial = copy.deepcopy(self.real)
+        inference.play(trial, seat, body)
+        lying = inference.food_on_card(self.real, trial, seat, body)
+        if lying is None:
+            return
+        before, after = self.real["seats"][str(seat)], trial["seats"][str(seat)]
+        card_kind, card = next((k, c) for k in ("recipes", "activities") for c in after[f"{k}_done"]
+                               if c not in before[f"{k}_done"])
+        self._show({**{b: implied(trial, b) for b in ("main", "shop")}, self._diet(seat): lying})
+        assert not self.state["put_back"] or self.state["phase"] == "round_end", \
+            f"a full card waiting for its tap was listed to put back: {self.state['put_back']}"
+        self.tap_only({"tap": {"reader": f"seat-{seat}", "card": physical.card_id(card_kind, card)}})
+        assert card in self.state["seats"][str(seat)][f"{card_kind}_done"], f"the second tap did not complete {card}"
+        self.second_taps[kind] += 1
 
     def _show(self, boards: dict, legal: bool = True) -> None:
         """The camera's readings of the boards that look different now, in a shuffled order: each
@@ -655,9 +722,13 @@ class Group:
     def _illegal_first(self, seat: int, body: dict) -> None:
         """Now and then the group first does the move wrong: each kind of wrong move once a game, at
         its first chance, at most one a turn.  The table must apply nothing and list what to put back;
-        the group then puts things right and makes its real move (read by ``turn``)."""
-        for make in (self._two_token_snack, self._second_snack, self._over_budget, self._taken_space,
-                     self._third_market_visit, self._market_misplaced, self._workout_misfit, self._cook_misfit):
+        the group then puts things right and makes its real move (read by ``turn``).  A shopping trip whose
+        roll came after the marker went down (dice: physical or digital) has only the purchase to get wrong."""
+        makers = (self._two_token_snack, self._second_snack, self._over_budget, self._taken_space,
+                  self._third_market_visit, self._market_misplaced, self._workout_misfit, self._cook_misfit)
+        if body["action"] == "shop" and self.dice != "camera":
+            makers = (self._over_budget,)
+        for make in makers:
             wrong = make(seat, body)
             if wrong:
                 self._refused(seat, *wrong)
@@ -862,6 +933,8 @@ class Group:
 
     def play(self, rounds: int | None = None) -> None:
         """The game (or its first ``rounds`` rounds, up to the next round's start)."""
+        if not self.camera:                  # the camera's first look: the main board's empty action spaces
+            self.read("main", {})
         for card in self.stands if self.players == 2 else []:     # the 8 market stands drawn at set-up
             self.both({"tap": {"reader": "center", "card": physical.card_id("market", card)}})
         self.lay_out_round()
@@ -918,7 +991,8 @@ def actions_space_open(state: dict, seat: int) -> bool:
 def _record(state: dict) -> dict:
     """What the table records, leaving out its log, what the camera saw and what it asks or lists, and
     the order of the tokens in the areas where it means nothing (a kitchen column, trash, freezer, thaw)."""
-    out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "dining_unsure", "seats")}
+    out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "dining_unsure", "seats",
+                                                     "roll_wanted", "tap_wanted", "completing", "to_confirm")}
     out["seats"] = {s: {**p, "kitchen": [sorted(c) for c in p["kitchen"]],
                         **{a: sorted(p[a]) for a in ("trash", "freezer", "thaw")}} for s, p in state["seats"].items()}
     return out
@@ -943,12 +1017,13 @@ def _same(a: dict, b: dict) -> bool:
     return key(a) == key(b)
 
 
-def play_game(players: int, seed: int, camera: str | None = None, rounds: int | None = None) -> dict:
+def play_game(players: int, seed: int, camera: str | None = None, rounds: int | None = None,
+              dice: str | None = None) -> dict:
     """One whole game (or its first ``rounds``): the physical table's phone inputs, actions, cases, and
     both modes' scores (camera mode: also why the game stalled, if it did, and what the camera did; or
     only ``calibration``, why the camera's calibration refused the table, when it did)."""
     try:
-        group = Group(players, seed, camera)
+        group = Group(players, seed, camera, dice)
     except LookupError as exc:                          # a token type not seen where the plan lays it
         return {"players": players, "seed": seed, "calibration": str(exc)}
     stalled = None
@@ -963,7 +1038,8 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
     out = {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
            "cases": group.cases, "physical": physical_scores, "guided": None if stalled else group.guided_scores(),
            "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled,
-           "wild": group.wild, "specials": group.specials}
+           "wild": group.wild, "specials": group.specials, "dice": group.dice, "second_taps": group.second_taps,
+           "rolls": group.rolls}
     if camera:
         out.update(frames=group.camera.frames, beyond=group.camera.beyond, refused=group.refused,
                    misread=group.camera.misread, straightened=group.straightened, unannounced=group.unannounced,
@@ -987,6 +1063,7 @@ def main() -> None:
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
     unannounced = 0
     dining_misread = 0
+    by_dice, second_taps = defaultdict(Counter), Counter()
     uncalibrated = []
     started = time.perf_counter()
     for n in (int(x) for x in args.players.split(",")):
@@ -1007,6 +1084,9 @@ def main() -> None:
             dining_misread += g.get("dining_misread", 0)
             phone.update(g["phone"])
             actions.update(g["actions"])
+            by_dice[g["dice"]].update(games=1, actions=sum(g["actions"].values()), trips=g["actions"]["shop"],
+                                      inputs=sum(g["phone"].values()), rolls=g["rolls"])
+            second_taps.update(g["second_taps"])
             cases.update(g["cases"])
             orders.update(g["orders"])
             flashes += g["flashes"]
@@ -1015,7 +1095,8 @@ def main() -> None:
             specials += g["specials"]
             wrong += not g["stalled"] and g["physical"] != g["guided"]
             per_game.append(sum(g["phone"].values()) / max(1, sum(g["actions"].values())))
-            print(f"{n}p seed {seed}: {sum(g['actions'].values())} actions, {sum(g['phone'].values())} phone/host "
+            print(f"{n}p seed {seed} (dice: {g['dice']}): {sum(g['actions'].values())} actions, "
+                  f"{sum(g['phone'].values())} phone/host "
                   f"inputs, scores {g['physical']}" + (f" STALLED ({g['stalled']})" if g["stalled"] else
                                                       "" if g["physical"] == g["guided"] else
                                                       f" GUIDED DIFFERS {g['guided']}"), flush=True)
@@ -1027,6 +1108,12 @@ def main() -> None:
           f"{statistics.median(per_game or [0]):.3f}")
     for kind in sorted(by_type):
         print(f"  {kind:<12} {phone[kind]:>4} inputs / {actions[kind]:>4} = {by_type[kind]:.3f}")
+    print("by dice option (its games' actions, shopping trips as their first action, phone/host inputs, of them rolls "
+          "tapped on the phone):" + "".join(f"\n  {d:<8} {c['games']} games, {c['actions']} actions, {c['trips']} trips, "
+                                            f"{c['inputs']} inputs ({c['inputs'] / max(1, c['actions']):.3f} an action), "
+                                            f"{c['rolls']} rolls" for d, c in sorted(by_dice.items())))
+    print("cards completed by a second tap, their food laid on them first (reader taps, not phone inputs): "
+          + (", ".join(f"{k} {v} of {actions[k]} actions" for k, v in sorted(second_taps.items())) or "none"))
     print("cases made and resolved: " + ", ".join(f"{k} x{v}" for k, v in sorted(cases.items())))
     kinds = Counter({k: v for k, v in cases.items() if not k.startswith("confirmed")})
     print(f"  {len(kinds)} kinds, {sum(kinds.values())} cases; each turn ended with its move applied and nothing "
