@@ -289,3 +289,36 @@ def test_the_tv_names_what_the_camera_could_not_see_in_letters_read_from_the_sof
             screenshot(tv, "food-for-thought-tv-marker-unseen")
     finally:
         srv.stop()
+
+
+def test_the_roll_is_one_tap_on_the_shoppers_phone(tmp_path):
+    """Physical-first with dice: physical (rulebook Grocery Shopping: the shopper rolls both dice): once the
+    camera sees the shopper's marker on the shopping space, her phone offers the 21 pairs of faces as big
+    buttons, each readable at arm's length; one tap enters the roll and the TV shows it."""
+    srv = Server(tmp_path / "data").start()
+    try:
+        assert srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 2,
+                                      "options": {"data": "sample", "mode": "physical", "dice": "physical"}}}).ok
+        while (view := srv.state("host", token=srv.host_token))["phase"] == "assistants":
+            s, me = next((int(k), me) for k, me in view["host"]["options_by_seat"].items() if me["can"])
+            assert srv.post({"host": {"action": "assistant", "seat": s, "card": me["assistant"]["choices"][0]["id"]}}).ok
+        turn = view["turn"]
+        assert srv.post({"board": {"board": "main", "slots": {"action.shop.1": f"marker{turn}"}}}).ok
+        assert srv.post({"board": {"board": f"diet-{turn}", "slots": {
+            "markers.1": "marker", "markers.2": "marker", "markers.3": "marker", "markers.4": None}}}).ok
+        with browser() as b:
+            phone = b.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(f"{srv.url}/seat/{turn}?token={srv.seat_token(turn)}")
+            phone.wait_for_selector("text=Your roll: tap the two dice you rolled")
+            buttons = phone.locator("button.ft-roll")
+            assert buttons.count() == 21
+            for box in (buttons.nth(i).bounding_box() for i in (0, 20)):
+                assert box["height"] >= 48 and box["width"] >= 48 and box["x"] + box["width"] <= 390, box
+            size = phone.evaluate("parseFloat(getComputedStyle(document.querySelector('.ft-roll .faces')).fontSize)")
+            assert size >= 24, size
+            screenshot(phone, "food-for-thought-phone-roll")
+            phone.click("button[aria-label='2 and 5']")
+            phone.wait_for_function("!document.body.textContent.includes('Your roll:')")
+        assert srv.state("table")["dice"] == [2, 5]
+    finally:
+        srv.stop()

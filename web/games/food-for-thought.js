@@ -33,10 +33,10 @@
     .ft-group { display: flex; justify-content: space-between; gap: 0.4em; }
     .ft-dice { font-size: 1.6em; font-weight: bold; }
     .ft-rollgrid { display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); gap: 0.3em; }
-    .ft .ft-rollgrid button.ft-roll { margin: 0; min-height: 3.6em; padding: 0.15em 0; display: flex; flex-direction: column;
+    .ft .ft-rollgrid button.ft-roll { margin: 0; min-height: 3.1em; padding: 0.1em 0; display: flex; flex-direction: column;
                                       align-items: center; justify-content: center; font-size: 1em; line-height: 1.1; }
     .ft-roll .faces { font-size: 1.75em; letter-spacing: -0.08em; }
-    .ft-roll b { font-size: 1.05em; }
+    .ft-roll b { font-size: 1.15em; white-space: nowrap; }
     .ft-receipts { display: flex; gap: 0.8em; flex-wrap: wrap; }
     .ft-receipt { background: var(--card); color: var(--card-ink); padding: 0.5em 0.7em; border-radius: 0.3em; min-width: 14em;
                   font-family: monospace; font-size: 0.85em; flex: 1 1 14em; }
@@ -360,7 +360,7 @@
       for (let a = 1; a <= me.roll.faces; a++) {
         for (let b = a; b <= me.roll.faces; b++) {
           pairs.push(h("button", { class: "ft-roll", style: `grid-row: ${a}; grid-column: ${b}`, "aria-label": `${a} and ${b}`,
-            onclick: () => doAct({ action: "roll", dice: [a, b] }) }, h("span", { class: "faces" }, face(a) + face(b)), h("b", {}, `${a} + ${b}`)));
+            onclick: () => doAct({ action: "roll", dice: [a, b] }) }, h("span", { class: "faces" }, face(a) + face(b)), h("b", {}, `${a}+${b}`)));
         }
       }
       parts.push(h("div", { class: "ft-box" }, h("h4", {}, "Your roll: tap the two dice you rolled"), h("div", { class: "ft-rollgrid" }, ...pairs)));
