@@ -992,7 +992,7 @@ def _record(state: dict) -> dict:
     """What the table records, leaving out its log, what the camera saw and what it asks or lists, and
     the order of the tokens in the areas where it means nothing (a kitchen column, trash, freezer, thaw)."""
     out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "dining_unsure", "seats",
-                                                     "roll_wanted", "tap_wanted", "completing", "to_confirm")}
+                                                     "rolled_for", "roll_wanted", "tap_wanted", "completing", "to_confirm")}
     out["seats"] = {s: {**p, "kitchen": [sorted(c) for c in p["kitchen"]],
                         **{a: sorted(p[a]) for a in ("trash", "freezer", "thaw")}} for s, p in state["seats"].items()}
     return out

@@ -303,7 +303,7 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     if why:
         raise RuleError("unavailable", why)
     events += actions.start_shopping(state, seat, p, body["dice"], HOW_ROLLED[state["options"]["dice"]])
-    state["roll"] = None
+    state["rolled_for"] = None
     return events + actions.buy(state, seat, {"items": body["items"], "freeze": body.get("freeze", [])})
 
 
@@ -314,11 +314,11 @@ HOW_ROLLED = {"camera": "read by the camera", "physical": "entered on the phone"
 def shopping_dice(state: dict, seat: int) -> list[int] | None:
     """The dice of ``seat``'s shopping trip now, from the one place the ``dice`` option names: the main
     board's two tracks as the camera reads them (``camera``), else the roll the table made or the player
-    entered for this very action (None: not known yet)."""
+    entered for this very action, as a die ability may have changed it since (None: not known yet)."""
     if state["options"]["dice"] == "camera":
         return physical.dice_seen(_seen(state, physical.MAIN))
-    roll = state.get("roll")
-    return list(roll["dice"]) if roll and roll["action"] == _action_now(state, seat) else None
+    now = state.get("rolled_for") == _action_now(state, seat)
+    return list(state["dice"]) if now and state["dice"] else None
 
 
 def _trip_waits(state: dict, seat: int) -> bool:
@@ -337,8 +337,7 @@ def _trip_waits(state: dict, seat: int) -> bool:
 def _rolled(state: dict, seat: int, dice: list[int]) -> list[dict]:
     """Record the roll of ``seat``'s shopping trip now (dice: physical or digital): the TV shows it, with
     the shopping list's prices under it."""
-    state["roll"] = {"dice": sorted(dice), "action": _action_now(state, seat)}
-    state["dice"] = sorted(dice)
+    state["rolled_for"], state["dice"] = _action_now(state, seat), sorted(dice)
     name = state["seats"][str(seat)]["name"]
     return [event(state, "dice", f"{name} goes shopping: dice {HOW_ROLLED[state['options']['dice']]}, "
                   f"{state['dice'][0]} and {state['dice'][1]}.", dice=list(state["dice"]))]
@@ -363,7 +362,7 @@ def roll(state: dict, seat: int, body: dict) -> list[dict]:
         raise RuleError("not_now", "Answer the table's question on your phone first.")
     if not _trip_waits(state, seat):
         raise RuleError("not_now", "No shopping trip waits for a roll: put your marker on a shopping space first "
-                        "(the table enters the roll once the camera sees it there).")
+                        "(your phone offers the roll once the camera sees it there).")
     return _rolled(state, seat, faces) + after_reading(state)
 
 
