@@ -141,3 +141,39 @@ def test_a_still_shadow_and_glare_are_light_but_a_resting_fingertip_or_a_still_a
     arm = scenes.Hand(tip=(float(middle[0]), float(middle[1])), origin=(float(middle[0]) + 100, 1400.0),
                       skin=scenes.SKINS[0], sleeve=(150, 150, 150))
     assert _held_then_committed(pipe, s, tokens, arm, free[1], 300) / 30 <= 0.5
+
+
+def test_something_that_differs_from_the_print_in_colour_alone_is_seen_within_a_frame():
+    """Issue 20 (a Pi's CPU) beside issue 13's hands target: a still board is looked at every other frame
+    while no cell's grey moves, so a fingertip of the print's own grey but another colour, appearing at the
+    board's edge without moving any grey, must still make the board busy by the next frame, whichever
+    frame it comes in (the tracker wants several still frames before a commit, so nothing is committed
+    under it), and keep it busy while it stays."""
+    import cv2
+
+    from vision.motion import CHANGE, MotionDetector
+
+    layout = layouts("diet-1")["diet-1"]
+    w, h = (int(v) for v in layout.size_mm)
+    print_bgr, finger_bgr = (120, 140, 160), (200, 120, 182)       # one grey (143.7 and 147.7), two colours
+    grey = lambda bgr: 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+    assert abs(grey(finger_bgr) - grey(print_bgr)) < CHANGE / 4
+    rng = np.random.default_rng(5)
+
+    def frame(finger: bool) -> np.ndarray:      # the board 1 px a mm, a fingertip 20 mm wide on its left edge
+        img = np.empty((h, w, 3), np.uint8)
+        img[:] = print_bgr
+        if finger:
+            img[h // 2 - 10:h // 2 + 10, :20] = finger_bgr
+        return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
+    for arrives_after in (6, 7):        # after a frame looked at, and after one passed over
+        motion = MotionDetector(layout)
+        motion.set_view(lambda pts: pts, 0.5)
+        verdicts = []
+        for i in range(arrives_after + 6):
+            img = frame(i >= arrives_after)
+            small = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+            verdicts.append(motion.update(small, img))
+        assert not any(verdicts[2:arrives_after]), "the empty board lies still"
+        assert all(verdicts[arrives_after + 1:]), f"seen at most a frame late and held: {verdicts}"

@@ -14,6 +14,9 @@ darkens the print and keeps its colour, a glare spot brightens it towards white,
 while skin and a sleeve bring their own colour, so a still shadow or glare spot
 does not hold a board busy for good; a grey change alone counts only when darker
 than any shadow (the grey view alone is used until a colour background is known).
+While a board lies still and no cell's grey moved since the previous frame, the
+foreground is looked at every other frame (a Pi's CPU, issue 20): the verdict stands
+for the frame between.
 The background follows the board slowly while it is still; something that lies
 still outside the slots for ``absorb_frames`` is taken into the background (and
 reported) so a forgotten card does not block the board for ever.
@@ -72,6 +75,9 @@ class MotionDetector:
         self.static_frames = 0
         self.absorbed = False
         self.seeded = False
+        self.busy = True              # the last verdict
+        self.looked = False           # whether the last frame was looked at (not passed over as still)
+        self.flagged: np.ndarray | None = None   # the cells the colour measure flagged when it last looked
         self.last = {"motion_mm2": 0.0, "foreground_mm2": 0.0, "edge_mm2": 0.0}
 
     def set_view(self, to_image, scale: float) -> None:
@@ -92,8 +98,8 @@ class MotionDetector:
         self.outside = self._outside_slots(MM_PER_PX / max(float(np.median(step)), 1e-6))
         self.colour_outside = cv2.resize(self.outside.astype(np.uint8), self.colour_maps[0].shape[::-1],
                                          interpolation=cv2.INTER_NEAREST) > 0
-        self.previous = self.background = self.colour = None
-        self.seeded = False
+        self.previous = self.background = self.colour = self.flagged = None
+        self.seeded, self.busy = False, True
         self.static_frames = 0
 
     def _outside_slots(self, spill_mm: float) -> np.ndarray:
@@ -137,33 +143,42 @@ class MotionDetector:
         added (glare) moves the shares only towards white; what is left is a colour the light does not
         make.  Skin, a sleeve or anything laid over the print brings its own.
         """
-        v, b = view + DARK, background + DARK
-        cast = np.median(v[self.colour_outside] / b[self.colour_outside], axis=0)
-        v *= cast.mean() / cast
-        sv, sb = v.sum(2, keepdims=True), b.sum(2, keepdims=True)
-        cv, cb = v / sv, b / sb
-        white = 1 / 3 - cb                        # from the background's colour towards white
-        t = (((cv - cb) * white).sum(2, keepdims=True) / np.maximum((white * white).sum(2, keepdims=True), 1e-6))
+        # channel by channel, each a plane of its own (numpy sums and maxima over a last axis of three are slow)
+        v, b = [p + DARK for p in cv2.split(view)], [p + DARK for p in cv2.split(background)]
+        cast = [np.median(vk[self.colour_outside] / bk[self.colour_outside]) for vk, bk in zip(v, b)]
+        v = [vk * (sum(cast) / 3 / ck) for vk, ck in zip(v, cast)]
+        sv, sb = v[0] + v[1] + v[2], b[0] + b[1] + b[2]
+        d = [vk / sv - bk / sb for vk, bk in zip(v, b)]   # the change of each channel's share
+        white = [1 / 3 - bk / sb for bk in b]              # from the background's colour towards white
+        t = (d[0] * white[0] + d[1] * white[1] + d[2] * white[2]) / np.maximum(
+            white[0] * white[0] + white[1] * white[1] + white[2] * white[2], 1e-6)
         t = np.where(sv > sb, np.clip(t, 0, 1), 0)        # only light added moves it that way
-        return np.abs(cv - cb - t * white).max(2) * sb[..., 0]
+        off = [np.abs(dk - t * wk) for dk, wk in zip(d, white)]
+        return np.maximum(np.maximum(off[0], off[1]), off[2]) * sb
 
-    def foreground(self, view: np.ndarray, background: np.ndarray, colour: np.ndarray | None = None) -> tuple[float, float]:
+    def odd(self, colour: np.ndarray) -> np.ndarray:
+        """The coarse cells whose colour (``colour``, from :meth:`coloured`, against the colour background)
+        is not one a change of light makes (:meth:`unlit`), with a neighbouring sample that is not either."""
+        h, w = self.size[::-1]
+        if not (cv2.absdiff(colour, self.colour) > COLOUR_CHANGE).any():
+            return np.zeros((h, w), bool)
+        odd = (self.unlit(colour, self.colour) > COLOUR_CHANGE).astype(np.uint8)
+        # a sample counts with a neighbour that does too: a fingertip is several, noise one alone
+        odd &= cv2.boxFilter(odd, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT) >= 2
+        return cv2.resize(odd, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+
+    def foreground(self, view: np.ndarray, background: np.ndarray, odd: np.ndarray | None = None) -> tuple[float, float]:
         """What differs from ``background``: the area outside the slots, and the area of the changed
         regions that reach the board's edge (mm^2 each).
 
-        With ``colour`` (:meth:`coloured`, now) and a colour background, a cell counts when its colour is
-        not one a change of light makes (:meth:`unlit`) or it is darker than any shadow; without, when its
-        grey level changed.
+        With ``odd`` (:meth:`odd`), a cell counts when it is odd or darker than any shadow; without, when
+        its grey level changed.
         """
-        fg = cv2.absdiff(view.astype(np.float32), background.astype(np.float32)) > CHANGE
-        if colour is not None and self.colour is not None:
-            fg &= view < SHADOW_GAIN * background
-            if (cv2.absdiff(colour, self.colour) > COLOUR_CHANGE).any():
-                odd = (self.unlit(colour, self.colour) > COLOUR_CHANGE).astype(np.uint8)
-                # a sample counts with a neighbour that does too: a fingertip is several, noise one alone
-                odd &= cv2.boxFilter(odd, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT) >= 2
-                h, w = fg.shape
-                fg |= cv2.resize(odd, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+        grey = view.astype(np.float32)
+        fg = cv2.absdiff(grey, background) > CHANGE
+        if odd is not None:
+            fg &= grey < SHADOW_GAIN * background
+            fg |= odd
         fg = fg.astype(np.uint8)
         outside = int(np.count_nonzero(fg & self.outside)) * self.px_mm2
         if not (fg[0].any() or fg[-1].any() or fg[:, 0].any() or fg[:, -1].any()):
@@ -179,6 +194,18 @@ class MotionDetector:
     def update(self, small_grey: np.ndarray, frame: np.ndarray | None = None) -> bool:
         """True when the board is busy in this frame (``frame``: the full-size BGR picture, for colour)."""
         view = self.rectified(small_grey)
+        motion = 0.0 if self.previous is None else \
+            int(np.count_nonzero(cv2.absdiff(view, self.previous) > CHANGE)) * self.px_mm2
+        # while the board lies still and no cell's grey moved, it is looked at every other frame and the
+        # verdict stands for the frame between (something that differs in colour alone, appearing without
+        # moving a cell's grey, is seen a frame later)
+        look = frame is not None and (self.flagged is None or self.busy or motion > 0 or not self.looked)
+        self.looked = look
+        if frame is not None and not look:
+            self.previous, self.static_frames = view, self.static_frames + 1
+            self.last = {**self.last, "motion_mm2": 0.0}
+            cv2.accumulateWeighted(view, self.background, 0.05)
+            return False
         colour = self.coloured(frame) if frame is not None else None
         if self.previous is None and self.seeded:
             # the calibration's empty board, brought to today's brightness outside the slots
@@ -188,15 +215,18 @@ class MotionDetector:
             self.last = {"motion_mm2": 0.0, "foreground_mm2": foreground, "edge_mm2": edge}
             # only this first verdict uses it: from now on the board as seen is the background
             self.previous, self.background, self.colour, self.seeded = view, view.astype(np.float32), colour, False
-            return foreground > FOREGROUND_MM2 or edge > EDGE_MM2
+            self.busy = foreground > FOREGROUND_MM2 or edge > EDGE_MM2
+            return self.busy
         if self.previous is None:
             self.previous, self.background, self.colour = view, view.astype(np.float32), colour
+            self.busy = True
             return True
-        motion = int(np.count_nonzero(cv2.absdiff(view, self.previous) > CHANGE)) * self.px_mm2
-        foreground, edge = self.foreground(view, self.background, colour)
+        if colour is not None and self.colour is not None:
+            self.flagged = self.odd(colour)
+        foreground, edge = self.foreground(view, self.background, self.flagged if frame is not None else None)
         self.previous = view
         self.last = {"motion_mm2": float(motion), "foreground_mm2": foreground, "edge_mm2": edge}
-        busy = motion > MOTION_MM2 or foreground > FOREGROUND_MM2 or edge > EDGE_MM2
+        busy = self.busy = motion > MOTION_MM2 or foreground > FOREGROUND_MM2 or edge > EDGE_MM2
         if motion <= MOTION_MM2:
             self.static_frames += 1
         else:
@@ -207,6 +237,8 @@ class MotionDetector:
                 cv2.accumulateWeighted(colour, self.colour, 0.05)
             self.absorbed = False
         elif self.static_frames >= self.absorb_frames:
-            self.background, self.colour = view.astype(np.float32), colour   # it lies still: part of the board now
+            self.background = view.astype(np.float32)    # it lies still: part of the board now
+            if colour is not None:
+                self.colour, self.flagged = colour, None
             self.absorbed = True
         return busy
