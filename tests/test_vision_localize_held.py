@@ -22,6 +22,7 @@ import pytest
 from tests.support.vision_scenes import Frames
 from vision import synthetic as syn
 from vision.classify import Reference
+from vision.classify import classify as pipeline_classify
 from vision.layout import QUIET, sample_layouts
 from vision.pipeline import Pipeline
 from vision.service import CameraService
@@ -145,6 +146,27 @@ def test_a_held_board_seen_too_coarsely_reads_its_spaces_unknown(calibrated, mon
     truth = shown[0][1]["boards"][BOARD]["slots"]
     named = commits[0]["board"]["slots"]
     assert named and {slot: truth[slot] for slot in named} == named
+
+
+def test_a_held_boards_spaces_too_far_to_read_are_not_classified_again(calibrated, monkeypatch):
+    """Issue 20 (a Pi's CPU): a held board's spaces seen too coarsely read unknown whatever the classifier
+    says, so neither the periodic re-read of a still board's parts (one part every REREAD_EVERY frames) nor a
+    change on the board classifies them again; they stay unknown and nothing is committed for them."""
+    import vision.pipeline as pipeline
+    layout, scene, ref, tokens = calibrated
+    monkeypatch.setattr(pipeline, "MIN_PX_PER_MM", 100.0)
+    pipe = Pipeline({BOARD: layout}, {BOARD: ref})
+    for i in range(FRAMES):
+        pipe.process(_hidden(scene, tokens, 840 + i)[0])
+    assert pipe.status()["boards"][BOARD]["status"] == "held"
+    read = []
+    monkeypatch.setattr(pipeline, "classify", lambda *a, **k: read.append(k.get("slots")) or pipeline_classify(*a, **k))
+    commits = []
+    for i in range(3 * pipeline.REREAD_EVERY):       # three of the board's turns
+        commits += pipe.process(_hidden(scene, tokens, 860 + i)[0])
+    assert read == [], f"{len(read)} reads of spaces that read unknown anyway"
+    assert set(pipe.boards[BOARD].reading.labels) == {"unknown"}
+    assert all(not c["board"]["slots"] for c in commits)
 
 
 def test_the_health_line_says_a_board_is_held_and_what_to_do_if_it_moves(calibrated):

@@ -99,6 +99,7 @@ class BoardWatch:
     light_slots: np.ndarray | None = None  # the slots read with any others (LIGHT_SLOTS)
     at_place: tuple[MotionDetector, np.ndarray] | None = None  # the coarse view at the reference's place and
     #                                                             the cells of it that holding the board compares
+    paper: np.ndarray | None = None        # (P, 2) board mm of its plain paper: the layout's, found once (0.2 s)
 
 
 class Pipeline:
@@ -233,7 +234,9 @@ class Pipeline:
         elif turn is not None or (watch.touched and not busy):
             # (a part read under a hand in its turn: those slots' windows changed, read again once still)
             changed = self._changed_slots(watch, frame) if watch.touched and not busy else turn
-            self._read(watch, frame, changed if turn is None else np.union1d(turn, changed))
+            slots = changed if turn is None else np.union1d(turn, changed)
+            far = self._far_while_held(watch)
+            self._read(watch, frame, slots if far is None else slots[~far[slots]])   # they read unknown anyway
             watch.touched = watch.touched and busy
         return watch.tracker.update(watch.reading.labels, busy)
 
@@ -285,14 +288,18 @@ class Pipeline:
         self._unread_far_while_held(watch)
 
     @staticmethod
-    def _unread_far_while_held(watch: BoardWatch) -> None:
+    def _far_while_held(watch: BoardWatch) -> np.ndarray | None:
+        """Which slots of a held board are seen coarser than MIN_PX_PER_MM (None when it is not held)."""
+        if watch.fix is None or watch.fix.status != "held" or watch.scale is None:
+            return None
+        return watch.scale < MIN_PX_PER_MM
+
+    def _unread_far_while_held(self, watch: BoardWatch) -> None:
         """A held board's slots seen coarser than MIN_PX_PER_MM read unknown: no marker confirms the
         place, and on the camera bench's hard level the held far boards (0.19-0.36 px a mm) read 20
         wrong values in 1,233 slots, four to eight times the rate of far slots on boards their markers place."""
-        if watch.fix is None or watch.fix.status != "held" or watch.scale is None:
-            return
-        far = watch.scale < MIN_PX_PER_MM
-        if far.any():
+        far = self._far_while_held(watch)
+        if far is not None and far.any():
             watch.reading = Reading([UNKNOWN if f else label for label, f in zip(watch.reading.labels, far)],
                                     np.where(far, 0.0, watch.reading.confidence))
 
@@ -307,10 +314,11 @@ class Pipeline:
         watch.sign_samples = coarse_samples(watch.window.side, SIGN_STEP)
         n = len(layout.slots)
         watch.light_slots = np.unique(np.linspace(0, n - 1, min(n, LIGHT_SLOTS)).round().astype(np.intp))
-        paper = paper_points(layout)
         watch.paper_maps = None
-        if len(paper):
-            p = to_image(paper)
+        if watch.paper is None:
+            watch.paper = paper_points(layout)
+        if len(watch.paper):
+            p = to_image(watch.paper)
             watch.paper_maps = (p[:, 0].reshape(1, -1).copy(), p[:, 1].reshape(1, -1).copy())
         watch.patch_maps = None
         if layout.patch:
