@@ -370,12 +370,8 @@ def _roll_wanted(state: dict, seat: int) -> list[dict]:
     """A shopping trip waits for the roll the player enters on their phone: announced once per action,
     nothing decided and nothing listed to put back meanwhile."""
     state["put_back"] = []
-    now = _action_now(state, seat)
-    if state.get("roll_wanted") == now:
-        return []
-    state["roll_wanted"] = now
-    return [event(state, "roll_wanted", f"{state['seats'][str(seat)]['name']} goes shopping: roll the two dice and "
-                  "tap the roll on your phone.")]
+    return _once_per_action(state, seat, "roll_wanted", f"{state['seats'][str(seat)]['name']} goes shopping: roll "
+                            "the two dice and tap the roll on your phone.")
 
 
 def roll_awaited(state: dict, seat: int) -> bool:
@@ -641,14 +637,9 @@ def _tap_wanted(state: dict, seat: int, full: list[Outcome]) -> list[dict]:
     """A card's food lies on it, complete, and nobody tapped it: nothing is decided and nothing listed; the
     TV says (once per action) to tap the card again, or move the food where it goes."""
     state["put_back"] = []
-    now = _action_now(state, seat)
-    if state.get("tap_wanted") == now:
-        return []
-    state["tap_wanted"] = now
-    names = _full_names(state, seat, full)
     words = "; ".join(f"{' or '.join(n)} is full: tap it again to complete it, or move its food {FOOD_GOES[k]}"
-                      for k, n in names.items())
-    return [event(state, "tap_wanted", f"{state['seats'][str(seat)]['name']}: {words}.")]
+                      for k, n in _full_names(state, seat, full).items())
+    return _once_per_action(state, seat, "tap_wanted", f"{state['seats'][str(seat)]['name']}: {words}.")
 
 
 def _await_food(state: dict, seat: int, body: dict, before: dict) -> list[dict]:
@@ -716,12 +707,17 @@ def _marker_unseen(state: dict, seat: int) -> list[dict]:
     """The camera sees a marker gone from ``seat``'s row but on no action space (one read unsure, or still in
     the player's hand), or on more spaces than left the row: the TV's headline says so (see
     :func:`waiting_for_marker`), announced once per action, while the table waits for the camera to see it."""
-    p, now = state["seats"][str(seat)], _action_now(state, seat)
-    if state.get("marker_unseen") == now:
+    return _once_per_action(state, seat, "marker_unseen", f"{state['seats'][str(seat)]['name']}: the table cannot "
+                            "see where your marker went; set it squarely on one action space.")
+
+
+def _once_per_action(state: dict, seat: int, kind: str, text: str) -> list[dict]:
+    """The event ``kind`` saying ``text``, once per action of ``seat`` (``state[kind]`` keeps which action)."""
+    now = _action_now(state, seat)
+    if state.get(kind) == now:
         return []
-    state["marker_unseen"] = now
-    return [event(state, "marker_unseen", f"{p['name']}: the table cannot see where your marker went; set it "
-                  "squarely on one action space.")]
+    state[kind] = now
+    return [event(state, kind, text)]
 
 
 def _action_now(state: dict, seat: int) -> dict:
