@@ -216,7 +216,8 @@ class Group:
         # as the tokens lie (not as the camera reads them); the people's moves are made on its boards
         self.truth = Table(Journal(":memory:")) if camera else self.table
         if camera:
-            self._must(self.truth.handle(self._new_game("physical")))
+            # (the table's own roll, dice digital, is the TV's: the group's record is told it as a roll entered)
+            self._must(self.truth.handle(self._new_game("physical", "physical" if self.dice == "digital" else None)))
         self.refused = Counter()         # camera commits the table refused (camera mode), by message
         self.straightened = 0            # times the people straightened tokens the camera misread (camera mode)
         self.unannounced = 0             # times they straightened their move's pieces as the TV announced nothing
@@ -241,10 +242,10 @@ class Group:
         self.rng.shuffle(self.oos)
         self.stands = self.rng.sample(sorted(self.real["cards"]["market"]), inference.rules.TWO_PLAYER_MARKET_CARDS)
 
-    def _new_game(self, mode: str) -> dict:
+    def _new_game(self, mode: str, dice: str | None = None) -> dict:
         return {"new_game": {"game": "food-for-thought", "players": NAMES[:self.players], "seed": self.seed,
                              "options": {"data": "sample", "draws": "physical", "mode": mode,
-                                         "dice": self.dice if mode == "physical" else "physical",
+                                         "dice": dice or (self.dice if mode == "physical" else "physical"),
                                          "freezer": True, "food_allergy": True}}}
 
     @staticmethod
@@ -607,14 +608,25 @@ class Group:
         inference.play(trial, seat, {"action": "shop", "dice": [1, 1], "items": []})
         for board in ("main", self._diet(seat)):
             self.read(board, implied(trial, board))
-        if self.dice == "physical":
-            dice = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
+        physical_dice = self.dice == "physical"
+        for _ in range(3 if self.camera else 0):      # the table has not seen the marker land: straightened
+            if inference.roll_awaited(self.state, seat) if physical_dice else inference.shopping_dice(self.state, seat):
+                break
+            self.unannounced += 1
+            for board in ("main", self._diet(seat)):
+                self._commit(self.camera.nudge(board))
+        roll = {"seat": {"seat": seat, "action": "roll"}}
+        if physical_dice:
+            roll["seat"]["dice"] = sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
             self.phone[kind] += 1
             self.rolls += 1
-            self.tap_only({"seat": {"seat": seat, "action": "roll", "dice": dice}})
-            return dice
-        assert self.state["dice"] == self.real["dice"], "the table rolled other dice than the group's record"
-        return list(self.real["dice"])
+            self.tap_only(roll)
+            return roll["seat"]["dice"]
+        dice = inference.shopping_dice(self.state, seat)
+        assert dice, "the table did not roll when the shopper's marker landed on the shopping space"
+        if self.truth is not self.table:              # the group's record learns the roll from the TV
+            self._must(self.truth.handle({"seat": {**roll["seat"], "dice": dice}}))
+        return dice
 
     def _shopping(self, seat: int, dice: list[int] | None) -> dict:
         dice = dice or sorted([self.rng.randint(1, 6), self.rng.randint(1, 6)])
