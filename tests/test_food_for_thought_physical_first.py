@@ -746,6 +746,9 @@ def test_dice_entered_on_the_phone_are_the_roll_whatever_lies_on_the_tracks():
     for bad in ([0, 5], [2, 7], [2], [2.5, 5]):
         refused(table, {"seat": {"seat": 1, "action": "roll", "dice": bad}}, "bad_argument")
     seat(table, 1, "roll", dice=[5, 2])
+    guided = new_table(["Ann", "Ben"], dice="physical")
+    pick_assistants(guided)
+    refused(guided, {"seat": {"seat": 1, "action": "roll", "dice": [2, 5]}}, "option_off")   # guided: with the shop
     assert table.view("table")["dice"] == [2, 5]
     assert "Ann goes shopping: dice entered on the phone, 2 and 5." in table.state["log"]
     assert player(table, 1)["actions_left"] == 4          # nothing bought yet: not taken as a trip buying nothing
@@ -818,6 +821,23 @@ def test_a_recipe_tapped_again_with_its_food_on_it_completes_and_the_camera_sees
     _read(table, "diet-1", implied(table.state, "diet-1"))             # the food now in her body
     assert table.view("table")["put_back"] == [] and table.state["to_confirm"] is None
     assert player(table, 1) == ann and table.state["players"][0]["score"] == 2 and table.state["turn"] == 2
+
+
+def test_food_that_fills_one_recipe_or_half_fills_another_is_asked_and_the_tap_answers():
+    """rulebook Recipes & Cook: each token goes onto one recipe.  Ann's dairy, laid on a card, would complete
+    Sample Toast or start Sample Omelette; the camera cannot tell which card it lies on, so her phone asks,
+    the completing answer among them; tapping Sample Toast again answers it: complete, 2 VP."""
+    table = _table(draws="physical")
+    p = player(table, 1)
+    p["recipes"], p["recipe_tokens"] = ["r01", "r04"], {"r01": ["grain", None], "r04": [None, None, None]}
+    p["kitchen"][1] = ["dairy"]
+    _first_look(table, 1)
+    _read(table, "diet-1", _on_card(table, "cook", ["kitchen.2.1"], "onrecipe"))
+    assert table.view("seat-1")["me"]["answer"]["options"] == [
+        "Cook: Dairy on Sample Omelette", "Cook: Dairy on Sample Toast, completing it"]
+    _tap(table, "recipes/r01", reader="seat-1")
+    assert player(table, 1)["recipes_done"] == ["r01"] and player(table, 1)["recipe_tokens"] == {"r04": [None, None, None]}
+    assert table.state["players"][0]["score"] == 2 and table.state["question"] is None and table.state["turn"] == 2
 
 
 def test_a_full_recipe_nobody_taps_completes_when_its_food_reaches_the_body():

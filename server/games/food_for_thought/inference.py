@@ -18,10 +18,10 @@ a marker not seen on the main board is on the diet board.
 The engine then lists the actions that could explain the change (every open
 space: Pizza To Go, each buffet row, a snack of each food that left the kitchen,
 each open market stand with the wild foods that appeared, a shopping trip with
-the dice read on the main board and the newly covered spaces, an empty cook,
-a pass), plays each one on a copy of the state with the same rules as the
-guided mode, and keeps those after which the record looks exactly like what the
-camera sees:
+the dice from the one place the ``dice`` option names and the newly covered
+spaces, an empty cook, a pass), plays each one on a copy of the state with the
+same rules as the guided mode, and keeps those after which the record looks
+exactly like what the camera sees:
 
 - exactly one: it is applied, with no phone input, and its events are the TV's
   announcement;
@@ -30,6 +30,12 @@ camera sees:
 - none: nothing is applied; the differences between the table and the record
   are listed (what to put back) until a later reading shows a legal state, or
   the host acts for the player.
+
+With the ``dice`` option ``physical`` a shopping trip the camera sees waits for
+the roll the shopper taps on their phone (``roll``); with ``digital`` the table
+rolls when the marker lands.  A card whose food the camera sees on it, complete,
+waits for the player to tap it again (or to move the food where it goes): the
+tap completes it, and the table then waits to see the food moved.
 
 Everything here is pure: candidates are tried on deep copies of the state.
 """
