@@ -374,3 +374,37 @@ def test_a_shopping_token_blurred_at_the_far_side_reads_covered_and_one_with_a_d
     assert classify(far, washed, window).labels == ["covered"] * 8
     dark = np.stack([_token_window(window, turn=t, blur=2.75, icon=(30, 30, 30)) for t in turns])
     assert classify(far, dark, window).labels == [UNKNOWN] * 8
+
+
+def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0) -> np.ndarray:
+    """A slot's window (K, 3): paper with a space printed as a pale ring around a dark centre (the harder renderer's
+    slot art), a token of colour ``token`` lying ``at`` (mm) off its centre, all under a light ``gain`` times
+    calibration's (clipped at 255, as a camera saturates); drawn finely, blurred about a window sample."""
+    fine = 8
+    n, mm = window.side * fine, fine / STEP_MM
+    img = np.full((n, n, 3), (185, 180, 175), np.float32)
+    for radius, colour in ((11, (150, 160, 175)), (8, (225, 215, 205)), (4, (90, 70, 60))):
+        cv2.circle(img, (n // 2, n // 2), int(radius * mm), colour, -1)
+    if token is not None:
+        cv2.circle(img, (int(n / 2 + at[0] * mm), int(n / 2 + at[1] * mm)), int(10 * mm), token, -1)
+    img = np.clip(cv2.GaussianBlur(img, (0, 0), fine) * gain, 0, 255).astype(np.uint8)
+    return cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+
+
+def test_a_space_whose_pale_print_saturates_reads_empty_where_the_rest_shows_the_print_and_a_token_hidden_there_does_not():
+    """Issue 13: a pale printed ring saturates under a light brighter than calibration's (the hard tables' over-exposed
+    paper) and the face ring read there has no colour; the space read unknown although the rest of its square showed
+    the print unchanged.  Wherever a token's disc may lie, at least half of it unsaturated and all that differing from
+    the empty board by less than the empty threshold: nothing lies there, the space reads empty.  A pale token whose
+    face saturates with the print hides from that test and reads unknown (never empty); a dark token reads its type."""
+    window = Window.for_token(20.0)
+    meat, dairy = (45, 35, 175), (235, 200, 160)
+    ref = Reference(board="diet-1", empty=np.stack([_ringed_window(window)] * 4),
+                    white=np.tile(np.float32((185, 180, 175)), (4, 1)), patch=None, slots=["a", "b", "c", "d"])
+    for kind, face in (("meat", meat), ("dairy", dairy)):
+        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face)] * 4), window).colour)
+    play = np.stack([_ringed_window(window, gain=1.25), _ringed_window(window, meat, gain=1.25),
+                     _ringed_window(window, dairy, gain=1.25), _ringed_window(window, dairy, (-3.0, 2.0), gain=1.25)])
+    looks = read_windows(ref, play, window)
+    assert looks.clipped[0] and looks.clipped[2:].all(), "the empty space's and the pale tokens' face rings saturate"
+    assert classify(ref, play, window).labels == [None, "meat", UNKNOWN, UNKNOWN]

@@ -28,9 +28,10 @@ Reading a slot (:func:`read_windows`):
    whose ring is the most even, as a face of one flat colour is), brought back to the calibration light and
    divided by the paper colour at the slot: the token's own colour relative to white paper,
    the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
-   a channel saturated on much of it is ``unknown``.  And the icon's brightness against that face
-   (the mean inside the ring): tokens of one colour differ there (meat's pale icon, a player's
-   red wooden marker plain).
+   a channel saturated on much of it is ``unknown``, or empty when wherever a token's disc may lie at
+   least half of it is unsaturated and shows the empty board (a token would show in that half).
+   And the icon's brightness against that face (the mean inside the ring): tokens of one colour
+   differ there (meat's pale icon, a player's red wooden marker plain).
 
 Every token type's look (colour and icon) is learnt at calibration from the token plan; a slot
 gets the nearest type by a scaled distance, with the confidence that type's share of the Gaussian
@@ -119,8 +120,11 @@ DARK = 6.0
 #: over the window with a slope of added light, and a face saturated or under much glare reads unknown: at 0.4 this
 #: rule left 32 hard spaces of the tuning render unknown without saving a wrong value.)
 UNEVEN = 0.6
-#: More than this share of a face saturated: unknown.
+#: More than this share of a face saturated: unknown.  But a space is read empty when, wherever a token's disc may
+#: lie, at least SEEN_SHARE of it is unsaturated and differs there from the empty board by less than the camouflage
+#: share of the empty threshold (glare washes out part of the square; a token would show in the rest).
 MAX_SATURATED = 0.3
+SEEN_SHARE = 0.5
 #: A token's look: its face colour (three channels) and its icon's brightness against its face.
 LOOK = 4
 #: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
@@ -413,6 +417,9 @@ class Looks:
     gain: np.ndarray             # (N,) the light's gain at the slot since calibration (all channels' mean)
     around: np.ndarray           # (N, 3) the empty board's mean colour where the light was fitted (calibration light)
     noise: np.ndarray            # (N,) the light fit's median miss over the window (noise, JPEG, blur)
+    seen: np.ndarray             # (N,) a face saturated in the light measured around it: the largest mean difference
+                                 # over the unsaturated part of a token's disc anywhere it may lie (inf where some
+                                 # such disc is less than half unsaturated; NaN for every other slot)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -492,8 +499,12 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     rows = np.arange(n)[:, None]
     face, bad = lit[rows, idx], core(clipped)[rows, idx]
     colour = masked_median(face, ~bad)
-    glared |= ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    washed = usable & ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    glared |= washed
     usable &= ~glared
+    seen = np.full(n, np.nan, np.float32)
+    if washed.any():
+        seen[washed] = _seen(tuple(v[washed] for v in near), lit[washed], sat_c[washed], window)
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
@@ -505,7 +516,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     w = keep[..., None]
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
-                 around.astype(np.float32), np.nan_to_num(noise).astype(np.float32))
+                 around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), seen)
 
 
 def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.ndarray:
@@ -526,20 +537,40 @@ def _find(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray,
     """Where in each window's core (N, C, 3, calibration light) a token most likely lies: the place (N,) whose
     disc differs most from the empty board (``near``: its darkest and brightest near each sample of the
     core), and that mean difference (N,)."""
-    n, k, _ = lit.shape
+    area = _discs(_difference(near, lit, sat), window)                     # (N, P)
+    best = area.argmax(1)
+    return area[np.arange(len(lit)), best], best
+
+
+def _difference(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray) -> np.ndarray:
+    """(N, C) each sample's difference from the empty board (``near``: its darkest and brightest near each sample),
+    summed over the channels; none where saturated (``sat``)."""
     lo, hi = near
     d = np.maximum(np.maximum(lit - hi, lo - lit), 0)                # (lo <= hi: one side at most)
     diff = d[..., 0] + d[..., 1] + d[..., 2]
     diff[sat] = 0.0
+    return diff
+
+
+def _discs(values: np.ndarray, window: Window) -> np.ndarray:
+    """(N, P) the mean of ``values`` (N, C, over windows' cores) over a token's disc at each place it may lie."""
+    n, k = values.shape
     side = window.side - 2 * window.core
-    tiles = diff.reshape(n * side, side)
+    tiles = values.reshape(n * side, side)
     a, b = window.disc
     # a disc's mean, nearly: two crossed boxes (separable, so cheap) make an octagon
     mean = (cv2.blur(tiles, (a, b), borderType=cv2.BORDER_REPLICATE)
             + cv2.blur(tiles, (b, a), borderType=cv2.BORDER_REPLICATE)).reshape(n, k) / 2
-    area = mean[:, window.places]                                           # (N, P)
-    best = area.argmax(1)
-    return area[np.arange(n), best], best
+    return mean[:, window.places]
+
+
+def _seen(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray, window: Window) -> np.ndarray:
+    """(N,) for windows' cores as :func:`_find` takes them, the largest mean difference from the empty board over the
+    unsaturated part of a token's disc at any place it may lie; inf where some such disc is less than
+    SEEN_SHARE unsaturated (a token could hide in the glare there)."""
+    clear = _discs((~sat).astype(np.float32), window)
+    worst = (_discs(_difference(near, lit, sat), window) / np.maximum(clear, 1e-3)).max(1)
+    return np.where(clear.min(1) >= SEEN_SHARE, worst, np.inf).astype(np.float32)
 
 
 def _settle(lit: np.ndarray, best: np.ndarray, window: Window) -> np.ndarray:
@@ -622,6 +653,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         hidden = _camouflaged(reference, window, doubt if slots is None else np.asarray(slots)[doubt])
         limit[doubt[hidden]] *= CAMOUFLAGE_SHARE
     empty = looks.usable & (looks.diff <= limit)
+    with np.errstate(invalid="ignore"):
+        empty |= looks.seen <= CAMOUFLAGE_SHARE * limit
     # the empty class: how far below the empty threshold the difference is
     conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF * dim[empty]), 0.5, 1.0)
     for i in np.flatnonzero(empty):
