@@ -322,3 +322,30 @@ def test_the_roll_is_one_tap_on_the_shoppers_phone(tmp_path):
         assert srv.state("table")["dice"] == [2, 5]
     finally:
         srv.stop()
+
+
+def test_the_tv_says_where_a_tapped_cards_food_goes_until_the_camera_sees_it_there(tmp_path):
+    """rulebook Recipes & Cook: a completed recipe's food goes to the body.  After Ann's second tap completed
+    Sample Toast with its food still on the card, the TV names her and where the food goes, with the slots
+    the camera still sees otherwise (the TV's own renderer draws the server's view with such a wait)."""
+    srv = Server(tmp_path / "data").start()
+    try:
+        assert srv.post({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"],
+                                      "options": {"data": "sample", "mode": "physical"}}}).ok
+        view = srv.state("table")
+        view["to_confirm"] = {"seat": 1, "cards": ["Sample Toast"], "words": "move the food of Sample Toast to the body",
+                              "lines": [{"board": "diet-1", "slot": "body.dairy.1", "recorded": "dairy", "seen": None}]}
+        with browser() as b:
+            page = b.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(srv.url + "/")
+            page.wait_for_selector(".ft-sample")
+            text = page.evaluate("""(view) => {
+                const el = document.createElement("div");
+                TofuGames["food-for-thought"].tv(view, el);
+                document.getElementById("game-area").replaceChildren(el);
+                return el.querySelector(".fttv-to-confirm").innerText; }""", view)
+            screenshot(page, "food-for-thought-tv-food-to-move-720")
+        assert "Ann: move the food of Sample Toast to the body" in text
+        assert "Ann's board, body dairy 1: should hold" in text
+    finally:
+        srv.stop()

@@ -811,15 +811,16 @@ def test_a_recipe_tapped_again_with_its_food_on_it_completes_and_the_camera_sees
     _first_look(table, 1)
     _read(table, "diet-1", _on_card(table, "cook", ["kitchen.2.1"], "onrecipe"))
     assert player(table, 1)["actions_left"] == 4 and table.view("table")["put_back"] == []
-    assert "Sample Toast is full: tap it again to complete it, or move its food to your body" in table.state["log"][-1]
+    assert "Sample Toast is full: tap it again to complete it, or move its food to the body" in table.state["log"][-1]
     _tap(table, "recipes/r01", reader="seat-1")
     assert player(table, 1)["recipes_done"] == ["r01"] and table.state["players"][0]["score"] == 2
     assert table.state["turn"] == 2
-    listed = table.view("table")["put_back"]
-    assert {d["slot"] for d in listed} >= {"body.grain.1", "body.dairy.1", "onrecipe"}
+    to_move = table.view("table")["to_confirm"]
+    assert to_move["words"] == "move the food of Sample Toast to the body" and to_move["seat"] == 1
+    assert {d["slot"] for d in to_move["lines"]} >= {"body.grain.1", "body.dairy.1", "onrecipe"}
     ann = copy.deepcopy(player(table, 1))
     _read(table, "diet-1", implied(table.state, "diet-1"))             # the food now in her body
-    assert table.view("table")["put_back"] == [] and table.state["to_confirm"] is None
+    assert table.view("table")["to_confirm"] is None and table.view("table")["put_back"] == []
     assert player(table, 1) == ann and table.state["players"][0]["score"] == 2 and table.state["turn"] == 2
 
 
@@ -880,6 +881,6 @@ def test_an_activity_tapped_again_with_its_food_on_it_completes_and_its_tokens_g
     assert player(table, 1)["actions_left"] == 4 and table.view("table")["put_back"] == []
     _tap(table, "activities/a09", reader="seat-1")
     assert player(table, 1)["activities_done"] == ["a09"] and table.state["players"][0]["score"] == 2
-    assert {d["slot"] for d in table.view("table")["put_back"]} == {"onactivity"}
+    assert {d["slot"] for d in table.view("table")["to_confirm"]["lines"]} == {"onactivity"}
     _read(table, "diet-1", implied(table.state, "diet-1"))
-    assert table.view("table")["put_back"] == [] and table.state["players"][0]["score"] == 2
+    assert table.view("table")["to_confirm"] is None and table.state["players"][0]["score"] == 2

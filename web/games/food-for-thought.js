@@ -192,6 +192,14 @@
       more > 0 ? h("div", {}, `and ${more} more (the host page lists them)`) : null)];
   }
 
+  // A card completed by a tap whose food still lies on it: where the food goes, until the camera sees it there.
+  function tvToConfirm(view) {
+    const c = view.to_confirm;
+    if (!c || !c.lines.length) return [];
+    return [h("div", { class: "ft-box fttv-to-confirm" }, h("h4", {}, `${nameOf(view, c.seat)}: ${c.words}`),
+      ...c.lines.slice(0, 3).map((d) => h("div", {}, putBackLine(view, d))))];
+  }
+
   // Dining-out tokens the camera could not take as laid out: what it could not see, and who confirms.
   function tvDiningUnsure(view) {
     if (!view.dining_unsure) return [];
@@ -306,7 +314,7 @@
     if (view.over) { box.append(tvEnd(view, ctx)); return; }
     const cleanup = view.phase === "cleanup" && view.cleanup.length;
     // what the group must straighten comes first: below the boards it would fall off a full screen
-    box.append(...tvDiningUnsure(view), ...tvPutBack(view),
+    box.append(...tvDiningUnsure(view), ...tvPutBack(view), ...tvToConfirm(view),
       h("div", { class: "fttv-players", style: "--n:" + view.seats.length }, ...view.seats.map((p) => tvPlayer(view, p, !cleanup))),
       ...tvProblems(view),
       cleanup ? h("ol", { class: "fttv-steps" }, ...view.cleanup.map((step) => h("li", {}, step))) : tvStrip(view));

@@ -626,7 +626,7 @@ def _with_full_cards(state: dict, seat: int, found: list[Outcome], full: list[Ou
 
 
 #: Where a completed card's food goes (rulebook, Recipes & Cook and Activities & Work Out).
-FOOD_GOES = {"recipes": "to your body", "activities": "back to the supply"}
+FOOD_GOES = {"recipes": "to the body", "activities": "back to the supply"}
 
 
 def _full_names(state: dict, seat: int, full: list[Outcome]) -> dict[str, list[str]]:
@@ -655,14 +655,14 @@ def _await_food(state: dict, seat: int, body: dict, before: dict) -> list[dict]:
         return []
     done = _completed(before, state["seats"][str(seat)])
     names = {k: [state["cards"][k][c]["name"] for c in cards] for k, cards in done.items() if cards}
-    state["to_confirm"] = {"seat": seat, "cards": sorted(sum(names.values(), []))}
     words = "; ".join(f"move the food of {' and '.join(n)} {FOOD_GOES[k]}" for k, n in names.items())
+    state["to_confirm"] = {"seat": seat, "cards": sorted(sum(names.values(), [])), "words": words}
     return [event(state, "food_on_card", f"{state['seats'][str(seat)]['name']}: {words}.")]
 
 
 def food_to_move(state: dict) -> list[dict]:
     """While a card completed by a tap still has its food on it: the player's diet board slots to put right
-    (the put-back list's lines), else empty."""
+    (lines like the put-back list's), else empty."""
     wait = state.get("to_confirm")
     if not wait:
         return []

@@ -132,9 +132,8 @@ def table_view(state: dict) -> dict:
                                                       "data", "draws")},
         "question": ({"seat": state["question"]["seat"], "options": list(state["question"]["options"])}
                      if state["question"] else None),
-        "put_back": [dict(d) for d in state["put_back"]] + [d for d in inference.food_to_move(state)
-                                                            if d not in state["put_back"]],
-        "to_confirm": dict(state["to_confirm"]) if state.get("to_confirm") else None,
+        "put_back": [dict(d) for d in state["put_back"]],
+        "to_confirm": {**state["to_confirm"], "lines": inference.food_to_move(state)} if state.get("to_confirm") else None,
         "dining_unsure": list(state["dining_unsure"]["problems"]) if state.get("dining_unsure") else None,
         "drawn": {k: list(v) if isinstance(v, list) else v for k, v in state["drawn"].items()},
         "board_name": " / ".join(d["name"] for d in state["diets"].values()),
