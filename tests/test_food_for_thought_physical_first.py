@@ -777,6 +777,30 @@ def test_the_table_rolls_when_the_marker_lands_on_the_shopping_space():
     assert table.state["dice"] == roll and player(table, 1)["actions_left"] == 3
 
 
+def test_an_assistant_re_rolls_a_die_of_the_tables_roll_and_the_purchase_is_priced_by_the_new_roll():
+    """Sample Personal Shopper, option 2 (during a shopping trip): re-roll one die; rulebook Grocery Shopping
+    prices the list by the dice.  With dice: digital, before the table has rolled for this trip there is
+    nothing to re-roll (refused, nothing changed); after it, the table re-rolls the chosen die and the
+    purchase seen on the boards is priced by the new roll."""
+    table = new_table(["Ann", "Ben"], seed=4, mode="physical", dice="digital")
+    while table.state["phase"] == "assistants":
+        n = table.state["assistant_queue"][0]
+        pick = "personal-shopper" if n == 1 else next(a for a in table.state["assistants_free"] if a != "personal-shopper")
+        seat(table, n, "assistant", card=pick)
+    table.state["covered"] = {}
+    _first_look(table, 1)
+    reroll = {"seat": {"seat": 1, "action": "use_ability", "assistant": "personal-shopper", "option": 2, "die": 1}}
+    refused(table, reroll, "not_now")
+    _marker_on_shop(table)
+    rolled = table.view("table")["dice"]
+    ok(table, reroll)
+    dice = table.state["dice"]
+    space = next(s for s in sorted(table.state["shopping"]) if dice[0] in (int(s[0]), int(s[2]))
+                 and not set(rolled) & {int(s[0]), int(s[2])})
+    _buy(table, {"action": "shop", "dice": dice, "items": [{"space": space}]})
+    assert dice[0] != rolled[0] and space in table.state["covered"] and table.state["log"][-2].endswith("($1 of $6).")
+
+
 def test_the_camera_is_the_dice_default_where_it_feeds_the_table():
     """The dice come from one place: with a camera feeding the table it reads them (dice: camera), whichever
     mode the host picks; without one the table rolls (dice: digital); the host may choose either."""

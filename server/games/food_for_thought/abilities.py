@@ -642,7 +642,12 @@ def _die(state, p, e, body):
     die = body.get("die")
     if die not in (1, 2) or isinstance(die, bool):
         raise RuleError("bad_argument", "Name the die: 1 or 2.")
-    if state["dice"] is None:                 # physical-first: the camera reads the dice as they lie
+    if state["options"]["mode"] == "physical" and state["options"]["dice"] != "camera":
+        from .inference import shopping_dice
+        if shopping_dice(state, p["seat"]) is None:   # the dice of an earlier trip are not this one's
+            raise RuleError("not_now", "Roll first: put your marker on a shopping space; the die is changed once "
+                            "the roll is known.")
+    elif state["dice"] is None:               # physical-first: the camera reads the dice as they lie
         return f"{'re-roll' if e['do'] == 'reroll' else 'turn'} die {die} by hand: the camera reads the dice"
     if e["do"] == "set":
         value = body.get("value")
