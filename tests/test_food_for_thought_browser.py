@@ -210,6 +210,16 @@ def test_physical_first_question_on_the_phone_and_the_tv(tmp_path):
         srv.stop()
 
 
+def _tv_drawn(page, view: dict, selector: str) -> str:
+    """The TV page's own renderer draws ``view`` (a server view given a case to show); the text of ``selector``."""
+    page.wait_for_selector(".ft-sample")
+    return page.evaluate("""([view, selector]) => {
+        const el = document.createElement("div");
+        TofuGames["food-for-thought"].tv(view, el);
+        document.getElementById("game-area").replaceChildren(el);
+        return el.querySelector(selector).innerText; }""", [view, selector])
+
+
 def test_the_put_back_list_names_whose_marker_it_is(tmp_path):
     """issue 14 (an illegal change is shown on the TV as what to put back): Ben's marker on Pizza To
     Go, already Ann's, is listed on the TV by the players' names, not as the camera's token ids
@@ -224,13 +234,7 @@ def test_the_put_back_list_names_whose_marker_it_is(tmp_path):
         with browser() as b:
             page = b.new_page(viewport={"width": 1920, "height": 1080})
             page.goto(srv.url + "/")
-            page.wait_for_selector(".ft-sample")
-            text = page.evaluate("""(view) => {
-                const el = document.createElement("div");
-                TofuGames["food-for-thought"].tv(view, el);
-                const area = document.getElementById("game-area");
-                area.replaceChildren(el);
-                return el.querySelector(".fttv-put-back").innerText; }""", view)
+            text = _tv_drawn(page, view, ".fttv-put-back")
             page.set_viewport_size({"width": 1280, "height": 720})
             screenshot(page, "food-for-thought-tv-put-back-720")
         assert "Main board, action pizza: should hold Ann's marker, holds Ann's marker, Ben's marker" in text, text
@@ -338,12 +342,7 @@ def test_the_tv_says_where_a_tapped_cards_food_goes_until_the_camera_sees_it_the
         with browser() as b:
             page = b.new_page(viewport={"width": 1280, "height": 720})
             page.goto(srv.url + "/")
-            page.wait_for_selector(".ft-sample")
-            text = page.evaluate("""(view) => {
-                const el = document.createElement("div");
-                TofuGames["food-for-thought"].tv(view, el);
-                document.getElementById("game-area").replaceChildren(el);
-                return el.querySelector(".fttv-to-confirm").innerText; }""", view)
+            text = _tv_drawn(page, view, ".fttv-to-confirm")
             screenshot(page, "food-for-thought-tv-food-to-move-720")
         assert "Ann: move the food of Sample Toast to the body" in text
         assert "Ann's board, body dairy 1: should hold" in text
