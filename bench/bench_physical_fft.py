@@ -956,10 +956,13 @@ class Group:
                 self.turn()
             assert self.state["phase"] == "round_end", self.state["phase"]
             self.clean_up()
-            if not self.state["over"]:
+            final = self.state["phase"] == "cleanup"     # the last round's end waits for end-of-round abilities
+            if final:                                    # nobody uses one: the host goes on to the scoring
+                self.phone_input("clean-up", {"host": {"action": "continue"}})
+            if final or not self.state["over"]:
                 self.guided.append({"host": {"action": "continue"}})
-                if self.state["round"] <= (rounds or inference.rules.ROUNDS):
-                    self.lay_out_round()
+            if not self.state["over"] and self.state["round"] <= (rounds or inference.rules.ROUNDS):
+                self.lay_out_round()
 
     def clean_up(self) -> None:
         """The people's clean-up steps (kitchens shifted, shopping tokens off, markers taken back); the
