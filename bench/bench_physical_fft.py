@@ -1005,12 +1005,13 @@ def actions_space_open(state: dict, seat: int) -> bool:
 
 def _record(state: dict) -> dict:
     """What the table records, leaving out its log, what the camera saw and what it asks or lists, and
-    the order of the tokens in the areas where it means nothing (a kitchen column, trash, freezer, thaw);
+    the order of the tokens in the areas where it means nothing (a kitchen column, trash, freezer, thaw), the
+    action the table keeps in case a later reading shows more of it (the record before it, as readings left it);
     and the options and the generator's draws (camera mode, dice digital: the group's own record is told
     the table's roll as one entered, see :class:`Group`)."""
     out = {k: v for k, v in state.items() if k not in ("log", "boards", "put_back", "question", "dining_unsure", "seats",
                                                      "rolled_for", "roll_wanted", "tap_wanted", "completing", "to_confirm",
-                                                     "options", "rng")}
+                                                     "options", "rng", "last_move")}
     out["seats"] = {s: {**p, "kitchen": [sorted(c) for c in p["kitchen"]],
                         **{a: sorted(p[a]) for a in ("trash", "freezer", "thaw")}} for s, p in state["seats"].items()}
     return out

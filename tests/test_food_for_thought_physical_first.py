@@ -6,7 +6,7 @@ import copy
 import pytest
 
 from server.games.food_for_thought import inference, physical, rounds
-from server.games.food_for_thought.boards import implied
+from server.games.food_for_thought.boards import disagreements, implied
 from tests.support.food_for_thought import every_slot, new_table, ok, pick_assistants, player, refused, seat
 
 
@@ -297,8 +297,9 @@ def _first_look(table, seat_no, diet_spaces=True):
 
 
 def _record(table):
-    """What the table has recorded, leaving out its log and what the camera last saw."""
-    return {k: v for k, v in table.state.items() if k not in ("log", "boards")}
+    """What the table has recorded, leaving out its log, what the camera last saw and the action it keeps in
+    case a board read later shows more of it (the record before that action, as it was left by the readings)."""
+    return {k: v for k, v in table.state.items() if k not in ("log", "boards", "last_move")}
 
 
 def _extra_action_table():
@@ -908,3 +909,66 @@ def test_an_activity_tapped_again_with_its_food_on_it_completes_and_its_tokens_g
     assert {d["slot"] for d in table.view("table")["to_confirm"]["lines"]} == {"onactivity"}
     _read(table, "diet-1", implied(table.state, "diet-1"))
     assert table.view("table")["to_confirm"] is None and table.state["players"][0]["score"] == 2
+
+
+# ----------------------------------------------------------------------------- one move over two boards
+def _trip_into_freezer_and_special_order(table):
+    """Ann's trip (dice: physical): a meat on sale ($1) straight into her freezer and a grain by special order
+    ($5, every grain space out of stock) into her kitchen; her marker already seen on the shopping space and
+    her roll tapped.  The boards as the camera then sees them."""
+    grain = [s for s, f in table.state["shopping"].items() if f == "grain"]
+    table.state["covered"] = dict.fromkeys(grain, "out_of_stock")
+    meat = next(s for s, f in sorted(table.state["shopping"].items()) if f == "meat")
+    _first_look(table, 1)
+    _marker_on_shop(table)
+    roll = sorted([int(meat[0]), int(meat[2])])
+    seat(table, 1, "roll", dice=roll)
+    body = {"action": "shop", "dice": roll, "items": [{"space": meat}, {"special": "grain"}], "freeze": ["meat"]}
+    return _boards_after(table, 1, body), meat
+
+
+def test_a_trip_whose_freezer_board_is_read_before_its_kitchen_is_one_purchase():
+    """rulebook Grocery Shopping: one trip buys up to the dice's $6, on sale $1, and a food gone from the list
+    by special order for $5, with no shopping token; Freezer module: meat may go straight into the freezer.
+    The freezer is a physical board of its own, read on its own: the camera shows the meat in the freezer
+    before the grain in the kitchen, and the table takes the $1 meat purchase as the trip.  When the kitchen
+    is read, the same trip is worked out again from before it: one $6 purchase, recorded exactly as when the
+    kitchen is read first, nothing bought twice and the next player's turn as it was (this stalled the
+    4-player camera bench); the TV announces the roll once."""
+    whole = _table(dice="physical", freezer=True)
+    boards, meat = _trip_into_freezer_and_special_order(whole)
+    _read_in(whole, boards, ["shop", "diet-1"])
+    assert player(whole, 1)["freezer"] == ["meat"] and "grain" in sum(player(whole, 1)["kitchen"], [])
+
+    table = _table(dice="physical", freezer=True)
+    boards, meat = _trip_into_freezer_and_special_order(table)
+    _read(table, "shop", boards["shop"])
+    freezer = {s: t for s, t in boards["diet-1"].items() if s.startswith(("freezer.", "thaw."))}
+    ok(table, {"board": {"board": "diet-1", "slots": freezer}})          # the freezer board's own commit
+    assert player(table, 1)["freezer"] == ["meat"] and table.state["turn"] == 2
+    assert "grain" not in sum(player(table, 1)["kitchen"], []) and player(table, 1)["actions_left"] == 3
+    _read(table, "diet-1", boards["diet-1"])
+    assert table.view("table")["put_back"] == [] and table.state["turn"] == 2
+    assert player(table, 1)["actions_left"] == 3 and sum(player(table, 1)["kitchen"], []) == ["grain"]
+    assert meat in table.state["covered"] and any("($6 of $6)" in line for line in table.state["log"][-3:])
+    assert _record(table) == _record(whole)
+    assert sum("Ann goes shopping: dice" in line for line in table.state["log"]) == 1      # the roll's own line
+
+
+def test_a_token_seen_after_the_next_player_acted_is_not_added_to_the_earlier_trip():
+    """The same trip, its freezer read first; before the camera sees the grain in Ann's kitchen, Ben takes his
+    action (a pass, his marker on Recipes & Cook): Ann's trip stands as applied ($1), and the grain stays a
+    difference between her board and the record (rulebook: an action is taken in its own turn), never bought
+    after the fact."""
+    table = _table(dice="physical", freezer=True)
+    boards, _meat = _trip_into_freezer_and_special_order(table)
+    _read(table, "shop", boards["shop"])
+    ok(table, {"board": {"board": "diet-1", "slots": {s: t for s, t in boards["diet-1"].items()
+                                                      if s.startswith(("freezer.", "thaw."))}}})
+    _first_look(table, 2)
+    _read_in(table, _boards_after(table, 2, {"action": "pass", "space": "cook"}), ["diet-2"])
+    assert table.state["turn"] == 1 and player(table, 2)["actions_left"] == 0
+    _read(table, "diet-1", boards["diet-1"])
+    assert sum(player(table, 1)["kitchen"], []) == [] and any("($1 of $6)" in line for line in table.state["log"])
+    assert not any("($6 of $6)" in line for line in table.state["log"])
+    assert [d["seen"] for d in disagreements(table.state, "diet-1") if d["slot"].startswith("kitchen.")] == [["grain"]]

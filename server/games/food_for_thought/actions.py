@@ -159,14 +159,17 @@ def leave_pizza(state: dict) -> None:
         state["spaces"]["pizza"] = None
 
 
-def start_shopping(state: dict, seat: int, p: dict, dice: list[int], how: str) -> list[dict]:
-    """A marker on a shopping space with the dice known: the player buys next."""
+def start_shopping(state: dict, seat: int, p: dict, dice: list[int], how: str | None) -> list[dict]:
+    """A marker on a shopping space with the dice known: the player buys next (``how`` the dice became
+    known, for the TV; None: the roll was announced when it came)."""
     leave_pizza(state)
     state["spaces"]["shop"].append(seat)
     state["dice"] = dice
     state["pending"] = {"action": "buy", "seat": seat}
     if state["phase"] == "actions":
         p["actions_left"] -= 1
+    if how is None:
+        return []
     return [event(state, "dice", f"{p['name']} goes shopping: dice {how} {dice[0]} and {dice[1]}.", dice=dice)]
 
 

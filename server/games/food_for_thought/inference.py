@@ -308,7 +308,8 @@ def play(state: dict, seat: int, body: dict) -> list[dict]:
     why = actions.space_open(state, seat, "shop", spend=True)
     if why:
         raise RuleError("unavailable", why)
-    events += actions.start_shopping(state, seat, p, body["dice"], HOW_ROLLED[state["options"]["dice"]])
+    how = HOW_ROLLED["camera"] if state["options"]["dice"] == "camera" else None   # a roll was announced as it came
+    events += actions.start_shopping(state, seat, p, body["dice"], how)
     state["rolled_for"] = None
     return events + actions.buy(state, seat, {"items": body["items"], "freeze": body.get("freeze", [])})
 
@@ -475,7 +476,7 @@ def _fitting(state: dict, seat: int, bodies: list[dict]) -> tuple[list[Outcome],
     found, full, outcomes = [], [], set()
     blind = _diet_excess(state, seat) is None
     for body in bodies:
-        trial = copy.deepcopy(state)
+        trial = copy.deepcopy({k: v for k, v in state.items() if k != "last_move"})
         try:
             events = play(trial, seat, body)
         except RuleError:
@@ -520,6 +521,9 @@ def after_reading(state: dict) -> list[dict]:
 
 
 def _reading(state: dict) -> list[dict]:
+    extended = _extend_move(state)
+    if extended:
+        return extended + _reading(state)
     if state["phase"] == "round_end":
         from .cleanup import after_reading as cleanup_reading
         return cleanup_reading(state)
@@ -556,6 +560,66 @@ def _reading(state: dict) -> list[dict]:
     return _infer(state, seat, spaces)
 
 
+def _mark(state: dict, seat: int) -> str:
+    """What an action, a phase's change or a host's correction would change, with ``seat``'s boards as recorded."""
+    return json.dumps([state["round"], state["phase"], state["turn"], state["pending"], state["spaces"],
+                       {s: p["actions_left"] for s, p in state["seats"].items()},
+                       boards.implied(state, f"diet-{seat}"), boards.implied(state, "shop")], sort_keys=True)
+
+
+def _keep_move(state: dict, seat: int, body: dict, before: dict) -> None:
+    """Keep the action the table just applied by itself, with the record before it (``before``, without the
+    log, the card data and the boards), so a board read later can show the rest of the same action."""
+    plain = not any(k in body for k in ("complete", "laid"))
+    state["last_move"] = {"seat": seat, "body": body, "before": before, "mark": _mark(state, seat)} if plain else None
+
+
+def _extends(old: dict, new: dict) -> bool:
+    """Whether action ``new`` is ``old`` with more done in it: the same action, space and dice, and each of
+    ``old``'s purchases, placements and frozen or thawed tokens among ``new``'s."""
+    if new == old or set(new) - set(old) - {"freeze", "thaw"}:
+        return False
+    for key, value in new.items():
+        was = old.get(key, [] if key in ("freeze", "thaw") else None)
+        if isinstance(value, list) and isinstance(was, list):
+            if Counter(json.dumps(v, sort_keys=True) for v in was) - Counter(json.dumps(v, sort_keys=True) for v in value):
+                return False
+        elif value != was:
+            return False
+    return set(old) <= set(new)
+
+
+def _extend_move(state: dict) -> list[dict]:
+    """A board read after the table applied an action by itself shows more of that same action (a special
+    order's food in the kitchen after the freezer board showed the trip's other food, a second token on a
+    recipe): while nothing has happened since, the action is worked out again from the record before it,
+    as one action (rulebook: one marker, one action; nothing counted twice), when exactly one action of that
+    kind, extending it, explains the boards now."""
+    last = state.get("last_move")
+    if not last:
+        return []
+    seat = last["seat"]
+    if last["mark"] != _mark(state, seat):
+        state["last_move"] = None                 # something happened since: the action stands as applied
+        return []
+    if not any(_reported(state, b) and boards.disagreements(state, b) for b in (f"diet-{seat}", "shop")):
+        return []
+    before = {**copy.deepcopy(last["before"]), "log": state["log"], "cards": state["cards"],
+              "boards": copy.deepcopy(state["boards"])}
+    found, _full = _outcomes(before, seat)
+    found = [f for f in found if _extends(last["body"], f[0])]
+    if len(found) != 1:
+        return []
+    body, trial, events = found[0]
+    name = state["seats"][str(seat)]["name"]
+    state.clear()
+    state.update(trial)
+    state["put_back"] = []
+    state["last_move"] = {**last, "body": body, "mark": _mark(state, seat)}
+    return [event(state, "inferred", f"The table sees more of {name}'s action: {_label(state, body)}, "
+                  "taken as one action.")] + events
+
+
 def _infer(state: dict, seat: int, spaces: set[str]) -> list[dict]:
     """The action ``seat``'s settled marker on ``spaces`` and the boards show: applied, asked or listed."""
     p = state["seats"][str(seat)]
@@ -583,9 +647,11 @@ def _infer(state: dict, seat: int, spaces: set[str]) -> list[dict]:
                       "what you ate on your phone, or put the tokens right.")]
     if len(found) == 1:
         body, trial, events = found[0]
+        before = {k: v for k, v in state.items() if k not in ("log", "cards", "boards", "last_move")}
         state.clear()
         state.update(trial)
         state["put_back"] = []
+        _keep_move(state, seat, body, before)
         return [event(state, "inferred", f"The table saw {p['name']}'s action.")] + events + _await_food(state, seat, body, p)
     if not found and _further(state, seat) and not boards.disagreements(state, f"diet-{seat}"):
         return []                 # a marker seen on the main board, the diet board not read again yet
