@@ -972,3 +972,30 @@ def test_a_token_seen_after_the_next_player_acted_is_not_added_to_the_earlier_tr
     assert sum(player(table, 1)["kitchen"], []) == [] and any("($1 of $6)" in line for line in table.state["log"])
     assert not any("($6 of $6)" in line for line in table.state["log"])
     assert [d["seen"] for d in disagreements(table.state, "diet-1") if d["slot"].startswith("kitchen.")] == [["grain"]]
+
+
+def test_a_cook_read_one_token_at_a_time_is_one_cook():
+    """rulebook Recipes & Cook: one action moves up to 3 kitchen tokens onto incomplete recipes.  Ann moves
+    the veg onto Sample Salad (veg, fruit, fats), the camera reads her board still, and the table applies a
+    cook of the veg; she then moves the fruit too: read before anything else happens, it is the same cook
+    with both tokens (her actions left drop once), recorded as when both are read at once."""
+    def start():
+        table = _table()
+        p = player(table, 1)
+        p["recipes"], p["recipe_tokens"] = ["r02"], {"r02": [None, None, None]}
+        p["kitchen"][0], p["kitchen"][1] = ["veg"], ["fruit"]
+        _first_look(table, 1)
+        return table
+
+    both = {"action": "cook", "place": [{"recipe": "r02", "food": "veg", "column": 1},
+                                        {"recipe": "r02", "food": "fruit", "column": 2}]}
+    whole = start()
+    done = _boards_after(whole, 1, both)["diet-1"]
+    _read(whole, "diet-1", done)
+    table = start()
+    _read(table, "diet-1", _boards_after(table, 1, {"action": "cook", "place": both["place"][:1]})["diet-1"])
+    assert player(table, 1)["recipe_tokens"]["r02"].count(None) == 2 and player(table, 1)["actions_left"] == 3
+    _read(table, "diet-1", done)
+    assert player(table, 1)["recipe_tokens"]["r02"].count(None) == 1 and player(table, 1)["actions_left"] == 3
+    assert table.view("table")["put_back"] == [] and table.state["turn"] == 2
+    assert _record(table) == _record(whole)
