@@ -53,6 +53,37 @@ def test_a_physical_first_game_scores_like_the_guided_replay(players, dice, seed
         assert any(o.index("diet") < o.index("main") for o in game["orders"] if "diet" in o and "main" in o)
 
 
+def test_a_last_round_waiting_for_end_of_round_abilities_ends_the_game_with_the_host_continue(monkeypatch):
+    """Rulebook: the game is scored after the sixth round's end, end-of-round abilities used first.  In this
+    2-player game (digital dice, seed 8) Ben holds one nobody uses, so the last clean-up waits for the host:
+    a round's out-of-stock card, a card drawn, a pass and a dining-out lay-out read then are refused or change
+    nothing of the record, the host's continue scores the guided replay's scores, and nothing follows it (the
+    bench once laid out a seventh round and ran out of out-of-stock cards)."""
+    from server.games.food_for_thought import physical
+    tried = []
+    clean_up = bench.Group.clean_up
+
+    def then_try(group):
+        clean_up(group)
+        state = group.state
+        if state["phase"] != "cleanup":
+            return
+        before = bench._record(state)
+        for inp in [{"tap": {"reader": "center", "card": physical.card_id("out_of_stock", c)}} for c in state["cards"]["out_of_stock"]] + [
+                {"tap": {"reader": "seat-1", "card": physical.card_id("recipes", next(iter(state["cards"]["recipes"])))}},
+                {"seat": {"seat": 1, "action": "pass"}},
+                {"board": {"board": "main", "slots": {"pizza.1": "grain", "buffet.1.1": "meat"}}}]:
+            outcome = group.table.handle(inp)
+            tried.append(outcome.accepted or outcome.error.code)
+            assert bench._record(group.state) == before, inp
+        assert "internal_error" not in tried
+
+    monkeypatch.setattr(bench.Group, "clean_up", then_try)
+    game = bench.play_game(2, seed=8, dice="digital")
+    assert tried and game["phone"]["clean-up"] == 1          # the host's one continue
+    assert game["physical"] == game["guided"]
+
+
 def test_a_round_through_the_camera_pipeline_is_recorded_as_the_group_played_it():
     """The group's tokens, markers and dice lie on the synthetic table and only what the calibrated
     pipeline commits reaches the table: the round's moves (wrong ones first, each listed to put back
