@@ -476,12 +476,12 @@ def _fitting(state: dict, seat: int, bodies: list[dict]) -> tuple[list[Outcome],
     found, full, outcomes = [], [], set()
     blind = _diet_excess(state, seat) is None
     for body in bodies:
-        trial = copy.deepcopy({k: v for k, v in state.items() if k != "last_move"})
+        trial = copy.deepcopy(state)
         try:
             events = play(trial, seat, body)
         except RuleError:
             continue
-        shown = {k: v for k, v in trial.items() if k != "log"}
+        shown = {k: v for k, v in trial.items() if k not in ("log", "last_move")}
         if blind:
             shown["seats"] = {s: {k: v for k, v in p.items() if k != "diet_markers"} for s, p in trial["seats"].items()}
         key = json.dumps(shown, sort_keys=True)
@@ -567,9 +567,10 @@ def _mark(state: dict, seat: int) -> str:
                        boards.implied(state, f"diet-{seat}"), boards.implied(state, "shop")], sort_keys=True)
 
 
-def _keep_move(state: dict, seat: int, body: dict, before: dict) -> None:
-    """Keep the action the table just applied by itself, with the record before it (``before``, without the
-    log, the card data and the boards), so a board read later can show the rest of the same action."""
+def _keep_move(state: dict, seat: int, body: dict, before: str) -> None:
+    """Keep the action the table just applied by itself, with the record before it (``before``: as JSON, which
+    each copy of the state copies for nothing; without the log, the card data and the boards), so a board
+    read later can show the rest of the same action."""
     plain = not any(k in body for k in ("complete", "laid"))
     state["last_move"] = {"seat": seat, "body": body, "before": before, "mark": _mark(state, seat)} if plain else None
 
@@ -604,7 +605,7 @@ def _extend_move(state: dict) -> list[dict]:
         return []
     if not any(_reported(state, b) and boards.disagreements(state, b) for b in (f"diet-{seat}", "shop")):
         return []
-    before = {**copy.deepcopy(last["before"]), "log": state["log"], "cards": state["cards"],
+    before = {**json.loads(last["before"]), "log": state["log"], "cards": state["cards"],
               "boards": copy.deepcopy(state["boards"])}
     found, _full = _outcomes(before, seat)
     found = [f for f in found if _extends(last["body"], f[0])]
@@ -647,7 +648,7 @@ def _infer(state: dict, seat: int, spaces: set[str]) -> list[dict]:
                       "what you ate on your phone, or put the tokens right.")]
     if len(found) == 1:
         body, trial, events = found[0]
-        before = {k: v for k, v in state.items() if k not in ("log", "cards", "boards", "last_move")}
+        before = json.dumps({k: v for k, v in state.items() if k not in ("log", "cards", "boards", "last_move")})
         state.clear()
         state.update(trial)
         state["put_back"] = []
