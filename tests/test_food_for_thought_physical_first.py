@@ -999,3 +999,28 @@ def test_a_cook_read_one_token_at_a_time_is_one_cook():
     assert player(table, 1)["recipe_tokens"]["r02"].count(None) == 1 and player(table, 1)["actions_left"] == 3
     assert table.view("table")["put_back"] == [] and table.state["turn"] == 2
     assert _record(table) == _record(whole)
+
+
+def test_an_empty_cook_read_before_its_token_moved_becomes_that_cook():
+    """rulebook Recipes & Cook (one action, up to 3 kitchen tokens onto recipes) and Place and Pass (the last
+    marker has nothing to set aside): Ann's last marker goes on Recipes & Cook and the camera reads her board
+    before she moves the veg onto Sample Salad, so the table takes an empty cook; the veg seen on the card
+    next, before anything else happens, is that cook's, recorded as when read at once."""
+    def start():
+        table = _table()
+        p = player(table, 1)
+        p["actions_left"], p["recipes"], p["recipe_tokens"] = 1, ["r02"], {"r02": [None, None, None]}
+        p["kitchen"][0] = ["veg"]
+        _first_look(table, 1)
+        return table
+
+    cook = {"action": "cook", "place": [{"recipe": "r02", "food": "veg", "column": 1}]}
+    whole = start()
+    done = _boards_after(whole, 1, cook)["diet-1"]
+    _read(whole, "diet-1", done)
+    table = start()
+    _read(table, "diet-1", _boards_after(table, 1, {"action": "cook"})["diet-1"])
+    assert player(table, 1)["actions_left"] == 0 and player(table, 1)["recipe_tokens"]["r02"] == [None] * 3
+    _read(table, "diet-1", done)
+    assert player(table, 1)["recipe_tokens"]["r02"].count("veg") == 1 and player(table, 1)["kitchen"][0] == []
+    assert table.view("table")["put_back"] == [] and _record(table) == _record(whole)

@@ -575,19 +575,20 @@ def _keep_move(state: dict, seat: int, body: dict, before: str) -> None:
     state["last_move"] = {"seat": seat, "body": body, "before": before, "mark": _mark(state, seat)} if plain else None
 
 
+#: The parts of an action a board read later may show more of: purchases, placements, frozen, thawed and wild foods.
+MORE = ("items", "place", "freeze", "thaw", "wild")
+
+
 def _extends(old: dict, new: dict) -> bool:
-    """Whether action ``new`` is ``old`` with more done in it: the same action, space and dice, and each of
-    ``old``'s purchases, placements and frozen or thawed tokens among ``new``'s."""
-    if new == old or set(new) - set(old) - {"freeze", "thaw"}:
+    """Whether action ``new`` is ``old`` with more done in it: the same action, space, card and dice, and each
+    of ``old``'s purchases, placements and frozen, thawed or wild foods among ``new``'s (an empty Recipes &
+    Cook then a cook)."""
+    if new == old or any(new.get(k) != old.get(k) for k in set(old) | set(new) if k not in MORE):
         return False
-    for key, value in new.items():
-        was = old.get(key, [] if key in ("freeze", "thaw") else None)
-        if isinstance(value, list) and isinstance(was, list):
-            if Counter(json.dumps(v, sort_keys=True) for v in was) - Counter(json.dumps(v, sort_keys=True) for v in value):
-                return False
-        elif value != was:
-            return False
-    return set(old) <= set(new)
+
+    def counted(body, key):
+        return Counter(json.dumps(v, sort_keys=True) for v in body.get(key, []))
+    return not any(counted(old, key) - counted(new, key) for key in MORE)
 
 
 def _extend_move(state: dict) -> list[dict]:
