@@ -233,6 +233,8 @@ class Group:
         self.tap_rng = random.Random(f"{seed}:second taps")     # (its own: the group's other choices stay the same)
         self.orders = Counter()          # the orders the boards of a move were read in
         self.flashes = 0                 # legal moves listed to put back until their last board was read
+        self.extended = 0                # applied actions a board read later showed more of (taken as one)
+        self.table.listeners.append(self._heard)
         self.wrong: Counter = Counter()  # moves recorded otherwise than the group made them, by what differs
         self.wild = 0                    # wild market foods taken (their food is named by the camera alone)
         self.specials = 0                # special orders made (likewise)
@@ -275,6 +277,10 @@ class Group:
         if self.truth is not self.table:
             self._must(self.truth.handle(inp))
         self.guided.append(inp)
+
+    def _heard(self, outcome, _inp: dict) -> None:
+        """Count the physical-first table's actions worked out again as one with a board read later."""
+        self.extended += sum(e["kind"] == "inferred" and "sees more of" in e["text"] for e in outcome.events)
 
     def _commit(self, commits: list[dict]) -> None:
         """The camera's commits onto the physical table (as the camera plugin puts them: a refused one
@@ -1056,7 +1062,7 @@ def play_game(players: int, seed: int, camera: str | None = None, rounds: int | 
     physical_scores = {p["name"]: p["score"] for p in group.state["players"]}
     out = {"players": players, "seed": seed, "phone": group.phone, "actions": group.actions,
            "cases": group.cases, "physical": physical_scores, "guided": None if stalled else group.guided_scores(),
-           "orders": group.orders, "flashes": group.flashes, "wrong": group.wrong, "stalled": stalled,
+           "orders": group.orders, "flashes": group.flashes, "extended": group.extended, "wrong": group.wrong, "stalled": stalled,
            "wild": group.wild, "specials": group.specials, "dice": group.dice, "second_taps": group.second_taps,
            "rolls": group.rolls}
     if camera:
@@ -1078,7 +1084,7 @@ def main() -> None:
                     "art, a tilted camera through a lens, daylight changed since calibration, glare, shadows")
     args = ap.parse_args()
     phone, actions, cases, orders, wrong, per_game = Counter(), Counter(), Counter(), Counter(), 0, []
-    flashes, misrecorded, wild, specials = 0, Counter(), 0, 0
+    flashes, misrecorded, wild, specials, extended = 0, Counter(), 0, 0, 0
     stalls, frames, beyond, misread, straightened, refused = [], 0, Counter(), Counter(), 0, Counter()
     unannounced = 0
     dining_misread = 0
@@ -1109,6 +1115,7 @@ def main() -> None:
             cases.update(g["cases"])
             orders.update(g["orders"])
             flashes += g["flashes"]
+            extended += g["extended"]
             misrecorded.update(g["wrong"])
             wild += g["wild"]
             specials += g["specials"]
@@ -1146,6 +1153,7 @@ def main() -> None:
     print(f"moves recorded otherwise than the group made them: {sum(misrecorded.values())}"
           + "".join(f"\n  differing in {k} x{v}" for k, v in misrecorded.most_common()))
     print(f"legal moves listed to put back until their last board was read: {flashes}")
+    print(f"applied moves a board read later showed more of, worked out again as one move: {extended}")
     print(f"games whose final scores differ from the guided replay: {wrong} of {len(per_game) - len(stalls)} "
           "played to the end")
     if args.camera:
