@@ -37,6 +37,12 @@ rolls when the marker lands.  A card whose food the camera sees on it, complete,
 waits for the player to tap it again (or to move the food where it goes): the
 tap completes it, and the table then waits to see the food moved.
 
+A board is read as soon as it lies still, so one may be read before the rest of the move reaches it
+(the freezer, a board of its own, before the kitchen).  The table keeps the action it applied by
+itself with the record before it: until anything else happens, a board then showing more of that
+same action (more bought on the trip, another token on the recipes) makes it one action again,
+worked out from the record before it.
+
 Everything here is pure: candidates are tried on deep copies of the state.
 """
 from __future__ import annotations
