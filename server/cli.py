@@ -42,9 +42,27 @@ def _note_listening(ctx: TableContext) -> None:
     ctx.listening.set()
 
 
+#: python-socketio imports its client's HTTP and websocket libraries with the server; the server uses
+#: neither, and they hold about 6 MiB (issue 20, bench/README.md): hidden while the app is imported.
+CLIENT_ONLY_MODULES = ("requests", "websocket")
+
+
+def _import_app():
+    """server.app's ``create_app``, imported without the Socket.IO client's libraries (a plugin
+    imported later may still use them: they are hidden only for this import)."""
+    hidden = [name for name in CLIENT_ONLY_MODULES if name not in sys.modules]
+    sys.modules.update(dict.fromkeys(hidden))    # an import of a None entry fails: the client does without
+    try:
+        from .app import create_app
+    finally:
+        for name in hidden:
+            sys.modules.pop(name, None)
+    return create_app
+
+
 def serve(args) -> int:
     """Run the table server until interrupted."""
-    from .app import create_app
+    create_app = _import_app()
 
     # the address block is what a newcomer needs to see: INFO lines and Flask's banner only on --verbose
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
