@@ -184,13 +184,14 @@ def _by_area(slots: dict, areas) -> dict:
     return {a: sorted(t) for a, t in out.items()}
 
 
-def disagreements(state: dict, board: str) -> list[dict]:
+def disagreements(state: dict, board: str, wanted: dict | None = None) -> list[dict]:
     """Where a watched board's snapshot and the recorded actions differ, for every area the camera
-    has reported: a body or shop slot by slot, a kitchen column or the trash by its tokens."""
+    has reported: a body or shop slot by slot, a kitchen column or the trash by its tokens (``wanted``:
+    the slots to compare with instead of the record's)."""
     info = state["boards"].get(board)
     if not info or not info["watched"]:
         return []
-    return compare(info, implied(state, board))
+    return compare(info, implied(state, board) if wanted is None else wanted)
 
 
 def compare(info: dict, wanted: dict) -> list[dict]:

@@ -423,11 +423,8 @@ def _dice_missing(state: dict) -> list[dict]:
 def _agrees(state: dict, seat: int, diet: dict | None = None) -> bool:
     """Whether the record now looks like what the camera has reported, on every board it read (``diet``:
     the slots to compare ``seat``'s diet board with instead of the record's)."""
-    for board in (f"diet-{seat}", "shop"):
-        info = state["boards"].get(board)
-        wanted = diet if diet is not None and board.startswith("diet") else None
-        differ = boards.disagreements(state, board) if wanted is None else info["watched"] and boards.compare(info, wanted)
-        if _reported(state, board) and differ:
+    for board, wanted in ((f"diet-{seat}", diet), ("shop", None)):
+        if _reported(state, board) and boards.disagreements(state, board, wanted):
             return False
     return not _main_markers_differ(state)
 
