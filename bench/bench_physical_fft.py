@@ -674,24 +674,29 @@ class Group:
                     return order
         return None
 
-    def _boards_after(self, seat: int, body: dict) -> dict:
+    def _after(self, seat: int, body: dict) -> dict:
+        """The group's record after ``body``, played on a copy of it."""
         trial = copy.deepcopy(self.real)
         inference.play(trial, seat, body)
+        return trial
+
+    def _boards_after(self, seat: int, body: dict, trial: dict | None = None) -> dict:
+        trial = trial or self._after(seat, body)
         return {b: implied(trial, b) for b in ("main", "shop", f"diet-{seat}")}
 
     def _move_tokens(self, seat: int, body: dict, kind: str) -> None:
         """Tokens and the marker moved; each board whose look changed is read once its hands are off.  Now
         and then a card the move completes gets its food laid on it and is tapped again first."""
-        boards = self._boards_after(seat, body)
+        trial = self._after(seat, body)
+        boards = self._boards_after(seat, body, trial)
         if body["action"] in ("cook", "workout") and self.tap_rng.random() < SECOND_TAP:
-            self._second_tap(seat, body, kind)
+            self._second_tap(seat, body, kind, trial)
         self._show(boards)
 
-    def _second_tap(self, seat: int, body: dict, kind: str) -> None:
+    def _second_tap(self, seat: int, body: dict, kind: str, trial: dict) -> None:
         """The move laid out with the completed card's food still on it (the table must wait, listing nothing),
-        then the card tapped again on the player's reader: the table completes it (a card tap, no phone input)."""
-        trial = copy.deepcopy(self.real)
-        inference.play(trial, seat, body)
+        then the card tapped again on the player's reader: the table completes it (a card tap, no phone input);
+        ``trial``: the group's record after the move (:meth:`_after`)."""
         lying = inference.food_on_card(self.real, trial, seat, body)
         if lying is None:
             return
