@@ -17,7 +17,7 @@ from flask import Flask, Request, Response, jsonify, request, send_from_director
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
-from . import games, plugins
+from . import fanout, games, plugins
 from .access import AccessError
 from .context import TableContext
 from .describe import describe_journal
@@ -54,6 +54,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     # messages up to MAX_SOCKET_MESSAGE_BYTES are read, so one over MAX_INPUT_BYTES is answered
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE_BYTES,
                         json=SocketJSON)
+    fanout.install(socketio.server.eio)   # one writer for every websocket, not a thread each
     # Socket.IO sid -> (the token it connected with, the view it asked for, the room it is in)
     clients: dict[str, tuple[str | None, str, str | None]] = {}
 

@@ -1,12 +1,13 @@
 """Screens that fall behind: what is waiting for each Socket.IO client, and dropping one that stalls.
 
-In threading mode every Engine.IO socket has a queue that a writer thread empties onto the
-connection.  A client that stops reading blocks that writer, so everything emitted to it would
-pile up in the queue without limit.  The publisher asks :meth:`Backlog.lagging` before each emit
-and leaves out the clients with more than :data:`BEHIND_PACKETS` waiting (a state is owed to them
-instead: only the newest is sent once they catch up), and drops a client that stays behind for
-:data:`DROP_AFTER_SECONDS`.  Dropping closes its TCP connection, which also frees the threads
-blocked on it; the page reconnects by itself and gets the whole state on connect.
+Every Engine.IO socket has a queue; once it is a websocket, one writer for all of them empties
+those onto the connections (server/fanout.py).  A client that stops reading takes no more bytes,
+so everything emitted to it would pile up in its queue without limit.  The publisher asks
+:meth:`Backlog.lagging` before each emit and leaves out the clients with more than
+:data:`BEHIND_PACKETS` waiting (a state is owed to them instead: only the newest is sent once they
+catch up), and drops a client that stays behind for :data:`DROP_AFTER_SECONDS`.  Dropping closes
+its TCP connection, which also frees the threads waiting on it; the page reconnects by itself and
+gets the whole state on connect.
 """
 from __future__ import annotations
 
