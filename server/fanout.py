@@ -269,9 +269,16 @@ class FanoutWebSocket(SimpleWebSocketWSGI):
         super().close()
 
 
-def install(eio_server) -> Fanout:
+def install(eio_server) -> Fanout | None:
     """Make Engine.IO server ``eio_server`` (threading mode) write its websockets through one
-    fanout; the fanout."""
+    fanout; the fanout.  The driver table is Engine.IO's own (not a public API): where it is not
+    as this module knows it, the server keeps Engine.IO's writer per socket (None) and says so."""
+    drivers = getattr(eio_server, "_async", None)
+    if getattr(eio_server, "async_mode", None) != "threading" or not isinstance(drivers, dict) \
+            or not {"queue", "websocket"} <= drivers.keys():
+        log.warning("Engine.IO's driver table is not the one server/fanout.py knows: each screen keeps "
+                    "a writer thread of its own (slower on a Pi, nothing lost)")
+        return None
     fanout = Fanout()
     eio_server._async = {**eio_server._async, "queue": partial(FanoutQueue, fanout),
                          "websocket": FanoutWebSocket}
