@@ -108,7 +108,7 @@ def _dining_as_seen(state: dict, args: dict) -> list[dict]:
     """The one tap confirming the dining-out tokens as the camera read them; a marker waiting on
     dining out is then worked out at once."""
     events = physical.dining_as_seen(state, args.get("seat"))
-    if state["options"]["mode"] == "physical":
+    if physical.physical_first(state):
         events += inference.after_reading(state)
     return events
 

@@ -27,7 +27,7 @@ from collections import Counter
 
 from ..base import RuleError, event, rng
 from . import goals, rules, tokens
-from .physical import physical_draws
+from .physical import physical_draws, physical_first
 from .tokens import food_name
 
 ACTIONS = ("shop", "market", "pizza", "buffet", "snack", "cook", "workout")
@@ -475,10 +475,10 @@ def _check_when(state: dict, seat: int, ability: dict, what: str) -> None:
         raise RuleError("not_your_turn", f"{what} is used during your own turn.")
     if when == "during:shop":
         shopping = pend and pend["seat"] == seat and pend["action"] == "buy"
-        if not shopping and (pend or state["options"]["mode"] != "physical"):
+        if not shopping and (pend or not physical_first(state)):
             raise RuleError("not_now", f"{what} is used while you shop, after the dice are rolled"
                             + (" (physical-first: before the camera sees your purchase)."
-                               if state["options"]["mode"] == "physical" else "."))
+                               if physical_first(state) else "."))
     elif pend:
         raise RuleError("waiting", "Finish your shopping first: choose what to buy (or buy nothing).")
     served = state["seats"][str(seat)]["turn_effects"]["serves"]
@@ -642,7 +642,7 @@ def _die(state, p, e, body):
     die = body.get("die")
     if die not in (1, 2) or isinstance(die, bool):
         raise RuleError("bad_argument", "Name the die: 1 or 2.")
-    if state["options"]["mode"] == "physical" and state["options"]["dice"] != "camera":
+    if physical_first(state) and state["options"]["dice"] != "camera":
         from .inference import shopping_dice
         if shopping_dice(state, p["seat"]) is None:   # the dice of an earlier trip are not this one's
             raise RuleError("not_now", "Roll first: put your marker on a shopping space; the die is changed once "

@@ -168,9 +168,12 @@ def start_shopping(state: dict, seat: int, p: dict, dice: list[int], how: str | 
     state["pending"] = {"action": "buy", "seat": seat}
     if state["phase"] == "actions":
         p["actions_left"] -= 1
-    if how is None:
-        return []
-    return [event(state, "dice", f"{p['name']} goes shopping: dice {how} {dice[0]} and {dice[1]}.", dice=dice)]
+    return [] if how is None else [dice_event(state, p["name"], how, dice)]
+
+
+def dice_event(state: dict, name: str, how: str, dice: list[int]) -> dict:
+    """The TV's line for a shopping trip's roll (``how``: entered, rolled, read by the camera ...)."""
+    return event(state, "dice", f"{name} goes shopping: dice {how}, {dice[0]} and {dice[1]}.", dice=list(dice))
 
 
 def price(state: dict, space: str) -> int:

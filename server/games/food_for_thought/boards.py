@@ -72,7 +72,7 @@ def implied(state: dict, board: str) -> dict:
     if board == physical.MAIN and physical.main_in_play(state):
         return physical.main_slots(state)
     p = _seat_of(state, board)
-    if state["options"]["mode"] == "physical":          # the unused action markers lie on the diet board
+    if physical.physical_first(state):          # the unused action markers lie on the diet board
         on_recipes = [f for rid in p["recipes"] for f in p["recipe_tokens"][rid] if f is not None]
         on_activities = [f for aid in p["activities"] for t in p["activity_tokens"][aid] if t for f in t]
         unused = rules.ACTIONS_PER_ROUND if state["phase"] == "assistants" else abilities.row_markers(p)  # taken back
@@ -117,16 +117,16 @@ def _check_slot(state: dict, board: str, slot: str, token, strict: bool) -> None
             raise RuleError("breaks_rule", f"{token} does not belong in the {g['name']} group ({slot}).")
     elif parts[0] == "kitchen" and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
         ok = 1 <= int(parts[1]) <= len(p["kitchen"]) and int(parts[2]) >= 1
-    elif parts[0] == "markers" and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
+    elif parts[0] == "markers" and len(parts) == 2 and parts[1].isdigit() and physical.physical_first(state):
         if token not in (None, MARKER):
             raise RuleError("bad_argument", f"An action marker space holds {MARKER!r} or null, not {token!r}.")
         return
     elif (parts[0] == "action" and len(parts) == 3 and parts[1] in rules.DIET_SPACES and parts[2].isdigit()
-          and state["options"]["mode"] == "physical"):
+          and physical.physical_first(state)):
         if token not in (None, MARKER):
             raise RuleError("bad_argument", f"A diet board action space holds {MARKER!r} or null, not {token!r}.")
         return
-    elif parts[0] in ("onrecipe", "onactivity") and len(parts) == 2 and parts[1].isdigit() and state["options"]["mode"] == "physical":
+    elif parts[0] in ("onrecipe", "onactivity") and len(parts) == 2 and parts[1].isdigit() and physical.physical_first(state):
         ok = True                         # a token lying on one of the player's incomplete recipe cards
     elif parts[0] in ("trash", "freezer", "thaw") and len(parts) == 2 and parts[1].isdigit():
         limit = {"trash": 999, "freezer": rules.FREEZER_SPACES, "thaw": rules.THAW_SPACES}[parts[0]]
@@ -221,7 +221,7 @@ def board_input(state: dict, body: dict) -> list[dict]:
     board, slots = body["board"], body["slots"]
     if board not in (physical.MAIN, "shop"):
         _seat_of(state, board)
-    physical_first = state["options"]["mode"] == "physical"
+    physical_first = physical.physical_first(state)
     if not physical_first and board != physical.MAIN:   # the marker spaces and tokens on cards mean nothing to a guided game
         slots = {s: t for s, t in slots.items() if s.split(".")[0] not in PHYSICAL_ONLY}
     slots = _readable(state, board, slots)
@@ -277,7 +277,7 @@ def _main_reading(state: dict, slots: dict) -> list[dict]:
         raise Quiet()                     # nothing new on the main board: not journaled
     info["seen"], info["areas"] = seen, areas
     events = physical.main_reading(state, seen)
-    if state["options"]["mode"] == "physical":
+    if physical.physical_first(state):
         from .inference import after_reading
         events += after_reading(state)
     return events or [event(state, "main_board", "The camera read the main board.")]
@@ -319,7 +319,7 @@ def accept(state: dict, board: str) -> list[dict]:
     """The host accepts the camera's snapshot of ``board`` as the record.  Physical-first, while the TV
     lists what to put back of the active player's move and ``board`` is among them: the whole move,
     as the camera sees it (see :func:`inference.accept_move`)."""
-    if state["options"]["mode"] == "physical" and state["phase"] in ("actions", "pizza_extra") \
+    if physical.physical_first(state) and state["phase"] in ("actions", "pizza_extra") \
             and board in {d["board"] for d in state["put_back"]}:
         from .inference import accept_move
         return accept_move(state)

@@ -54,15 +54,12 @@ from itertools import combinations_with_replacement, product
 
 from ..base import RuleError, event
 from . import abilities, actions, boards, physical, rounds, rules
+from .physical import physical_first
 from .tokens import food_name
 
 MARKER = boards.MARKER
 #: The "column" of a token a cook or snack took from the Freezer module's thaw area.
 THAW = "thaw"
-
-
-def physical_first(state: dict) -> bool:
-    return state["options"]["mode"] == "physical"
 
 
 def _seen(state: dict, board: str) -> dict:
@@ -351,9 +348,8 @@ def _rolled(state: dict, seat: int, dice: list[int]) -> list[dict]:
     """Record the roll of ``seat``'s shopping trip now (dice: physical or digital): the TV shows it, with
     the shopping list's prices under it."""
     state["rolled_for"], state["dice"] = _action_now(state, seat), sorted(dice)
-    name = state["seats"][str(seat)]["name"]
-    return [event(state, "dice", f"{name} goes shopping: dice {HOW_ROLLED[state['options']['dice']]}, "
-                  f"{state['dice'][0]} and {state['dice'][1]}.", dice=list(state["dice"]))]
+    return [actions.dice_event(state, state["seats"][str(seat)]["name"], HOW_ROLLED[state["options"]["dice"]],
+                               state["dice"])]
 
 
 def roll(state: dict, seat: int, body: dict) -> list[dict]:
@@ -892,7 +888,8 @@ def answer(state: dict, seat: int, body: dict) -> list[dict]:
         raise RuleError("bad_argument", f"Answer with a choice from 1 to {len(q['bodies'])}.")
     state["question"] = None
     body = q["bodies"][choice - 1]
-    before = copy.deepcopy(state["seats"][str(seat)])
+    p = state["seats"][str(seat)]
+    before = {f"{kind}_done": list(p[f"{kind}_done"]) for kind in ("recipes", "activities")}   # what _completed reads
     return play(state, seat, body) + _await_food(state, seat, body, before)
 
 

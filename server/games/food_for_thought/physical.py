@@ -62,6 +62,11 @@ def physical_draws(state: dict) -> bool:
     return state["options"]["draws"] == "physical"
 
 
+def physical_first(state: dict) -> bool:
+    """Whether the table follows the physical game (the camera reads moves) rather than the guided forms."""
+    return state["options"]["mode"] == "physical"
+
+
 def new_drawn() -> dict:
     """Cards tapped this turn and not yet taken by an action."""
     return {"seat": None, "recipes": [], "activities": [], "assistants": []}
@@ -170,7 +175,7 @@ def _held_tap(state: dict, holder: dict, p: dict, kind: str, cid: str) -> list[d
 def _complete_by_tap(state: dict, seat: int, kind: str, cid: str) -> list[dict] | None:
     """Physical-first: a taken card tapped again with new food on the player's cards completes it (see
     :func:`inference.complete_by_tap`); None otherwise."""
-    if state["options"]["mode"] != "physical":
+    if not physical_first(state):
         return None
     from .inference import complete_by_tap
     return complete_by_tap(state, seat, kind, cid)
@@ -351,14 +356,14 @@ def space_markers(state: dict) -> dict:
 
 def main_in_play(state: dict) -> bool:
     """Whether the camera's ``main`` board (dice, dining out) feeds this game."""
-    return physical_draws(state) or state["options"]["dice"] == "camera" or state["options"]["mode"] == "physical"
+    return physical_draws(state) or state["options"]["dice"] == "camera" or physical_first(state)
 
 
 def main_slots(state: dict) -> dict:
     """What the record puts on the main board: the dice of the current shopping, the dining-out tokens."""
     camera = state["options"]["dice"] == "camera"          # other dice are never laid on the tracks for the camera
     out = {f"die.{track}.{d}": DIE for track, d in zip(DIE_TRACKS, state["dice"] if camera and state["dice"] else [])}
-    if state["options"]["mode"] == "physical":
+    if physical_first(state):
         for space, seats in space_markers(state).items():
             out.update({f"action.{space}.{n}": marker(s) for n, s in enumerate(seats, 1)})
     out.update({f"pizza.{n}": f for n, f in enumerate(state["pizza"], 1)})

@@ -5,7 +5,7 @@ from collections import Counter
 
 from ..base import RuleError, event, finish
 from . import abilities, goals, rules, scoring, tokens
-from .physical import physical_draws
+from .physical import physical_draws, physical_first
 
 
 def order(state: dict) -> list[int]:
@@ -174,7 +174,7 @@ def round_over(state: dict) -> list[dict]:
     the record does its clean-up and the next round starts."""
     for p in state["seats"].values():
         abilities.end_turn(p)
-    if state["options"]["mode"] != "physical":
+    if not physical_first(state):
         return end_round(state)
     state["phase"], state["turn"] = "round_end", None
     state["cleanup"] = _people_steps(state, state["first_seat"] % len(state["players"]) + 1)
