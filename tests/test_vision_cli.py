@@ -150,6 +150,27 @@ def test_markers_says_whether_they_are_big_enough_for_the_camera(tmp_path, capsy
     assert "at least 54 mm" in said and "too small on diet-1" in said and "width = 1920" not in said
 
 
+def test_markers_says_whether_the_farthest_spaces_are_near_enough_to_read(tmp_path, capsys):
+    """Tokens are read well from 0.4 px a mm (vision.pipeline.MIN_PX_PER_MM, the camera's "too far"):
+    the sheet says whether the camera's place gives the farthest spaces that, and what helps when not."""
+    out = tmp_path / "m.pdf"
+    module3 = ["markers", "-o", str(out), "--boards", "shop", "--camera-height", "1.25", "--fov", "66"]
+    assert main(module3) == 0                       # straight down: 0.79 px/mm everywhere
+    assert "Spaces get at least the 0.4 px/mm" in capsys.readouterr().out
+    # leaning 25 degrees the far side gets 0.39 px/mm at 1280 x 720, 0.59 at 1920 x 1080
+    assert main([*module3, "--tilt", "25"]) == 0
+    said = capsys.readouterr().out
+    assert "The farthest spaces get under the 0.4 px/mm" in said
+    assert "capture at 1920 x 1080 (width = 1920, height = 1080 under [camera]): 0.59 px/mm" in said
+    assert main([*module3, "--tilt", "25", "--camera-width", "1920"]) == 0
+    assert "Spaces get at least the 0.4 px/mm" in capsys.readouterr().out
+    # the camera bench's hard table: 0.23 px/mm at 720p and 0.34 at 1080p, so only a straighter camera helps
+    hard = ["--camera-height", "0.92", "--fov", "105", "--tilt", "25", "--area", "1.75x0.8"]
+    assert main(["markers", "-o", str(out), "--boards", "shop", *hard]) == 0
+    said = capsys.readouterr().out
+    assert "(at 1920 x 1080 too: 0.34 px/mm); hang the camera straighter" in said and "0.59" not in said
+
+
 def test_markers_refuses_a_bad_area_or_tilt_and_writes_nothing(tmp_path, capsys):
     out = tmp_path / "m.pdf"
     for bad, said in ((["--area", "1.6"], "--area '1.6'"), (["--area", "axb"], "WIDTHxDEPTH"),

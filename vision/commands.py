@@ -67,10 +67,29 @@ def markers(args) -> int:
               f"{scale:.2f} px/mm at its farthest: markers need a side of at least {need:.0f} mm "
               f"({CELL_PX:g} px a cell): "
               + (f"too small on {', '.join(small)}; make them larger, "
-                 + ("capture at 1920 x 1080 (width = 1920, height = 1080 under [camera]), "
-                    if args.camera_width < 1920 else "")
+                 + (CAPTURE_1080 + ", " if args.camera_width < 1920 else "")
                  + "or hang the camera straighter." if small else "these are big enough."))
+        print(_spaces_advice(args, area, scale))
     return 0
+
+
+#: How the sheet and docs/camera.md name the capture option.
+CAPTURE_1080 = "capture at 1920 x 1080 (width = 1920, height = 1080 under [camera])"
+
+
+def _spaces_advice(args, area: tuple[float, float], scale: float) -> str:
+    """Whether the farthest spaces get the pixels a token is read well at (the pipeline's
+    MIN_PX_PER_MM, its "too far"), and if not, whether capturing at 1920 x 1080 would give them those."""
+    if scale >= MIN_PX_PER_MM:
+        return f"Spaces get at least the {MIN_PX_PER_MM:g} px/mm tokens are read well at."
+    said = (f"The farthest spaces get under the {MIN_PX_PER_MM:g} px/mm tokens are read well at: the camera "
+            "reports them too far and reads them less reliably")
+    if args.camera_width < 1920:
+        wide = worst_px_per_mm(1920, picture_height(1920), args.camera_height, args.fov, args.tilt, area)
+        if wide >= MIN_PX_PER_MM:
+            return f"{said}; {CAPTURE_1080}: {wide:.2f} px/mm."
+        said += f" (at 1920 x 1080 too: {wide:.2f} px/mm)"
+    return f"{said}; hang the camera straighter (docs/camera.md, \"Mounting the camera\")."
 
 
 def _write_pages(images, output: str, dpi: int) -> list[Path] | None:
