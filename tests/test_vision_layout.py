@@ -79,12 +79,53 @@ def test_region_slots_fill_the_grid_in_reading_order():
     (lambda d: d["regions"][0].update(corners=[[0, 0], [1, 1]]), "4 corners"),
     (lambda d: d["regions"].append(dict(d["regions"][0])), "used twice"),
     (lambda d: d.update(markers={"1": {"x": 0, "y": 0, "size": 10}}), "at least 3"),
+    (lambda d: d["regions"][0].update(holds=5), "'holds' must name a token set"),
+    (lambda d: d["regions"][0].update(holds=[]), "'holds' must name a token set"),
 ])
 def test_bad_layouts_are_refused_with_what_to_fix(change, words):
     data = sample_layouts()["diet-1"].to_dict()
     change(data)
     with pytest.raises(LayoutError, match=words):
         Layout.from_dict(data)
+
+
+def test_a_region_holding_a_type_its_board_does_not_is_refused_with_what_to_fix(tmp_path):
+    data = sample_layouts()["diet-1"].to_dict()
+    data["regions"][0]["holds"] = ["marker", "covered"]
+    layout = Layout.from_dict(data)
+    with pytest.raises(LayoutError, match="region 'kitchen.1' holds covered, not among the board's tokens"):
+        layout.slot_types()
+    folder = tmp_path / "vision" / "layouts"
+    folder.mkdir(parents=True)
+    layout.save(folder / "diet-1.json")
+    with pytest.raises(LayoutError, match="region 'kitchen.1' holds covered"):
+        load_layouts(tmp_path)
+
+
+def test_each_region_holds_what_the_rulebook_lets_lie_there():
+    """Rulebook: a diet board's Snack, Recipes & Cook and Activities & Work Out spaces take the player's action
+    markers, and the unused ones are kept beside the board; food goes in the kitchen, the trash, the body and on
+    cards.  A body row is not only its own food: a Food Allergy tile laid over a group takes other foods ("Spaces on
+    the food allergy tiles can only be filled with food tokens matching any one of the tokens displayed"), so every
+    body row holds every food.  The main board's dice lie on the dice spaces, the players' markers on its action
+    spaces, the bag's foods on Pizza To Go and the buffet."""
+    from server.games.food_for_thought import data
+    catalog = data.load(sample_only=True)
+    foods = tuple(f["id"] for f in catalog.records["foods"])
+    ls = sample_layouts()
+    for n in range(1, 5):
+        holds = ls[f"diet-{n}"].slot_types()
+        for slot, held in holds.items():
+            marker_space = slot.split(".")[0] in ("action", "markers")
+            assert held == (("marker",) if marker_space else foods), slot
+        for tile in catalog.records["allergies"]:
+            assert set(tile["foods"]) <= set(holds[f"body.{tile['replaces']}.1"])
+    main = ls["main"].slot_types()
+    assert {main[s] for s in main if s.startswith("die.")} == {("die",)}
+    assert {main[s] for s in main if s.startswith("action.")} == {tuple(f"marker{k}" for k in range(1, 5))}
+    assert {main[s] for s in main if s.startswith(("pizza.", "buffet."))} == {foods}
+    # a board without holds: every slot holds every type of the board
+    assert set(ls["shop"].slot_types().values()) == {(COVERED,)}
 
 
 def test_a_marker_on_two_boards_is_refused(tmp_path):

@@ -2,18 +2,22 @@
 
 A layout is a JSON file, one per physical board (see docs/camera.md)::
 
-    {"board": "diet-1", "target": "diet-1", "tokens": "foods", "title": "...", "sample": true,
+    {"board": "diet-1", "target": "diet-1", "tokens": "diet-board", "title": "...", "sample": true,
      "size_mm": [340, 290], "token_mm": 20,
      "markers": {"10": {"x": 4, "y": 4, "size": 36}, ...},     # top-left corner + side, mm
      "patch": {"x": 150, "y": 4, "w": 40, "h": 22},            # grey reference patch (optional)
-     "regions": [{"name": "kitchen", "ids": "kitchen.{col}.{row}", "rows": 3, "cols": 5,
+     "regions": [{"name": "kitchen", "ids": "kitchen.{col}.{row}", "rows": 3, "cols": 5, "holds": "foods",
                   "corners": [[44, 8], [296, 8], [296, 82], [44, 82]]}, ...]}
 
 ``board`` names the physical board (and the file); ``target`` is the engine's
 board id its slots belong to (a freezer board's slots belong to its player's
 ``diet-N``); ``tokens`` names a token set a game declares (``"foods"``: every
 food type, see ``Game.tokens``) or lists token names (the shopping list holds
-``["covered"]``).
+``["covered"]``).  A region's ``holds`` says which of those types can lie on its slots in play (a token
+set's name or a list of names; default: every type of the board): a diet board's action spaces hold only
+the player's markers.  Calibration lays each type only where it can lie; classification still weighs
+every type of the board, so a token put where it does not belong reads as what it is (or unknown), and
+the game refuses it, never as a type the space holds.
 
 Coordinates are millimetres on the board, x to the right and y down, from the
 board's top-left corner.  A region is a grid of ``rows`` x ``cols`` slots filling
@@ -66,6 +70,7 @@ class Region:
     rows: int
     cols: int
     corners: list[list[float]]
+    holds: str | list[str] | None = None      # the token types that can lie here (None: every type of the board)
 
     def slots(self) -> list[Slot]:
         """The region's slots in reading order, centred in their grid cells."""
@@ -114,6 +119,21 @@ class Layout:
     def token_types(self, data_dir=None) -> tuple[str, ...]:
         """The token types that can lie on this board."""
         return named_types(self.tokens, data_dir) if isinstance(self.tokens, str) else tuple(self.tokens)
+
+    def slot_types(self, data_dir=None) -> dict[str, tuple[str, ...]]:
+        """The token types that can lie on each slot in play (its region's ``holds``), by slot id."""
+        every = self.token_types(data_dir)
+        out = {}
+        for region in self.regions:
+            held = every if region.holds is None else (
+                named_types(region.holds, data_dir) if isinstance(region.holds, str) else tuple(region.holds))
+            alien = [t for t in held if t not in every]
+            if alien or not held:
+                raise LayoutError(f"Layout {self.board}: region {region.name!r} holds "
+                                  f"{', '.join(alien) if alien else 'nothing'}, not among the board's tokens "
+                                  f"({', '.join(every)}); name types of its 'tokens' in 'holds'.")
+            out.update({s.id: held for s in region.slots()})
+        return out
 
     def marker_corners(self, marker_id: int) -> np.ndarray:
         """The four corners (TL, TR, BR, BL) of a marker on the board, mm, shape (4, 2)."""
@@ -180,7 +200,13 @@ class Layout:
                 rows, cols = int(r["rows"]), int(r["cols"])
                 if not (1 <= rows <= 40 and 1 <= cols <= 40):
                     raise LayoutError(f"Region {r.get('name')!r} of {board}: rows and cols must be 1 to 40.")
-                regions.append(Region(str(r["name"]), str(r["ids"]), rows, cols, corners))
+                holds = r.get("holds")
+                if not (holds is None or (isinstance(holds, str) and holds)
+                        or (isinstance(holds, list) and holds and all(isinstance(t, str) and t for t in holds))):
+                    raise LayoutError(f"Region {r.get('name')!r} of {board}: 'holds' must name a token set or "
+                                      f"list token names, not {holds!r}.")
+                regions.append(Region(str(r["name"]), str(r["ids"]), rows, cols, corners,
+                                      holds if holds is None or isinstance(holds, str) else list(holds)))
             patch = data.get("patch")
             patch = (float(patch["x"]), float(patch["y"]), float(patch["w"]), float(patch["h"])) if patch else None
             return cls(board=board, size_mm=size, markers=markers, regions=regions,
@@ -201,8 +227,8 @@ class Layout:
                "title": self.title, "sample": self.sample,
                "size_mm": list(self.size_mm), "token_mm": self.token_mm,
                "markers": {str(k): {"x": x, "y": y, "size": s} for k, (x, y, s) in self.markers.items()},
-               "regions": [{"name": r.name, "ids": r.ids, "rows": r.rows, "cols": r.cols,
-                            "corners": r.corners} for r in self.regions]}
+               "regions": [{"name": r.name, "ids": r.ids, "rows": r.rows, "cols": r.cols, "corners": r.corners,
+                            **({} if r.holds is None else {"holds": r.holds})} for r in self.regions]}
         if self.patch:
             out["patch"] = dict(zip(("x", "y", "w", "h"), self.patch))
         return out
@@ -237,7 +263,8 @@ def sample_layouts() -> dict[str, Layout]:
 
 
 def load_layouts(data_dir: str | Path | None) -> dict[str, Layout]:
-    """The table's layouts: ``DATA/vision/layouts/*.json`` over the shipped samples."""
+    """The table's layouts: ``DATA/vision/layouts/*.json`` over the shipped samples (each checked: markers on
+    one board only, every region holding types of its board)."""
     layouts = sample_layouts()
     folder = Path(data_dir) / "vision" / "layouts" if data_dir else None
     if folder and folder.is_dir():
@@ -246,6 +273,7 @@ def load_layouts(data_dir: str | Path | None) -> dict[str, Layout]:
             layouts[layout.board] = layout
     used: dict[int, str] = {}
     for layout in layouts.values():
+        layout.slot_types(data_dir)         # a region holding a type its board lacks: refused here, with the region
         for mid in layout.markers:
             if mid in used:
                 raise LayoutError(f"Marker {mid} is on both {used[mid]} and {layout.board}; "
