@@ -32,7 +32,8 @@ What happens, in order:
    on the emulated chip to the ``state`` holding its tap reaching the screens; for HTTP, from
    sending to the same.  "TV" is the slowest of the twelve table-room clients, "all" the slowest
    of the twenty.  Also: the camera's frames per second (its own measure, ``/api/health``), the
-   polls per second each reader answered, CPU per part, and memory every five seconds.  Before
+   polls per second each reader answered, CPU per part, and memory every five seconds (its growth:
+   the least-squares slope over the later half of play's samples).  Before
    and after play, the disk's own floor: p50/p99 of a small append and fsync in the journal's
    folder (:func:`fsync_ms`), so the input-to-screen figures can be read against what the disk allows.
 
@@ -51,7 +52,10 @@ and a Pi's cost of the same transfers (25 us each, the system call) is added bac
 
 ``--quota`` runs it unconstrained (``none``), inside a cgroup CPU quota standing in for a
 Raspberry Pi 4 (``pi4``: see bench/pi_quota.py for how it is sized), at a given number of this
-machine's cores, or ``both`` (the default): unconstrained, then ``pi4``.
+machine's cores, or ``both`` (the default): unconstrained, then ``pi4``.  The ``pi4`` quota is
+``--pi-cores`` times a Pi 4 core's share of a core here, by default the fixed share measured once on
+a quiet moment (``bench.pi_quota.PI4_CORE_SHARE``, or ``--pi-share``), so that runs at different
+loads get the same quota; ``--time-pi-share`` times the yardstick again in this run instead.
 
 ``--parts`` times, in this process, what the table does most often (median of five runs):
 the camera pipeline on one frame of the bench's play (the synthetic table with all its boards,
@@ -60,7 +64,7 @@ frame, periodic board readings included) and one empty poll of an emulated MFRC5
 (CPU us, and how much of it is the chip's emulation).
 
 Run from the repository root (as root for the quota):
-    python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--json]
+    python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--pi-share 0.197 | --time-pi-share] [--json]
     python3 bench/bench_table.py --parts
 Exit status 1 when a tap was never journaled; the targets are printed, met or MISSED, not enforced
 (on a shared machine they say more about the load than the table).
@@ -87,7 +91,7 @@ import requests  # noqa: E402
 
 from bench.bench_load import rss_kib  # noqa: E402
 from bench.bench_readers import PLACES  # noqa: E402
-from bench.pi_quota import CpuQuota, pi4_core_share  # noqa: E402
+from bench.pi_quota import PI4_CORE_SHARE, CpuQuota, pi4_core_share  # noqa: E402
 from bench.watchers import Watcher, close_all, new_tiny_game, percentile, post_input  # noqa: E402
 from hardware.config import Config  # noqa: E402
 from hardware.registry import TagRegistry  # noqa: E402
@@ -317,7 +321,9 @@ def wait_until_running(srv: EmulatedTable, timeout: float) -> None:
 
 
 def slope_kib_per_min(samples: list[tuple[float, int]]) -> float:
-    """Least-squares growth of the later half of the (seconds, KiB) samples, in KiB a minute."""
+    """Least-squares growth of the later half of the (seconds, KiB) samples, in KiB a minute (the
+    bench gives it play's samples: with the idle phases' before them it measured the step from an
+    idle table, whose heaps the camera trims, to a played one as growth)."""
     half = samples[len(samples) // 2:]
     if len(half) < 2:
         return 0.0
@@ -418,6 +424,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             plan += [(k / http_rate, "http", k) for k in range(int(play_seconds * http_rate))]
             plan.sort()
             fps_seen: list[float] = []
+            play_from = len(rss)                # the samples of play (its growth)
             next_sample = 5.0
             with ThreadPoolExecutor(max_workers=8) as pool:
                 for due, what, k in plan:
@@ -506,7 +513,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         "idle_reader_polls_min": round(min(idle_polls.values()), 1) if idle_polls else None,
         "idle_rss_mib": round(idle_rss / 1024, 1),
         "startup_rss_mib": round(rss[0][1] / 1024, 1), "rss_max_mib": round(max(k for _, k in rss) / 1024, 1),
-        "rss_end_mib": round(rss[-1][1] / 1024, 1), "rss_slope_kib_per_min": round(slope_kib_per_min(rss), 1),
+        "rss_end_mib": round(rss[-1][1] / 1024, 1), "rss_slope_kib_per_min": round(slope_kib_per_min(rss[play_from:]), 1),
         "rss_samples": [(round(t, 1), k) for t, k in rss],
         "camera_fps": round(statistics.median(v or 0.0 for v in fps_seen), 1), "camera_fps_asked": fps,
         "reader_polls": {r: round(v, 1) for r, v in sorted(polls.items())},
@@ -673,6 +680,22 @@ def describe(f: dict) -> str:
     return "\n".join(lines)
 
 
+def quota_runs(quota: str, pi_cores: float, pi_share: float = PI4_CORE_SHARE, time_share: bool = False,
+               pi_python: str | None = None) -> tuple[list[tuple[str, float | None]], dict | None]:
+    """The runs ``--quota`` asks for, each (name, cores of this machine or None), and the Pi 4 core's
+    share the ``pi4`` run uses (None without one): ``pi_share``, or timed now when ``time_share``."""
+    runs: list[tuple[str, float | None]] = []
+    share = None
+    if quota in ("none", "both"):
+        runs.append(("none", None))
+    if quota in ("pi4", "both"):
+        share = pi4_core_share(pi_python) if time_share else {"pi4_core_share": pi_share}
+        runs.append(("pi4", share["pi4_core_share"] * pi_cores))
+    elif quota not in ("none", "both"):
+        runs.append((quota, float(quota)))
+    return runs, share
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--play-seconds", type=float, default=60)
@@ -682,7 +705,13 @@ def main(argv=None) -> int:
     parser.add_argument("--fps", type=float, default=15, help="the camera's frame rate")
     parser.add_argument("--quota", default="both", help="none, pi4, both, or a number of this machine's cores")
     parser.add_argument("--pi-cores", type=float, default=2.0, help="Pi 4 cores the pi4 quota stands for")
-    parser.add_argument("--pi-python", help="the interpreter timing the Pi 4 work (default: a Python 3.7)")
+    parser.add_argument("--pi-share", type=float, default=PI4_CORE_SHARE,
+                        help="a Pi 4 core as a share of one core here (default: measured on a quiet moment, "
+                        "bench/pi_quota.py)")
+    parser.add_argument("--time-pi-share", action="store_true",
+                        help="time the Pi 4 yardstick in this run instead of using --pi-share")
+    parser.add_argument("--pi-python", help="the interpreter timing the Pi 4 work with --time-pi-share "
+                        "(default: a Python 3.7)")
     parser.add_argument("--client-processes", type=int, default=4,
                         help="processes the 20 screens' clients are dealt over (1: all in one)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -696,15 +725,7 @@ def main(argv=None) -> int:
               f"it emulating the chip (medians of 5 runs)")
         return 0
 
-    runs: list[tuple[str, float | None]] = []
-    share = None
-    if args.quota in ("none", "both"):
-        runs.append(("none", None))
-    if args.quota in ("pi4", "both"):
-        share = pi4_core_share(args.pi_python)
-        runs.append(("pi4", share["pi4_core_share"] * args.pi_cores))
-    elif args.quota not in ("none", "both"):
-        runs.append((args.quota, float(args.quota)))
+    runs, share = quota_runs(args.quota, args.pi_cores, args.pi_share, args.time_pi_share, args.pi_python)
 
     def progress(message: str) -> None:
         if not args.json:
@@ -743,9 +764,10 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps({"pi4": share, "load_average": os.getloadavg(), **idles, "runs": results}, indent=2))
     elif share:
-        print(f"pi4 quota: a Pi 4 core is {share['pi4_core_share']:.3f} of a core here (n-body: "
-              f"{share['here_us_per_step']} us a step here with Python {share['python']}, "
-              f"{share['pi4_us_per_step']} on the Pi 4); {args.pi_cores:g} Pi cores")
+        how = (f"timed now, n-body: {share['here_us_per_step']} us a step here with Python {share['python']}, "
+               f"{share['pi4_us_per_step']} on the Pi 4" if "python" in share else "fixed, --pi-share")
+        print(f"pi4 quota: a Pi 4 core is {share['pi4_core_share']:.3f} of a core here ({how}); "
+              f"{args.pi_cores:g} Pi cores")
     if not args.json:
         print(f"load average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())} on {os.cpu_count()} cores")
     return 1 if lost else 0
