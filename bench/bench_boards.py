@@ -1,6 +1,6 @@
 """Finding boards (issue 13): lens calibration, what straightening costs, and markers that survive.
 
-    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached,frames,pose]
+    python3 bench/bench_boards.py [--shots 6] [--runs 7] [--only lens,cost,markers,cached,frames,pose,far]
                                   [--levels easy,medium,hard] [--layouts-at REV] [--scenes DIR]
                                   [--size 1280x720] [--cache bench/out/scenes]
 
@@ -33,6 +33,9 @@
    ``--size`` and ``--cache`` as there) with the boards the locator places, and with the same boards
    given their true pose: how much of the reading error placement explains; and how many times a board
    its markers did not place was held at its calibrated place (in the play and the token-plan pictures).
+7. far: the same reading's errors split by how each board was placed (by its markers, held, unread) and
+   by the spaces seen coarser than the pipeline's "too far" (0.4 px a mm) and not: what a larger
+   picture or a straighter camera can take (``--size``, ``--cache`` as for pose).
 
 ``--layouts-at REV`` takes every part's layouts from that git revision (for the cached tables:
 those they were rendered with, when the layouts changed since); ``--scenes DIR`` reads the cached
@@ -62,6 +65,7 @@ from vision.layout import Layout, sample_layouts              # noqa: E402
 from vision import localize                                   # noqa: E402
 from vision.localize import BoardLocator                      # noqa: E402
 from vision.markers import detect, make_detector              # noqa: E402
+from vision.tokens import UNKNOWN                             # noqa: E402
 
 BOARDS = ("shop", "diet-1", "diet-2", "diet-3", "diet-4")     # the camera bench's table
 
@@ -330,6 +334,36 @@ def bench_pose(levels: list[str], shots: int, size: tuple[int, int], cache: Path
                   f"{found.unknown} / {found.wrong} | {every.boards_right} of {every.boards} | {held[0]} |")
 
 
+def bench_far(levels: list[str], shots: int, size: tuple[int, int], cache: Path) -> None:
+    """The camera bench's reading errors (bench_vision's own reading) split by how each board was placed
+    (by its markers, held at its calibrated place, or unread) and whether each space is seen coarser than
+    the pipeline's "too far" (:data:`vision.pipeline.MIN_PX_PER_MM`, at the place the board was read)."""
+    from vision.pipeline import MIN_PX_PER_MM
+    print(f"\n## far: the camera bench's reading at {size[0]}x{size[1]}, {shots} shots, by placement and by spaces "
+          f"seen under {MIN_PX_PER_MM} px/mm")
+    print("| level | board | spaces | seen | share of the level's spaces | unknown | wrong values |")
+    print("|---|---|---|---|---|---|---|")
+    for level in levels:
+        split: dict[tuple[str, str], list[int]] = {}
+
+        def each(watch, truth):
+            if watch.reading is None:
+                n = split.setdefault(("unread", "any"), [0, 0, 0])
+                n[0], n[1] = n[0] + len(truth), n[1] + len(truth)
+                return
+            how = "held" if watch.fix.status == "held" else "placed by its markers"
+            for slot, label, scale in zip(watch.layout.slots, watch.reading.labels, watch.scale):
+                n = split.setdefault((how, "far" if scale < MIN_PX_PER_MM else "near"), [0, 0, 0])
+                want = truth[slot.id]
+                n[0] += 1
+                n[1] += label != want and label == UNKNOWN
+                n[2] += label != want and label != UNKNOWN
+        bench_vision.level_error(level, shots, 3, cache, size=size, each=each)
+        every = sum(n[0] for n in split.values())
+        for (how, seen), (n, unknown, wrong) in sorted(split.items()):
+            print(f"| {level} | {how} | {n} | {seen} | {n / every:.1%} | {unknown} | {wrong} |")
+
+
 def _tally_cells(by_cell: dict, shot, layout: Layout, lens: L.Lens, found: dict, seen: list[int]) -> None:
     """Count each of the board's markers under its size in the picture (px a cell, in quarters):
     [markers, found by the whole-picture search, seen by the locator]."""
@@ -382,7 +416,7 @@ def main(argv=None) -> None:
     ap.add_argument("--shots", type=int, default=6)
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--only", default="lens,cost,markers,cached",
-                    help="any of lens,cost,markers,cached,frames,pose")
+                    help="any of lens,cost,markers,cached,frames,pose,far")
     ap.add_argument("--frames", type=int, default=15, help="frames a sequence for frames")
     ap.add_argument("--levels", default="easy,medium,hard", help="levels for markers and cached")
     ap.add_argument("--layouts-at", default=None,
@@ -390,9 +424,9 @@ def main(argv=None) -> None:
     ap.add_argument("--scenes", type=Path, default=None,
                     help="folder of one rendered set for cached (default: bench/out/scenes/<the renderer's key>)")
     ap.add_argument("--size", default="1280x720", type=bench_vision._size,
-                    help="pose: the rendered tables' picture size (bench_vision.py --size)")
+                    help="pose, far: the rendered tables' picture size (bench_vision.py --size)")
     ap.add_argument("--cache", type=Path, default=bench_vision.CACHE,
-                    help="pose: bench_vision.py's cache of rendered tables (its --cache)")
+                    help="pose, far: bench_vision.py's cache of rendered tables (its --cache)")
     args = ap.parse_args(argv)
     parts = args.only.split(",")
     layouts = _table(args.layouts_at)
@@ -408,6 +442,8 @@ def main(argv=None) -> None:
         bench_frames(args.frames)
     if "pose" in parts:
         bench_pose(args.levels.split(","), args.shots, args.size, args.cache)
+    if "far" in parts:
+        bench_far(args.levels.split(","), args.shots, args.size, args.cache)
 
 
 if __name__ == "__main__":

@@ -120,9 +120,10 @@ def level_shot(ls: dict, level: str, seed: int, pictures: int, cache: Path | Non
 
 
 def level_error(level: str, shots: int, pictures: int, cache: Path | None = None, first: int = 0,
-                use_lens: bool = True, size: tuple[int, int] = SIZE) -> tuple[Tally, Tally]:
+                use_lens: bool = True, size: tuple[int, int] = SIZE, each=None) -> tuple[Tally, Tally]:
     """The pipeline on ``shots`` harder-rendered tables of ``level``, ``pictures`` pictures each: every board,
-    and the boards found and read only (the classifier's share: a board not found is board finding's)."""
+    and the boards found and read only (the classifier's share: a board not found is board finding's).
+    ``each(watch, truth)``, when given, sees every board of every play picture after it is read."""
     every = sample_layouts()
     ls = {b: every[b] for b in LEVEL_BOARDS}
     tally, found = Tally(), Tally()
@@ -141,6 +142,8 @@ def level_error(level: str, shots: int, pictures: int, cache: Path | None = None
             fresh = Pipeline(ls, refs, lens=lens)
             fresh.process(img)
             for b, w in fresh.boards.items():
+                if each is not None:
+                    each(w, truth["boards"][b]["slots"])
                 read = None if w.reading is None else dict(zip((s.id for s in w.layout.slots), w.reading.labels))
                 tally.add_board(truth["boards"][b]["slots"], read)
                 if read is not None:
