@@ -233,3 +233,18 @@ def test_sample_diet_boards_have_the_rulebooks_spaces_where_the_rulebook_puts_th
             hull = cv2.convexHull(np.concatenate([layout.marker_corners(m) for m in five]))
             assert cv2.contourArea(hull) >= WHOLE_FIT_SPREAD * w * h, five
         assert layout.marker_problems() == [] and len(layout.markers) == 6
+
+
+def test_the_camera_self_test_lays_each_token_where_it_lies_in_play():
+    """The self-test on /calibrate (docs/camera.md, step 4) measures the camera as a game uses it: a plan puts a
+    diet board's markers only on its action and marker spaces and foods elsewhere; more markers than those 14
+    spaces is refused with what to do, and nothing is planned."""
+    from vision.selftest import SelfTestError, make_plan
+    layout = sample_layouts()["diet-1"]
+    holds = layout.slot_types()
+    types = list(layout.token_types())
+    plan = make_plan(layout, types, count=60, seed=3)
+    assert len(plan) == 60 and {s: k for s, k in plan.items() if k not in holds[s]} == {}
+    assert sum(k == "marker" for k in plan.values()) == 5 and set(plan.values()) == set(types)
+    with pytest.raises(SelfTestError, match="fewer spaces that hold marker than the plan's 15"):
+        make_plan(layout, ["marker"], count=15, seed=3)

@@ -26,28 +26,26 @@ def token_plan(layout: Layout, types: tuple[str, ...] | None = None, per_type: i
     """Which slot gets which token type for the colour session, spread evenly over the board.
 
     ``types`` defaults to the layout's token types; each gets ``per_type`` slots (fewer when the
-    board is small) among those that can hold it in play (its regions' ``holds``: a diet board's
-    markers are learnt on its marker spaces), on differently printed spaces, so that what is learnt
-    is the token's own colour and how much it varies, not one space's print.  A type with spaces of
-    its own (a region named after it, as Food for Thought's dice have: a die on ``die.row.<n>`` or
-    ``die.col.<n>`` shows n) is laid on every one of them instead, so each of its looks is learnt.
+    board is small), on differently printed spaces all over the board, so that what is learnt is the
+    token's own colour and how much it varies, not one space's print nor one part of the picture.  Not
+    only where it lies in play (its regions' ``holds``): a diet board's markers learnt on its marker
+    spaces alone, at the board's sides, read worse everywhere (issue 13's tuning render, 2026-11-26).
+    A type with spaces of its own (a region named after it, as Food for Thought's dice have: a die on
+    ``die.row.<n>`` or ``die.col.<n>`` shows n) is laid on every one of them instead, so each of its
+    looks is learnt.
     """
     types = tuple(types or layout.token_types())
     plan = {s.id: s.region for s in layout.slots if s.region in types}
-    holds = layout.slot_types()
-    groups: dict[tuple[str, ...], list[str]] = {}      # the free slots that hold a type -> the types they hold
-    for t in types:
-        if t not in plan.values():
-            groups.setdefault(tuple(s.id for s in layout.slots if s.id not in plan and t in holds[s.id]), []).append(t)
-    for where, spread in sorted(groups.items(), key=lambda g: len(g[0])):
-        slots = [s for s in where if s not in plan]
-        if len(slots) < len(spread):
-            raise ValueError(f"Board {layout.board} has {len(slots)} free spaces that hold {', '.join(spread)}, "
-                             f"fewer than the {len(spread)} token types: calibrate them on a larger board.")
-        wanted = [t for _ in range(max(1, min(per_type, len(slots) // len(spread)))) for t in spread]
-        step = len(slots) / len(wanted)
-        plan |= {slots[int(i * step + step / 2)]: t for i, t in enumerate(wanted)}
-    return plan
+    slots = [s for s in layout.slots if s.id not in plan]
+    spread = [t for t in types if t not in plan.values()]
+    if len(slots) < len(spread):
+        raise ValueError(f"Board {layout.board} has {len(slots)} slots, fewer than the "
+                         f"{len(spread)} token types: calibrate its tokens on a larger board.")
+    if not spread:
+        return plan
+    wanted = [t for _ in range(max(1, min(per_type, len(slots) // len(spread)))) for t in spread]
+    step = len(slots) / len(wanted)
+    return plan | {slots[int(i * step + step / 2)].id: t for i, t in enumerate(wanted)}
 
 
 #: One frame's slot windows (N, K, 3), patch colour, the board's coarse grey view, its paper samples (P, 3)

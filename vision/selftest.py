@@ -32,7 +32,8 @@ class SelfTestError(ValueError):
 
 
 def make_plan(layout: Layout, types: list[str], count: int = DEFAULT_COUNT, seed: int | None = None) -> dict[str, str]:
-    """``count`` tokens of the given ``types`` (each used before any repeats) on random slots of ``layout``."""
+    """``count`` tokens of the given ``types`` (each used before any repeats) on random slots of ``layout``, each
+    on a slot that holds it in play (its region's ``holds``: a marker on a marker space), as a game lays them."""
     slots = [s.id for s in layout.slots]
     if not types:
         raise SelfTestError("no_types", f"Choose at least one token type for {layout.board}.")
@@ -42,7 +43,15 @@ def make_plan(layout: Layout, types: list[str], count: int = DEFAULT_COUNT, seed
     rng = random.Random(seed)
     kinds = [types[i % len(types)] for i in range(count)]
     rng.shuffle(kinds)
-    return dict(zip(sorted(rng.sample(slots, count), key=slots.index), kinds))
+    holds, free, plan = layout.slot_types(), rng.sample(slots, len(slots)), {}
+    for kind in kinds:
+        spot = next((s for s in free if kind in holds[s]), None)
+        if spot is None:
+            raise SelfTestError("bad_count", f"{layout.board} has fewer spaces that hold {kind} than the plan's "
+                                f"{kinds.count(kind)}: ask for fewer tokens or more types.")
+        free.remove(spot)
+        plan[spot] = kind
+    return dict(sorted(plan.items(), key=lambda kv: slots.index(kv[0])))
 
 
 def check_plan(layout: Layout, plan, types: list[str]) -> dict[str, str]:
