@@ -37,7 +37,9 @@ Every token type's look (colour and icon) is learnt at calibration from the toke
 gets the nearest type by a scaled distance, with the confidence that type's share of the Gaussian
 likelihoods.  The distance forgives a gain a few percent off (:data:`GAIN_DOUBT`), in the
 direction such an error moves each type's colour: the farther a face lies from the print the
-light was measured on (a dark token on pale paper), the more its colour moves with that error.
+light was measured on (a dark token on pale paper), the more its colour moves with that error.  It forgives
+the glare measured at the slot a share off too (:data:`ADDED_DOUBT`): added light misjudged moves a dark
+face's colour most.
 A slot too far from every type is looked at again as blur at the table's far side shows a token:
 its icon washed out into its face (less contrast, of the same sign) and its face towards what lies around it.
 Too far from every type, too small a margin, or a difference between the empty
@@ -130,6 +132,10 @@ LOOK = 4
 #: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
 #: light look much alike, but they move a dark token's colour differently.
 GAIN_DOUBT = 0.07
+#: How far the light added at a slot (glare, as fitted there) may be off, a share of it: a glare spot's edge and
+#: the token's own wall and shadow under it leave the fit a few grey levels out, which moves a dark face's colour
+#: by many spreads (issue 13's medium tables: tokens under 25-70 grey levels of glare 4-6.5 spreads from their type).
+ADDED_DOUBT = 0.3
 #: A slot too far from every type: how much of a type's icon contrast blur may have washed out (a share of it, one
 #: spread; blur at a medium table's far edge, about 0.5 px a mm, halved a shopping token's).
 ICON_DOUBT = 0.3
@@ -704,14 +710,23 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
                washed: bool = False) -> np.ndarray:
     """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK) in
     its ``spread`` (C, LOOK), the gain allowed to be off by about GAIN_DOUBT (which moves a token's colour as far
-    as its face differs from the print the light was measured on); ``washed``: blur allowed to have washed out
-    part of each type's icon."""
+    as its face differs from the print the light was measured on) and the light added there (glare) by about
+    ADDED_DOUBT of it (which moves a dark face's colour most); ``washed``: blur allowed to have washed out part of
+    each type's icon."""
     face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
-    v = (face - looks.around[rows, None]) / (np.maximum(face, 0) + DARK) / spread[..., :3]
+    lit = np.maximum(face, 0) + DARK
+    v = (face - looks.around[rows, None]) / lit / spread[..., :3]
     v = np.concatenate([v, np.zeros_like(v[..., :1])], -1)                      # (the icon's ratio: much the same)
+    # added light misjudged by a grey level moves every channel of the face by it, and the icon (paler or darker
+    # than the face) by the difference of the two
+    inner = np.maximum(face, 0) * np.exp(centre[None, :, 3:]) + DARK
+    w = np.concatenate([1 / lit, (1 / inner - 1 / lit).mean(-1, keepdims=True)], -1) / spread
+    added = np.maximum(ADDED_DOUBT * looks.glare[rows] / np.maximum(looks.gain[rows], 0.05), 1e-3)[:, None]
     x = (looks.colour[rows, None] - centre[None]) / spread
-    a, b = (x * v).sum(-1), (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2
-    z2 = (x * x).sum(-1) - a * a / b
+    # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
+    a, b = (x * v).sum(-1), (x * w).sum(-1)
+    vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
+    z2 = (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / (vv * ww - vw * vw)
     if washed:
         # blur washes a token's icon out into its face (and its face towards what lies around it): the icon's
         # contrast c may have shrunk by a share f (0..1, about ICON_DOUBT), never grown or turned over
