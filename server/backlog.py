@@ -7,12 +7,19 @@ so everything emitted to it would pile up in its queue without limit.  The publi
 :data:`BEHIND_PACKETS` waiting (a state is owed to them instead: only the newest is sent once they
 catch up), and drops a client that stays behind for :data:`DROP_AFTER_SECONDS`.  Dropping closes
 its TCP connection, which also frees the threads waiting on it; the page reconnects by itself and
-gets the whole state on connect.
+gets the whole state on connect.  It has caught up only once its connection has also taken what was
+written to it (:meth:`Backlog.caught_up`): the kernel's send buffer grows by itself and may swallow a
+stalled client's waiting packets.  A client that stopped reading also stops answering Engine.IO's
+pings, so the ping timeout may close it first (:meth:`Backlog.disconnected`): one closed so with
+anything still unread is dropped the same way at once, whatever came first.
 """
 from __future__ import annotations
 
+import fcntl
 import logging
 import socket
+import struct
+import termios
 import threading
 import weakref
 from urllib.parse import parse_qs
@@ -24,6 +31,16 @@ log = logging.getLogger(__name__)
 BEHIND_PACKETS = 8
 #: A client still behind after this long is dropped.
 DROP_AFTER_SECONDS = 5.0
+#: A client behind has caught up once at most this many packets wait for it and its connection holds at
+#: most CAUGHT_UP_BYTES it has not acknowledged (a reading client's drains within a round trip).  The
+#: kernel's send buffer grows by itself (to 4 MiB) and may take a stalled client's waiting packets long
+#: after it stopped reading: counted in packets alone, that client looked caught up.
+CAUGHT_UP_PACKETS = BEHIND_PACKETS // 2
+CAUGHT_UP_BYTES = 4096
+#: Engine.IO pings each client this often and closes one that has not answered within
+#: PING_TIMEOUT_SECONDS (Engine.IO's own defaults; server/app.py passes them on)
+PING_INTERVAL_SECONDS = 25
+PING_TIMEOUT_SECONDS = 20
 NAMESPACE = "/"
 
 
@@ -59,6 +76,28 @@ class Backlog:
         self.peak = max(self.peak, count)
         return count
 
+    def unacknowledged(self, sid: str) -> int:
+        """Bytes written to client ``sid``'s websocket that it has not acknowledged (0 when unknown)."""
+        eio_sid = self.server.manager.eio_sid_from_sid(sid, NAMESPACE)
+        tcp = self._tcp(eio_sid) if eio_sid else None
+        try:
+            return struct.unpack("i", fcntl.ioctl(tcp.fileno(), termios.TIOCOUTQ, b"\0" * 4))[0]
+        except (AttributeError, OSError, ValueError):   # no websocket, or closed meanwhile
+            return 0
+
+    def caught_up(self, sid: str) -> bool:
+        """Whether client ``sid``, behind before, has taken what was sent to it."""
+        return self.waiting(sid) <= CAUGHT_UP_PACKETS and self.unacknowledged(sid) <= CAUGHT_UP_BYTES
+
+    def _tcp(self, eio_sid: str, forget: bool = False) -> socket.socket | None:
+        """The TCP socket of Engine.IO socket ``eio_sid``'s websocket, if it has one."""
+        with self._lock:
+            tcp = self._upgraded.pop(eio_sid, None) if forget else self._upgraded.get(eio_sid)
+        environ = self.server.environ.get(eio_sid, {})
+        if tcp is None and environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            tcp = environ.get("werkzeug.socket")   # connected over a websocket from the start
+        return tcp
+
     def lagging(self, room: str) -> list[str]:
         """The clients in ``room`` with more than BEHIND_PACKETS waiting."""
         return [sid for sid, _ in self.server.manager.get_participants(NAMESPACE, room)
@@ -66,11 +105,22 @@ class Backlog:
 
     def room_of(self, sid: str) -> str | None:
         """The audience room client ``sid`` is in now (None once it has gone)."""
-        try:
-            rooms = self.server.manager.get_rooms(sid, NAMESPACE)
-        except RuntimeError:   # the rooms changed while being read; the caller tries again later
-            return None
-        return next((r for r in rooms if r != sid), None)
+        while True:
+            try:
+                rooms = self.server.manager.get_rooms(sid, NAMESPACE)
+            except RuntimeError:   # another thread changed the rooms while they were read: read again
+                continue
+            return next((r for r in rooms if r != sid), None)
+
+    def disconnected(self, sid: str, reason: str | None) -> None:
+        """Client ``sid`` is disconnecting for ``reason``.  Engine.IO's ping timeout closes a client that
+        stopped reading, unless the backlog dropped it first; left to Engine.IO, its connection would
+        stay open while its writer waits (and its room no longer names it, so the publisher would take
+        it as gone, not behind).  With packets still waiting, or bytes it has not acknowledged, it is
+        dropped here as it would have been."""
+        if reason == self.server.reason.PING_TIMEOUT and (self.waiting(sid) > 0
+                                                          or self.unacknowledged(sid) > CAUGHT_UP_BYTES):
+            self.drop(sid)
 
     def drop(self, sid: str) -> None:
         """Disconnect client ``sid`` at once, whatever is still queued for it."""
@@ -79,10 +129,7 @@ class Backlog:
         if eio_socket is None:
             return
         environ = self.server.environ.get(eio_sid, {})
-        with self._lock:
-            tcp = self._upgraded.pop(eio_sid, None)
-        if tcp is None and environ.get("HTTP_UPGRADE", "").lower() == "websocket":
-            tcp = environ.get("werkzeug.socket")   # connected over a websocket from the start
+        tcp = self._tcp(eio_sid, forget=True)
         eio_socket.close(wait=False, abort=True)   # runs the disconnect handlers, queues nothing more
         if tcp is not None:
             try:

@@ -34,10 +34,10 @@ log = logging.getLogger(__name__)
 
 #: While a connection has bytes it could not take, it is tried again this often.
 RETRY_SECONDS = 0.02
-#: How long a closing connection may take to be sent what was queued before it; one that takes
-#: nothing more stays behind meanwhile, so the backlog drops it first (server/backlog.py), as it
-#: did when its own writer thread hung on it; after this it is cut.
-CLOSE_WAIT_SECONDS = 30.0
+#: How long a closing connection may take to be sent what was queued before its close (a reading
+#: screen takes it within milliseconds); after this it is cut.  By then the client has left its
+#: room, so the backlog no longer sees it (server/backlog.py drops one closed with packets waiting).
+CLOSE_WAIT_SECONDS = 5.0
 
 
 def _libc_send():

@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 
-from .backlog import BEHIND_PACKETS, DROP_AFTER_SECONDS, Backlog
+from .backlog import DROP_AFTER_SECONDS, Backlog
 from .describe import describe
 from .games.base import RuleError
 
@@ -116,7 +116,7 @@ class Publisher:
             room = self.backlog.room_of(sid)
             if room is None:
                 del self._owed[sid]   # gone meanwhile
-            elif self.backlog.waiting(sid) <= BEHIND_PACKETS // 2:
+            elif self.backlog.caught_up(sid):
                 del self._owed[sid]
                 self.socketio.emit("state", self.view(room), to=sid)
             elif time.monotonic() - since > DROP_AFTER_SECONDS:

@@ -1,6 +1,8 @@
 """A slow client never delays the table (issue 2): a TV whose connection stops reading does not
 hold up the inputs or the other screens."""
+import os
 import socket
+import threading
 import time
 
 import requests
@@ -19,8 +21,10 @@ def _stalled_client(url: str, view: str = "table") -> websocket.WebSocket:
                                      sockopt=[(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)], timeout=10)
     assert ws.recv().startswith("0")          # Engine.IO open
     ws.send('40{"view": "%s"}' % view)         # Socket.IO connect to that room
-    first = [ws.recv(), ws.recv()]             # the connect answer and the first state, either order
-    assert any(m.startswith("40") for m in first) and any(m.startswith('42["state"') for m in first)
+    first = []                                 # the connect answer and the first state, either order
+    while not (any(m.startswith("40") for m in first) and any(m.startswith('42["state"') for m in first)):
+        first.append(ws.recv())
+        assert len(first) < 5, first           # (an Engine.IO ping may come between them)
     return ws                                  # from here on nothing is read
 
 
@@ -69,6 +73,24 @@ def _closed_by_the_server(ws: websocket.WebSocket, timeout: float) -> bool:
         return False
 
 
+def _threads_and_fds(pid: int) -> tuple[int, int]:
+    threads = next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("Threads:"))
+    return threads, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def _wait_released(srv, before: tuple[int, int], timers: int = 0, timeout: float = 15) -> None:
+    """Wait until the server holds no more threads and file descriptors than ``before`` (those of the
+    dropped connections gone with them), but for ``timers`` threads: Engine.IO's ping timer of a
+    connection ends only at its next ping."""
+    deadline = time.monotonic() + timeout
+    while True:
+        threads, fds = _threads_and_fds(srv.proc.pid)
+        if threads <= before[0] + timers and fds <= before[1]:
+            return
+        assert time.monotonic() < deadline, f"threads, fds {threads}, {fds} against {before} before"
+        time.sleep(0.2)
+
+
 def test_stalled_host_connections_are_dropped_and_memory_stays_bounded(tmp_path):
     """Issue 11, item 9: three host connections that never read used to make the server queue every
     state for them (19.6 MB in 90 s).  Now a client that falls behind gets only the newest state, and
@@ -80,8 +102,10 @@ def test_stalled_host_connections_are_dropped_and_memory_stays_bounded(tmp_path)
     with run_server(tmp_path / "data") as srv:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 99}}}).ok
         url = srv.url + f"?token={srv.host_token}"
-        stalled = [_stalled_client(url, "host") for _ in range(3)]
         quick = srv.client("table")
+        quick.wait_for("state")
+        before = _threads_and_fds(srv.proc.pid)
+        stalled = [_stalled_client(url, "host") for _ in range(3)]
         try:
             for n in range(400):   # warm up the server's allocations before measuring (after 50 they still grew
                                    # 5-13 MiB by 1,300 inputs, and no more by 2,300: a level, not a pile-up)
@@ -112,7 +136,61 @@ def test_stalled_host_connections_are_dropped_and_memory_stays_bounded(tmp_path)
             assert all(_closed_by_the_server(ws, 10) for ws in stalled)
             r = srv.post({"tap": {"reader": "seat-1", "card": "test/red"}})
             quick.wait_for("state", lambda v: v["seq"] == r.json()["seq"], timeout=10)
+            _wait_released(srv, before, timers=len(stalled))   # (the next test waits for those too)
         finally:
             srv.kill()
             for ws in stalled:
                 ws.close()
+
+
+def test_a_stalled_screen_that_the_ping_timeout_closes_first_is_dropped_too(tmp_path):
+    """A screen that stops reading also stops answering Engine.IO's pings, so the ping timeout may
+    close it before the backlog's DROP_AFTER_SECONDS drop it (CI at 3123ed5: the test above failed when
+    it ran slow enough for that).  Closed so, it left its room, the publisher took it as gone, and its
+    connection stayed open.  It must be dropped all the same: counted, its connection closed, and
+    nothing of it left in the server.  Here the stalled client answers pings blindly (it never reads)
+    until it is behind, then stops, with pings of 1 s and the backlog's own drop far off."""
+    env = {"TOFU_TEST_PING_INTERVAL": "1", "TOFU_TEST_PING_TIMEOUT": "1", "TOFU_TEST_DROP_AFTER_SECONDS": "600"}
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "config.toml").write_text('[camera]\nsource = "off"\n')
+    with run_server(tmp_path / "data", env=env) as srv:
+        assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 99}}}).ok
+        quick = srv.client("table")
+        quick.wait_for("state")
+        before = _threads_and_fds(srv.proc.pid)
+        stalled = _stalled_client(srv.url + f"?token={srv.host_token}", "host")
+        answering = threading.Event()
+        answering.set()
+
+        def pong():   # Engine.IO's answer to a ping, sent without reading the ping
+            while answering.is_set():
+                try:
+                    stalled.send("3")
+                except (websocket.WebSocketException, OSError):
+                    return
+                time.sleep(0.2)
+        ponger = threading.Thread(target=pong, daemon=True)
+        ponger.start()
+        try:
+            n = 0
+            while _screens(srv)["peak_waiting"] <= BEHIND_PACKETS:   # until the kernel's buffers are full
+                assert n < 8000, "the stalled connection never fell behind"
+                for _ in range(100):
+                    n += 1
+                    assert srv.post({"tap": {"reader": f"seat-{1 + n % 2}",
+                                             "card": f"test/{('red', 'blue')[n % 2]}"}}).ok
+            assert _screens(srv)["dropped"] == 0, "the backlog dropped it first: not what this checks"
+            answering.clear()
+            ponger.join(5)
+            deadline = time.monotonic() + 15
+            while _screens(srv)["dropped"] < 1:
+                assert time.monotonic() < deadline, "the stalled connection was never dropped"
+                time.sleep(0.2)
+            assert _closed_by_the_server(stalled, 10)
+            r = srv.post({"tap": {"reader": "seat-1", "card": "test/red"}})
+            quick.wait_for("state", lambda v: v["seq"] == r.json()["seq"], timeout=10)
+            _wait_released(srv, before)
+        finally:
+            answering.clear()
+            srv.kill()
+            stalled.close()
