@@ -249,7 +249,9 @@ def test_empty_spaces_in_a_noisy_picture_read_empty_and_no_token_reads_empty():
         tally.add_board(truth["boards"][b]["slots"], dict(zip((s.id for s in w.layout.slots), w.reading.labels)))
     empties = sum(v is None for b in ls for v in truth["boards"][b]["slots"].values())
     assert tally.slots == 310 and empties >= 200
-    assert tally.wrong == 0 and tally.confusions[("empty", UNKNOWN)] <= 6, tally.confusions
+    # (9 since spaces printed near a type's colour read empty only under 0.6 of the threshold, not 0.8: a token there
+    # read empty is a food missed, a wrong score; 6 before)
+    assert tally.wrong == 0 and tally.confusions[("empty", UNKNOWN)] <= 9, tally.confusions
 
 
 def test_a_die_reads_as_a_die_whichever_face_it_shows():
