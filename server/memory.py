@@ -13,9 +13,10 @@ threshold, 128 KiB by default), and ``malloc_trim`` gives back only the free blo
 thread's heap, never its top: each thread heap that once held a picture then kept up to twice the
 largest block mapped before the camera started, fully resident.  In the whole-table bench (issue 20)
 that was 13-14 MiB of the idle server (138.7 -> 125.2 MiB, one probe each at the bench's idle point),
-one heap alone 10.5 MiB; :func:`map_blocks_over` therefore fixes the trim threshold at glibc's default
-too.  Measured on the bench's frames of play in a thread: no more CPU a frame (5.4, 4.3 against
-5.4, 6.3 ms, alternated at load 6-13: within the load's noise).
+one mapping alone 10.5 MiB; :func:`map_blocks_over` therefore fixes the trim threshold at glibc's
+default too.  It costs the camera nothing measurable: on the bench's frames of play, in a thread, no
+page fault a frame either way (300 frames: a frame's blocks are reused, not given back and taken
+again) and 4.2 against 4.1 ms of CPU a frame (medians of three alternated runs each, load 5-6).
 
 Capping glibc's heaps (``M_ARENA_MAX`` 2, against up to eight a core for a thread per screen) was
 tried and left out: the bench's table idled 1-3 MiB smaller, but its HTTP inputs' p99 was 132-134 ms
