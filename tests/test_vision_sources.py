@@ -115,6 +115,21 @@ def test_the_renderer_is_deterministic_and_its_truth_matches_the_picture():
     assert len([m for m in found if m in ls["shop"].markers]) == 6
 
 
+def test_the_renderer_lights_a_band_at_a_time_with_the_same_picture_as_lit_whole(monkeypatch):
+    # issue 20 (memory): lit whole, a 1280x720 picture took several 10.5 MiB float copies at once and
+    # 21 MiB of noise; lit in bands its sensor noise is drawn in the same order, so the picture is
+    # the same to the last bit (a seed's table is the same table whatever the band height)
+    from vision import synthetic as syn
+    scene = syn.with_tokens(syn.table_scene(layouts("shop", "diet-1"), 3), {"diet-1": {"kitchen.1.1": "water"}}, 5,
+                            [syn.Hand(tip=(900, 600), origin=(900, 1300))])
+    assert scene.noise > 0 and scene.blur > 0
+    monkeypatch.setattr(syn, "LIGHT_ROWS", scene.camera.height)          # the whole picture at once
+    whole = syn.render(scene)[0]
+    for rows in (7, 90):
+        monkeypatch.setattr(syn, "LIGHT_ROWS", rows)
+        assert np.array_equal(syn.render(scene)[0], whole)
+
+
 class _FakeCapture:
     """cv2.VideoCapture of a webcam that gives ``size`` pictures whatever it is asked (the V4L2 boundary)."""
 
