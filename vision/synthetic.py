@@ -369,12 +369,19 @@ def render(scene: Scene) -> tuple[np.ndarray, dict]:
         img = cv2.GaussianBlur(img, (0, 0), scene.blur)
     light = _light_field(scene)
     out = np.empty_like(img)
-    for top in range(0, cam.height, LIGHT_ROWS):     # lit a band at a time (the same noise, drawn in order)
-        band = slice(top, top + LIGHT_ROWS)
-        lit = img[band].astype(np.float32)
-        lit *= light[band]
-        if scene.noise > 0:
-            lit += rng.normal(0, scene.noise, lit.shape).astype(np.float32)
+    rows = min(LIGHT_ROWS, cam.height)
+    lit_rows = np.empty((rows, *img.shape[1:]), np.float32)        # the band's buffers, made once
+    noise_rows = (np.empty(lit_rows.shape), np.empty_like(lit_rows)) if scene.noise > 0 else None
+    for top in range(0, cam.height, rows):           # lit a band at a time (the same noise, drawn in order)
+        band = slice(top, top + rows)
+        n = len(img[band])
+        lit = np.multiply(img[band], light[band], out=lit_rows[:n])
+        if noise_rows is not None:
+            drawn, drawn32 = noise_rows[0][:n], noise_rows[1][:n]
+            rng.standard_normal(out=drawn)           # (what rng.normal(0, noise) draws, in that order)
+            drawn *= scene.noise
+            drawn32[...] = drawn
+            lit += drawn32
         out[band] = np.clip(lit, 0, 255, out=lit)
     if scene.jpeg:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg)])
