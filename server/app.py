@@ -17,7 +17,7 @@ from flask import Flask, Request, Response, jsonify, request, send_from_director
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
-from . import backlog, fanout, games, plugins
+from . import backlog, games, plugins
 from .access import AccessError
 from .context import TableContext
 from .describe import describe_journal
@@ -55,7 +55,6 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE_BYTES,
                         json=SocketJSON, ping_interval=backlog.PING_INTERVAL_SECONDS,
                         ping_timeout=backlog.PING_TIMEOUT_SECONDS)
-    fanout.install(socketio.server.eio)   # one writer for every websocket, not a thread each
     # Socket.IO sid -> (the token it connected with, the view it asked for, the room it is in)
     clients: dict[str, tuple[str | None, str, str | None]] = {}
 

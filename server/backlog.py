@@ -1,15 +1,14 @@
 """Screens that fall behind: what is waiting for each Socket.IO client, and dropping one that stalls.
 
-Every Engine.IO socket has a queue; once it is a websocket, one writer for all of them empties
-those onto the connections (server/fanout.py).  A client that stops reading takes no more bytes,
-so everything emitted to it would pile up in its queue without limit.  The publisher asks
-:meth:`Backlog.lagging` before each emit and leaves out the clients with more than
-:data:`BEHIND_PACKETS` waiting (a state is owed to them instead: only the newest is sent once they
-catch up), and drops a client that stays behind for :data:`DROP_AFTER_SECONDS`.  Dropping closes
-its TCP connection, which also frees the threads waiting on it; the page reconnects by itself and
-gets the whole state on connect.  It has caught up only once its connection has also taken what was
-written to it (:meth:`Backlog.caught_up`): the kernel's send buffer grows by itself and may swallow a
-stalled client's waiting packets.  A client that stopped reading also stops answering Engine.IO's
+In threading mode every Engine.IO socket has a queue that a writer thread empties onto the
+connection.  A client that stops reading blocks that writer, so everything emitted to it would
+pile up in the queue without limit.  The publisher asks :meth:`Backlog.lagging` before each emit
+and leaves out the clients with more than :data:`BEHIND_PACKETS` waiting (a state is owed to them
+instead: only the newest is sent once they catch up), and drops a client that stays behind for
+:data:`DROP_AFTER_SECONDS`.  Dropping closes its TCP connection, which also frees the threads
+blocked on it; the page reconnects by itself and gets the whole state on connect.  It has caught
+up only once its connection has also taken what was written to it (:meth:`Backlog.caught_up`): the
+kernel's send buffer grows by itself and may swallow a stalled client's waiting packets.  A client that stopped reading also stops answering Engine.IO's
 pings, so the ping timeout may close it first (:meth:`Backlog.disconnected`): one closed so with
 anything still unread is dropped the same way at once, whatever came first.
 """

@@ -2,8 +2,7 @@
 
 Views are built on the applying thread (so they match the state exactly and
 cost the table only microseconds to hand over); a separate thread emits them,
-so a slow client never delays the table, and one writer sends them on to every
-websocket (server/fanout.py).  A client that falls behind is left out
+so a slow client never delays the table.  A client that falls behind is left out
 of the emits and gets only the newest state once it catches up, or is dropped
 (server/backlog.py).  The latest views are also cached for HTTP readers.
 """
