@@ -8,9 +8,10 @@ instead: only the newest is sent once they catch up), and drops a client that st
 :data:`DROP_AFTER_SECONDS`.  Dropping closes its TCP connection, which also frees the threads
 blocked on it; the page reconnects by itself and gets the whole state on connect.  It has caught
 up only once its connection has also taken what was written to it (:meth:`Backlog.caught_up`): the
-kernel's send buffer grows by itself and may swallow a stalled client's waiting packets.  A client that stopped reading also stops answering Engine.IO's
-pings, so the ping timeout may close it first (:meth:`Backlog.disconnected`): one closed so with
-anything still unread is dropped the same way at once, whatever came first.
+kernel's send buffer grows by itself and may swallow a stalled client's waiting packets.  A client
+that stopped reading also stops answering Engine.IO's pings, so the ping timeout may close it first
+(:meth:`Backlog.disconnected`): one closed so with anything still unread is dropped the same way at
+once, whatever came first.
 """
 from __future__ import annotations
 
