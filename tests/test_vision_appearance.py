@@ -17,7 +17,7 @@ from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
 from vision.classify import (ADDED_DOUBT, DARK, EMPTY_DIFF, MAX_DISTANCE, SATURATED, STEP_MM, Reference, Window,
                              _distances, classify, read_windows, spreads, token_look)
-from vision.pipeline import MIN_PX_PER_MM, Pipeline
+from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
 
 
@@ -291,6 +291,7 @@ def test_a_board_seen_too_coarsely_is_reported_too_far_and_still_read():
     slots = [s.id for s in watch.layout.slots]
     assert watch.scale.max() < MIN_PX_PER_MM and pipe.status()["boards"]["diet-1"]["located"]
     assert pipe.status()["boards"]["diet-1"]["too_far"] == slots
+    assert "capture at 1920x1080" in pipe.status()["boards"]["diet-1"]["too_far_advice"]
     read = dict(zip(slots, watch.reading.labels))
     assert {s: v for s, v in read.items() if v != UNKNOWN} == {s: tokens["diet-1"].get(s) for s in slots
                                                                if read[s] != UNKNOWN}, "nothing read wrongly"
@@ -471,3 +472,10 @@ def test_a_dark_token_under_glare_measured_a_share_off_still_reads_its_type_and_
     under, none = z(70.0), z(0.0)
     assert min(none.values()) > MAX_DISTANCE, none                               # no glare: unknown
     assert under["meat"] < 2.0 and min(v for k, v in under.items() if k != "meat") > MAX_DISTANCE, under
+
+
+def test_the_too_far_advice_never_asks_for_the_size_the_camera_already_captures():
+    """Issue 13: the owner told spaces are too far is offered 1920x1080 only when the camera captures less; at
+    1920x1080 already, the advice is where to put the camera."""
+    assert "capture at 1920x1080" in too_far_advice(1280)
+    assert "capture at 1920x1080" not in too_far_advice(1920) and "closer" in too_far_advice(1920)

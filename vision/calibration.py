@@ -68,7 +68,8 @@ def measure(pipeline: Pipeline, board: str, frames) -> list[Sample]:
 def _median(board: str, samples: list[Sample]) -> Sample:
     if not samples:
         raise LookupError(f"Board {board} was not found in any of the frames: check that its "
-                          "markers are in view and not covered.")
+                          "markers are in view and not covered; if they are, they may be seen too small "
+                          "(`tofu-table markers --camera-height METRES` says whether they are big enough).")
     patches = [s[1] for s in samples if s[1] is not None]
     return (np.median([s[0] for s in samples], 0).astype(np.uint8), (np.median(patches, 0) if patches else None),
             np.median([s[2] for s in samples], 0).astype(np.uint8), np.median([s[3] for s in samples], 0),

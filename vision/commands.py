@@ -241,7 +241,7 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
              "light_change": round(light_change(watch.gain), 2),
              "recalibrate": light_change(watch.gain) > LIGHT_WARN,
              # slots seen too coarsely to be read reliably (still read)
-             "too_far": pipe.status()["boards"][layout.board]["too_far"], "slots": {}}
+             **{k: pipe.status()["boards"][layout.board][k] for k in ("too_far", "too_far_advice")}, "slots": {}}
     if watch.reading is not None:
         entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
                           for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
@@ -267,7 +267,7 @@ def classify(args) -> int:
                   f"{r['light_change']:.0%}{': calibrate again' if r['recalibrate'] else ''}")
             if r["too_far"]:
                 print(f"  too far: {len(r['too_far'])} of its {len(layout.slots)} spaces are seen too small to read reliably "
-                      f"(under {MIN_PX_PER_MM} pixels a mm): move the camera closer or capture at 1920x1080")
+                      f"(under {MIN_PX_PER_MM} pixels a mm): {r['too_far_advice']}")
             for slot, s in r["slots"].items():
                 print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
     return 1 if failed else 0

@@ -67,6 +67,12 @@ def too_far(watch: "BoardWatch") -> list[str]:
     return [watch.layout.slots[i].id for i in np.flatnonzero(watch.scale < MIN_PX_PER_MM)]
 
 
+def too_far_advice(width: int | None) -> str:
+    """What to do about spaces seen too far, for a picture ``width`` pixels wide (None: not known yet)."""
+    return "move the camera closer" + (", higher over the middle, or straighter down" if width and width >= 1920
+                                       else " or capture at 1920x1080")
+
+
 def light_change(gain: np.ndarray | None) -> float:
     """How far the light is from calibration's, as a share (0 = the same; from the patch gain)."""
     return 0.0 if gain is None else float(np.abs(np.log(gain)).max())
@@ -358,6 +364,7 @@ class Pipeline:
                 "recalibrate": light_change(w.gain) > LIGHT_WARN,
                 # slots seen too coarsely to be read reliably (still read): move the camera closer or capture bigger
                 "too_far": too_far(w),
+                "too_far_advice": too_far_advice(None if self.last_frame is None else self.last_frame.shape[1]),
             }
         return {"frame": self.frame_status, "frames": self.frame_no, "lens": self.lens_status, "boards": boards}
 

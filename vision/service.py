@@ -312,8 +312,8 @@ class CameraService:
                     if b["status"] in ("covered", "partly_covered") else "",
                     "held where calibration found it (its markers not read): calibrate again if it moves"
                     if b["status"] == "held" else "",
-                    f"too far: {len(b['too_far'])} spaces seen too small to read well: move the camera closer or "
-                    "capture at 1920x1080" if b["too_far"] else "",
+                    f"too far: {len(b['too_far'])} spaces seen too small to read well: {b['too_far_advice']}"
+                    if b["too_far"] else "",
                     "busy (hand over it)" if b["busy"] else "",
                     f"unsure: {', '.join(b['unsure'][:5])}" if b["unsure"] else "",
                     "something lies still outside the slots" if b["clutter"] else "",

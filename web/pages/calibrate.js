@@ -49,7 +49,7 @@ async function refreshStatus() {
     }
     if (b.too_far && b.too_far.length) {
       notes.push("The camera sees " + b.too_far.length + " spaces of " + sel.value + " too small to read reliably " +
-          "(too far). Move the camera closer or capture at 1920x1080.");
+          "(too far): " + b.too_far_advice + ".");
     }
     if (notes.length) say(notes.join(" "), true);
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
