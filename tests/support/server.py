@@ -82,6 +82,7 @@ class Server:
             except requests.RequestException:
                 pass
             time.sleep(0.05)
+        self.kill()   # not left running behind the failed test
         raise RuntimeError("server did not start:\n" + "".join(self.output))
 
     def _drain(self) -> None:
