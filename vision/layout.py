@@ -15,7 +15,8 @@ board id its slots belong to (a freezer board's slots belong to its player's
 food type, see ``Game.tokens``) or lists token names (the shopping list holds
 ``["covered"]``).  A region's ``holds`` says which of those types can lie on its slots in play (a token
 set's name or a list of names; default: every type of the board): a diet board's action spaces hold only
-the player's markers.  Calibration lays each type only where it can lie; classification still weighs
+the player's markers.  The camera self-test lays each type only where it can lie (calibration's token plan
+spreads every type over the whole board: learnt at the sides only, a type read worse); classification weighs
 every type of the board, so a token put where it does not belong reads as what it is (or unknown), and
 the game refuses it, never as a type the space holds.
 
