@@ -230,7 +230,7 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
     pipe = Pipeline({layout.board: layout}, {layout.board: ref}, lens=lens)
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     pipe.process(img)
-    watch = pipe.boards[layout.board]
+    watch, seen = pipe.boards[layout.board], pipe.status()["boards"][layout.board]
     entry = {"image": str(path), "frame": pipe.frame_status if img is not None else "unreadable",
              "board": layout.board, "located": bool(watch.fix and watch.fix.usable),
              "status": watch.fix.status if watch.fix else "not_found",
@@ -241,7 +241,7 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
              "light_change": round(light_change(watch.gain), 2),
              "recalibrate": light_change(watch.gain) > LIGHT_WARN,
              # slots seen too coarsely to be read reliably (still read)
-             **{k: pipe.status()["boards"][layout.board][k] for k in ("too_far", "too_far_advice")}, "slots": {}}
+             **{k: seen[k] for k in ("too_far", "too_far_advice")}, "slots": {}}
     if watch.reading is not None:
         entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
                           for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
