@@ -41,8 +41,9 @@ def test_sim_pads_tap_swap_and_lift_cards_and_show_refusals(sim):
     # the hub turned the placed card into a guess for question 1 (Ben is seat 2)
     page.wait_for_function(
         "fetch('/api/state').then(r => r.json()).then(v => v.last_events.join(' ').includes('Ben has guessed'))")
-    newest = srv_journal(srv)[0]
-    assert newest["source"] == "reader:seat-2", "the tap came through the reader hub, not as a posted tap"
+    rows = srv_journal(srv)
+    newest = rows[0]
+    assert newest["source"] == "reader:seat-2", ("the tap came through the reader hub, not as a posted tap", rows[:4])
     assert newest["input"]["tap"]["card"] == "tofu-god/set-2/elephant"
     assert newest["input"]["tap"]["uid"], "the simulated reader sent the card's virtual tag"
 
