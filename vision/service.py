@@ -56,12 +56,14 @@ DOZING_FPS = 5.0
 #: The camera thread runs this many nice levels below the rest of the table: when the CPU is short
 #: (a Pi's cores, other programs) the readers and the server get it first and the camera what is left.
 CAMERA_NICE = 10
-#: While it rests or dozes the camera thread gives the heaps' free memory back to the system this
-#: often, seconds.  Each frame allocates and frees pictures of megabytes (below server/memory.py's
-#: mapping threshold, so from the heaps, which keep what is freed in their middle): without it an
-#: idle table stays about 12-16 MiB larger at a Pi's 1280x720 (issue 20).  Not while the table is
-#: played: a trim locks each heap in turn, and the camera thread, niced, could keep an input's
-#: thread waiting on one while the CPU is short.
+#: While it dozes the camera thread gives the heaps' free memory back to the system this often,
+#: seconds, right after a frame; while it rests, after every frame (one a second).  Each frame
+#: allocates and frees pictures of megabytes (below server/memory.py's mapping threshold, so from
+#: the heaps, which keep what is freed in their middle): without it an idle table stays about 12-16
+#: MiB larger at a Pi's 1280x720, and trimmed only every other resting frame it held the last
+#: frame's 3-4 MiB half the time (issue 20).  Not while the table is played: a trim locks each heap
+#: in turn, and the camera thread, niced, could keep an input's thread waiting on one while the CPU
+#: is short.
 TRIM_EVERY_S = 2.0
 
 
@@ -213,9 +215,6 @@ class CameraService:
         while not self._stop.is_set():
             start = time.monotonic()
             resting, dozing = self.resting(), self.dozing()
-            if (resting or dozing) and start - trimmed >= TRIM_EVERY_S:
-                give_back_free_memory()
-                trimmed = start
             period = 1.0 / RESTING_FPS if resting else max(self.period, 1.0 / DOZING_FPS) if dozing else self.period
             if period != pace:
                 self.frame_times.clear()        # the frame rate is the new pace's
@@ -224,6 +223,9 @@ class CameraService:
                 self.step()
             except Exception:
                 log.exception("the camera pipeline failed on a frame")
+            if resting or dozing and start - trimmed >= TRIM_EVERY_S:
+                give_back_free_memory()         # right after the frame: what it freed is not kept until the next
+                trimmed = start
             self._wake.wait(max(0.0, period - (time.monotonic() - start)))
             self._wake.clear()
 
