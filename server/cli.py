@@ -14,6 +14,7 @@ import sqlite3
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 from . import plugins
@@ -45,13 +46,41 @@ def _note_listening(ctx: TableContext) -> None:
 #: python-socketio imports its client's HTTP and websocket libraries with the server; the server uses
 #: neither, and they hold about 6 MiB (issue 20, bench/README.md): hidden while the app is imported.
 CLIENT_ONLY_MODULES = ("requests", "websocket")
+#: What python-socketio, python-engineio, simple-websocket and Flask-SocketIO import beside the server
+#: the table runs (threads, Werkzeug's server): their clients, their asyncio servers and message-queue
+#: managers, Flask-SocketIO's test client and Werkzeug's debugger, which bring asyncio, pdb and multiprocessing
+#: (77 modules, 2 MiB of the idle table: issue 20, bench/README.md).  ``serve`` runs with stand-ins
+#: for them (:class:`NotLoaded`): their packages' names stay defined, and any use says it is not loaded.
+SERVER_UNUSED_MODULES = tuple(f"socketio.{name}" for name in (
+    "client", "simple_client", "async_client", "async_simple_client", "async_server", "async_manager",
+    "async_namespace", "async_redis_manager", "async_aiopika_manager", "asgi", "kombu_manager",
+    "redis_manager", "kafka_manager", "zmq_manager", "tornado")) + tuple(f"engineio.{name}" for name in (
+        "client", "async_server", "async_client", "async_drivers.asgi", "async_drivers.tornado")) + (
+    "simple_websocket.aiows", "flask_socketio.test_client", "werkzeug.debug")
+
+
+class NotLoaded(types.ModuleType):
+    """Stands in for a module the table server never uses: each name taken from it is a class that
+    refuses to be made, saying so."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        where = f"{self.__name__}.{name}"
+
+        def refuse(*args, **kwargs):
+            raise RuntimeError(f"{where} is not loaded in the table server (server/cli.py: SERVER_UNUSED_MODULES)")
+        return type(name, (), {"__init__": refuse, "__module__": self.__name__})
 
 
 def _import_app():
     """server.app's ``create_app``, imported without the Socket.IO client's libraries (a plugin
-    imported later may still use them: they are hidden only for this import)."""
+    imported later may still use them: they are hidden only for this import) and with stand-ins for
+    the SERVER_UNUSED_MODULES not imported yet (for good: once a package has taken their names, a
+    module loaded later would meet its stand-ins anyway)."""
     hidden = [name for name in CLIENT_ONLY_MODULES if name not in sys.modules]
     sys.modules.update(dict.fromkeys(hidden))    # an import of a None entry fails: the client does without
+    sys.modules.update({name: NotLoaded(name) for name in SERVER_UNUSED_MODULES if name not in sys.modules})
     try:
         from .app import create_app
     finally:

@@ -31,8 +31,10 @@ def test_the_first_start_shows_the_address_block_and_nothing_around_it(tmp_path)
 def test_a_table_with_the_camera_off_never_imports_opencv(tmp_path):
     """Issue 20: start-up imports only what the configuration uses. With ``[camera] source = "off"``
     neither OpenCV, numpy nor the vision pipeline is imported, nor the Socket.IO client's HTTP and
-    websocket libraries (python-socketio brings them; the server has no use for them), while serving
-    pages and answering the calibrate API (``python -X importtime`` lists every module the server imported)."""
+    websocket libraries, nor the Socket.IO and Engine.IO clients, their asyncio servers, Flask-SocketIO's
+    test client or Werkzeug's debugger (python-socketio and Flask-SocketIO bring them; the server has no
+    use for them), while serving pages and answering the calibrate API (``python -X importtime`` lists
+    every module the server imported)."""
     data = tmp_path / "data"
     data.mkdir()
     (data / "config.toml").write_text('[camera]\nsource = "off"\n')
@@ -62,6 +64,9 @@ def test_a_table_with_the_camera_off_never_imports_opencv(tmp_path):
     # an import refused (server/cli.py hides the client's libraries) is listed too, but not its submodules
     assert not {m for m in imported if m.split(".")[0] in ("cv2", "numpy") or m.startswith(("requests.", "websocket."))
                 or m in ("vision.pipeline", "vision.service", "vision.sources")}
+    assert not {m for m in imported if m.split(".")[0] in ("asyncio", "pdb", "multiprocessing")
+                or m in ("socketio.client", "engineio.client", "socketio.async_server", "engineio.async_server",
+                         "flask_socketio.test_client", "werkzeug.debug")}
 
 
 def test_a_table_with_a_camera_answers_before_the_camera_is_ready_and_the_camera_then_starts(tmp_path):
