@@ -98,10 +98,13 @@ class Backlog:
             tcp = environ.get("werkzeug.socket")   # connected over a websocket from the start
         return tcp
 
-    def lagging(self, room: str) -> list[str]:
-        """The clients in ``room`` with more than BEHIND_PACKETS waiting."""
-        return [sid for sid, _ in self.server.manager.get_participants(NAMESPACE, room)
-                if self.waiting(sid) > BEHIND_PACKETS]
+    def members(self, room: str) -> list[str]:
+        """The clients in ``room`` now."""
+        return [sid for sid, _ in self.server.manager.get_participants(NAMESPACE, room)]
+
+    def lagging(self, sids: list[str]) -> list[str]:
+        """Those of clients ``sids`` with more than BEHIND_PACKETS waiting."""
+        return [sid for sid in sids if self.waiting(sid) > BEHIND_PACKETS]
 
     def room_of(self, sid: str) -> str | None:
         """The audience room client ``sid`` is in now (None once it has gone)."""

@@ -4,7 +4,11 @@ Views are built on the applying thread (so they match the state exactly and
 cost the table only microseconds to hand over); a separate thread emits them,
 so a slow client never delays the table.  A client that falls behind is left out
 of the emits and gets only the newest state once it catches up, or is dropped
-(server/backlog.py).  The latest views are also cached for HTTP readers.
+(server/backlog.py).  The latest views are also cached for HTTP readers.  A room
+with no one in it is sent nothing (no view encoded for it), and the host's view
+gets the devices' health the first time it leaves (HTTP, Socket.IO), not on the
+applying thread after every input: the camera's part of it was the largest share
+of building the views.
 """
 from __future__ import annotations
 
@@ -38,6 +42,8 @@ class Publisher:
         self.backlog = Backlog(socketio)
         #: Socket.IO sid of a client left out of a state -> when it first was
         self._owed: dict[str, float] = {}
+        #: the latest host view as it left: (the view built, the view with the devices' health)
+        self._host_sent: tuple[dict, dict] | None = None
         ctx.health.register("screens", self.backlog.health)
         self.snapshot()
         ctx.table.listeners.append(self.on_outcome)
@@ -53,7 +59,6 @@ class Publisher:
             {"seat": p["seat"], "name": p["name"],
              "path": f"/seat/{p['seat']}?token={self.ctx.access.seat_token(table.game_seq, p['seat'])}"}
             for p in views["host"]["players"]]
-        views["host"]["health"] = self.ctx.health.snapshot()
         # what Undo takes back, said so the host can check before pressing it
         views["host"]["undo"] = describe(table.newest, table.state) if table.newest else None
         for add in self.additions:
@@ -65,10 +70,21 @@ class Publisher:
         return views
 
     def view(self, audience: str) -> dict:
-        """The latest view for ``audience`` (a seat outside the game sees the table view)."""
+        """The latest view for ``audience`` as sent (a seat outside the game sees the table view)."""
         views = self.views
-        return views.get(audience) or {**views["table"], "audience": audience,
+        view = views.get(audience) or {**views["table"], "audience": audience,
                                        "prompt": "This seat is not in the current game."}
+        return self._as_sent(audience, view)
+
+    def _as_sent(self, audience: str, view: dict) -> dict:
+        """``audience``'s ``view`` as it leaves: the host's with the devices' health as of the first
+        time that view left (the same every time after, until the next view)."""
+        if audience != "host":
+            return view
+        sent = self._host_sent
+        if sent is None or sent[0] is not view:
+            sent = self._host_sent = (view, {**view, "health": self.ctx.health.snapshot()})
+        return sent[1]
 
     def on_outcome(self, outcome, inp: dict) -> None:
         if outcome.accepted:
@@ -100,12 +116,17 @@ class Publisher:
                 log.exception("publishing failed")
 
     def _send(self, event: str, data: dict, to: str) -> None:
-        """Emit to room ``to`` except the clients that are behind; a state is owed to them."""
-        lagging = self.backlog.lagging(to)
+        """Emit to room ``to`` except the clients that are behind; a state is owed to them.  An
+        empty room is sent nothing."""
+        present = self.backlog.members(to)
+        if not present:
+            return
+        lagging = self.backlog.lagging(present)
         if event == "state":
             now = time.monotonic()
             for sid in lagging:
                 self._owed.setdefault(sid, now)
+            data = self._as_sent(to, data)
         self.socketio.emit(event, data, to=to, skip_sid=lagging or None)
 
     def _catch_up(self) -> None:
