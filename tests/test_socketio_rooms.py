@@ -209,3 +209,23 @@ def test_when_the_host_ends_the_game_the_phones_are_told_too(srv, clients):
         assert view["audience"] == room and "my_colour" not in view
     seq = post_ok(srv, {"button": {"name": "undo"}})   # and back again
     assert state_at(clients["seat-1"], seq)["my_colour"] == "red"
+
+
+def test_a_screen_joining_a_room_no_one_was_in_gets_the_newest_view(srv):
+    """Rooms with no one in them are sent nothing; the host page and a phone that join afterwards
+    get the views of the newest input at once, the host's with the devices' health."""
+    tv = srv.client("table")
+    try:
+        post_ok(srv, tap(1, "red"))
+        seq = post_ok(srv, tap(2, "blue"))
+        state_at(tv, seq)
+        host, phone = srv.client("host", srv.host_token), srv.client("seat-2", srv.seat_token(2))
+        try:
+            got_host, got_phone = state_at(host, seq), state_at(phone, seq)
+        finally:
+            drop(host)
+            drop(phone)
+    finally:
+        drop(tv)
+    assert got_host["secrets"] == {"1": "red", "2": "blue"} and "journal" in got_host["health"]
+    assert got_phone["my_colour"] == "blue" and got_phone["chosen"] == [1, 2]
