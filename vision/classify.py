@@ -80,24 +80,26 @@ TOKEN_NOISE = 0.7
 #: A space printed within this many spreads of some token type's colour (the print under a centred token's face
 #: ring, against the type's learnt face) hides that type: a token there differs from the empty space by little more
 #: than the picture's noise, so the space reads empty only below this share of the empty threshold (between: unknown).
-#: Only where the picture is quiet (the empty threshold not grown with its noise): in noisy pictures it cost far
-#: more right readings of empty spaces than the wrong ones it saved.  The share: tokens on such spaces read empty at
-#: 0.61-0.78 of the threshold on the tuning render, and in play every body row holds foods of its own colour, so a
-#: miss there is a wrong score, where an empty space read unknown keeps what the table held (0.8 -> 0.6: medium
-#: wrong values 4 -> 1 for 18 more unknowns, hard 9 -> 8 for 85).
+#: Only where the picture is quiet (QUIET_NOISE): in noisier pictures it cost far more right readings of empty
+#: spaces than the wrong ones it saved.  The share: tokens on such spaces read empty at 0.61-0.78 of the threshold on
+#: the tuning render, and in play every body row holds foods of its own colour, so a miss there is a wrong score,
+#: where an empty space read unknown keeps what the table held (0.8 -> 0.6: medium wrong values 4 -> 1 for 18 more
+#: unknowns, hard 9 -> 8 for 85).
 CAMOUFLAGE_Z = 3.0
 CAMOUFLAGE_SHARE = 0.6
 #: Between the empty and the token thresholds (a pale token on a pale space differs from it by little more than an
 #: empty space under a changed light): a face within BAND_MATCH spreads of a type is that token, one farther than
-#: BAND_EMPTY from every type is the printed space, where the light fit misses the empty board by at most BAND_QUIET
-#: grey levels; anything else there is unknown.  On issue 13's tuning render (medium and hard shots 10-17) the
-#: tokens in the band lay 0.84-2.8 spreads from their type in quiet pictures (3.1-4.4 only where the fit missed by
-#: 60-100), the nearest empty space 1.13 spreads from a type; unknowns medium 50 -> 37, hard 943 -> 873, easy 7 -> 4,
-#: wrong values unchanged (1, 8, 0).  BAND_MATCH 1.3 added two hard wrong values, BAND_EMPTY 3.0 none (kept at 3.5
-#: for the margin).
+#: BAND_EMPTY from every type is the printed space in a quiet picture; anything else there is unknown.  On issue
+#: 13's tuning render (medium and hard shots 10-17) the tokens in the band lay 0.84-2.8 spreads from their type in
+#: quiet pictures (3.1-4.4 only where the fit missed by 60-100), the nearest empty space 1.13 spreads from a type;
+#: unknowns medium 50 -> 37, hard 943 -> 873, easy 7 -> 4, wrong values unchanged (1, 8, 0).  BAND_MATCH 1.3 added
+#: two hard wrong values, BAND_EMPTY 3.0 none (kept at 3.5 for the margin).
 BAND_MATCH = 1.1
 BAND_EMPTY = 3.5
-BAND_QUIET = 25.0
+#: A picture is quiet where the light fit misses the empty board by at most this (grey levels, the three channels'
+#: sum).  The camouflage rule held only to 16.7 (where the empty threshold starts to grow with the miss); to 25 it
+#: took the tuning render's hard wrong values 8 -> 6 for 30 more unknowns (medium: one more unknown).
+QUIET_NOISE = 25.0
 #: Light added at a slot (glare, grey levels) beyond which a token's colour is washed out: the token reads unknown.
 GLARE_MOST = 100.0
 #: Under glare a token's difference must exceed TOKEN_DIFF by this share of the light added there.
@@ -668,7 +670,7 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     limit = np.minimum(np.maximum(EMPTY_DIFF, EMPTY_NOISE * looks.noise), TOKEN_DIFF) * dim
     if names:
         doubt = np.flatnonzero((looks.diff > CAMOUFLAGE_SHARE * limit) & (looks.diff <= limit)
-                               & (EMPTY_NOISE * looks.noise <= EMPTY_DIFF))
+                               & (looks.noise <= QUIET_NOISE))
         hidden = _camouflaged(reference, window, doubt if slots is None else np.asarray(slots)[doubt])
         limit[doubt[hidden]] *= CAMOUFLAGE_SHARE
     empty = looks.usable & (looks.diff <= limit)
@@ -708,7 +710,7 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                 conf[i] = share[j]
                 if share[j] >= min_confidence:
                     labels[i] = names[best[j]]
-            elif j >= len(full) and z[j] > BAND_EMPTY and looks.noise[i] <= BAND_QUIET:
+            elif j >= len(full) and z[j] > BAND_EMPTY and looks.noise[i] <= QUIET_NOISE:
                 labels[i], conf[i] = EMPTY, np.clip(1.0 - looks.diff[i] / (2 * TOKEN_DIFF * dim[i]), 0.5, 1.0)
     return Reading(labels, conf)
 
