@@ -49,7 +49,7 @@ CLIENT_ONLY_MODULES = ("requests", "websocket")
 #: What python-socketio, python-engineio, simple-websocket and Flask-SocketIO import beside the server
 #: the table runs (threads, Werkzeug's server): their clients, their asyncio servers and message-queue
 #: managers, Flask-SocketIO's test client and Werkzeug's debugger, which bring asyncio, pdb and multiprocessing
-#: (77 modules, 2 MiB of the idle table: issue 20, bench/README.md).  ``serve`` runs with stand-ins
+#: (96 modules, about 2 MiB of the idle table: issue 20, bench/README.md).  ``serve`` runs with stand-ins
 #: for them (:class:`NotLoaded`): their packages' names stay defined, and any use says it is not loaded.
 SERVER_UNUSED_MODULES = tuple(f"socketio.{name}" for name in (
     "client", "simple_client", "async_client", "async_simple_client", "async_server", "async_manager",
