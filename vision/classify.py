@@ -130,14 +130,6 @@ MIN_SIGMA = 0.08
 MIN_ICON_SIGMA = 0.1
 #: Farther than this many spreads from every type: unknown.
 MAX_DISTANCE = 4.0
-#: Under glare (more than GLARED grey levels added at the slot) a face is read up to GLARED_DISTANCE spreads from its
-#: type: the fit misses a glare spot at its edge and under the token's wall, which moves a dark face by more than the
-#: glare's doubt (ADDED_DOUBT) allows (issue 13's medium tables: meat and seafood under 25-55 grey levels 4.2-5.3
-#: spreads from their own type, the nearest).  Tuning render (shots 10-17): unknowns medium 38 -> 34, hard 903 -> 899,
-#: wrong values unchanged (as with GLARED 5-20 or the reach only up to 40-60 grey levels of glare); 5.5 everywhere
-#: added four hard wrong values.
-GLARED = 10.0
-GLARED_DISTANCE = 5.5
 #: Below this share of the likelihood: unknown.
 MIN_CONFIDENCE = 0.9
 #: Added to grey levels before ratios and logs, so dark channels do not dominate with noise.
@@ -712,8 +704,7 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         rel = np.exp(-(z2 - z2[at, best][:, None]) / 2)
         share = rel[at, best] / rel.sum(1)
         z = np.sqrt(np.maximum(z2[at, best], 0))
-        reach = np.r_[np.where(looks.glare[full] > GLARED, GLARED_DISTANCE, MAX_DISTANCE),
-                      np.full(len(band), BAND_MATCH)]
+        reach = np.r_[np.full(len(full), MAX_DISTANCE), np.full(len(band), BAND_MATCH)]
         for j, i in enumerate(rows):
             if z[j] <= reach[j]:
                 conf[i] = share[j]
