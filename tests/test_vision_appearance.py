@@ -250,8 +250,9 @@ def test_empty_spaces_in_a_noisy_picture_read_empty_and_no_token_reads_empty():
     empties = sum(v is None for b in ls for v in truth["boards"][b]["slots"].values())
     assert tally.slots == 310 and empties >= 200
     # (9 since spaces printed near a type's colour read empty only under 0.6 of the threshold, not 0.8: a token there
-    # read empty is a food missed, a wrong score; 6 before)
-    assert tally.wrong == 0 and tally.confusions[("empty", UNKNOWN)] <= 9, tally.confusions
+    # read empty is a food missed, a wrong score; 6 before; 13 since that rule holds where the light fit misses by up to
+    # 25, not 16.7: the benchmark's one medium wrong value, a dairy token read empty, and two on the tuning render's hard)
+    assert tally.wrong == 0 and tally.confusions[("empty", UNKNOWN)] <= 13, tally.confusions
 
 
 def test_a_die_reads_as_a_die_whichever_face_it_shows():
