@@ -52,6 +52,19 @@ def test_a_picture_a_thread_freed_goes_back_to_the_system():
     assert _kept_kib("set") < 1024
 
 
+def test_giving_memory_back_looks_the_c_library_up_once(monkeypatch):
+    # issue 20: the resting camera gives memory back every frame; ctypes' find_library runs ldconfig
+    # in a child process (a fork of the whole server) each time it is asked
+    import ctypes.util
+
+    memory.give_back_free_memory()
+    lookups = []
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: lookups.append(name))
+    for _ in range(5):
+        memory.give_back_free_memory()
+    assert lookups == []
+
+
 def test_settling_collects_the_start_ups_garbage_and_sets_aside_what_is_alive(monkeypatch):
     class Node:
         pass
