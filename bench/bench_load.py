@@ -43,11 +43,12 @@ SEATS = 8
 COLOURS = ("red", "blue")
 
 
-def rss_kib(pid: int) -> int:
+def rss_kib(pid: int, field: str = "VmRSS") -> int:
+    """KiB of ``pid``'s resident memory (``field`` of /proc/<pid>/status: VmRSS, RssAnon or RssFile)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
+    raise RuntimeError(f"no {field}")
 
 
 def run(seconds: float, rate: float = 20.0, tvs: int = 12, warmup: float = 2.0, progress=None) -> dict:

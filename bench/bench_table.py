@@ -376,6 +376,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             idle_polls = polls_per_second(idle_polls0, idle_polls1)
             idle_emulation = emulation_cpu(idle_polls0, idle_polls1, idle["total"])
             idle_fps, idle_rss = camera_fps(srv), rss[-1][1]
+            idle_anon, idle_file = rss_kib(pid, "RssAnon"), rss_kib(pid, "RssFile")
             # the same with a game that watches every board: the camera at its full rate
             watched = new_tiny_game(SEATS, "tiny-watched")
             assert session.post(srv.url + "/api/input", json=watched, timeout=30).status_code == 200
@@ -512,6 +513,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         "play_frames_taken_per_s": play_taken,
         "idle_reader_polls_min": round(min(idle_polls.values()), 1) if idle_polls else None,
         "idle_rss_mib": round(idle_rss / 1024, 1),
+        "idle_anon_mib": round(idle_anon / 1024, 1), "idle_file_mib": round(idle_file / 1024, 1),
         "startup_rss_mib": round(rss[0][1] / 1024, 1), "rss_max_mib": round(max(k for _, k in rss) / 1024, 1),
         "rss_end_mib": round(rss[-1][1] / 1024, 1), "rss_slope_kib_per_min": round(slope_kib_per_min(rss[play_from:]), 1),
         "rss_samples": [(round(t, 1), k) for t, k in rss],
@@ -671,6 +673,7 @@ def describe(f: dict) -> str:
               *(f"  {phase} without the chip emulation: {without_emulation(f[phase + '_cpu']['total'], f[phase + '_emulation'])}"
                 for phase in ("idle", "idle_watched")),
               f"  memory: {f['startup_rss_mib']} MiB at the first answer, idle {f['idle_rss_mib']} MiB"
+              f" (anonymous {f['idle_anon_mib']}, mapped from files {f['idle_file_mib']})"
               f", max {f['rss_max_mib']} MiB, end "
               f"{f['rss_end_mib']} MiB, later-half growth {f['rss_slope_kib_per_min']} KiB/min",
               "  memory over time (s: MiB): " + ", ".join(

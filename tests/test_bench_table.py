@@ -29,6 +29,9 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     # each part of the table is charged its own CPU (the server names its threads in the OS)
     assert r["play_cpu"]["readers"] > 0 and r["play_cpu"]["camera"] > 0, r["play_cpu"]
     assert len(r["rss_samples"]) >= 3 and r["idle_rss_mib"] > 0
+    # the idle memory told apart: the server's own (anonymous) and the libraries' pages mapped from files
+    assert r["idle_anon_mib"] > 0 and r["idle_file_mib"] > 0
+    assert abs(r["idle_anon_mib"] + r["idle_file_mib"] - r["idle_rss_mib"]) < 8, r
     # the chip emulation's own CPU is told apart, and the Pi's time for the same transfers put back
     for phase in ("idle", "idle_watched"):
         e = r[f"{phase}_emulation"]
