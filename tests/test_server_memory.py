@@ -82,35 +82,3 @@ def test_settling_collects_the_start_ups_garbage_and_sets_aside_what_is_alive(mo
     finally:
         gc.unfreeze()           # this test process goes on as it was
 
-
-def test_a_resting_camera_gives_back_what_each_frame_freed_before_the_next_frame(monkeypatch):
-    # issue 20: a game that watches no board leaves the camera resting (a frame a second); each frame
-    # frees pictures of megabytes into the heaps, given back right after that frame, not only every
-    # other frame (the idle table then held the last frame's 3-4 MiB half the time)
-    import numpy as np
-
-    from vision import service as camera_service
-    from vision.pipeline import Pipeline
-    from vision.sources import FrameSource
-    from tests.support.hardware_helpers import wait_for
-
-    events = []
-
-    class Source(FrameSource):
-        name = "test"
-
-        def read(self):
-            events.append("frame")
-            return np.full((90, 160, 3), 128, np.uint8)
-
-    monkeypatch.setattr(camera_service, "RESTING_FPS", 20.0)
-    monkeypatch.setattr(camera_service, "give_back_free_memory", lambda: events.append("trim"))
-    svc = camera_service.CameraService(Source(), Pipeline({}), lambda inp: None, fps=30)
-    svc.watch(False)                    # no game watches a board: the camera rests
-    svc.start()
-    try:
-        wait_for(lambda: events.count("frame") >= 8, timeout=10, what="eight resting frames")
-    finally:
-        svc.stop()
-    frames = "".join("f" if e == "frame" else "t" for e in events)
-    assert "ff" not in frames, frames           # a trim after every frame (the last one's may come after the stop)

@@ -164,6 +164,25 @@ def test_an_idle_camera_gives_the_heaps_free_memory_back_now_and_then_but_not_du
     assert min(b - a for a, b in zip(trims, trims[1:])) >= 0.05 * 0.9      # not at every frame
 
 
+def test_a_resting_camera_gives_back_what_each_frame_freed_before_the_next_frame(monkeypatch):
+    # issue 20: a game that watches no board leaves the camera resting (a frame a second); each frame
+    # frees pictures of megabytes into the heaps, given back right after that frame, not only every
+    # other frame (the idle table then held the last frame's 3-4 MiB half the time)
+    events = []
+    monkeypatch.setattr(camera_service, "RESTING_FPS", 20.0)
+    monkeypatch.setattr(camera_service, "give_back_free_memory", lambda: events.append("t"))
+    source = _Looping([np.full((90, 160, 3), 128, np.uint8)])
+    source.read = lambda read=source.read: events.append("f") or read()
+    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=30)
+    svc.watch(False)                    # no game watches a board: the camera rests
+    svc.start()
+    try:
+        wait_for(lambda: events.count("f") >= 8, timeout=10, what="eight resting frames")
+    finally:
+        svc.stop()
+    frames = "".join(events)
+    assert "ff" not in frames, frames           # a trim after every frame (the last one's may come after the stop)
+
 def test_a_table_still_for_a_while_dozes_and_a_change_brings_the_full_rate_back(monkeypatch):
     monkeypatch.setattr(camera_service, "DOZE_AFTER_S", 0.4)
     still = np.random.default_rng(5).integers(60, 200, (90, 160, 3), dtype=np.uint8)     # a table, not a dead frame

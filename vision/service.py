@@ -223,7 +223,7 @@ class CameraService:
                 self.step()
             except Exception:
                 log.exception("the camera pipeline failed on a frame")
-            if resting or dozing and start - trimmed >= TRIM_EVERY_S:
+            if resting or (dozing and start - trimmed >= TRIM_EVERY_S):
                 give_back_free_memory()         # right after the frame: what it freed is not kept until the next
                 trimmed = start
             self._wake.wait(max(0.0, period - (time.monotonic() - start)))
