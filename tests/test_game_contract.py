@@ -260,10 +260,14 @@ def test_the_engine_raises_nothing_but_a_refusal_and_no_public_refusal_names_a_s
     json.dumps([new_state, events], allow_nan=False)
 
 
+#: The journals of :func:`_journalled_table`, removed when the test run ends (one folder a table).
+_JOURNALS = tempfile.TemporaryDirectory(prefix="contract-")
+
+
 @lru_cache(maxsize=None)
 def _journalled_table(game_id: str, index: int) -> Table:
     """A table on a real SQLite file that has played ``starts(game_id)[index]``."""
-    path = Path(tempfile.mkdtemp(prefix="contract-")) / "journal.sqlite"
+    path = Path(tempfile.mkdtemp(dir=_JOURNALS.name)) / "journal.sqlite"
     table = Table(Journal(path))
     for inp in starts(game_id)[index]:
         table.handle(inp)
