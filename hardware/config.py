@@ -26,7 +26,8 @@ RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
 _BUTTON = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 _SECTIONS = {
-    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "idle_round_ms", "doze_after_s", "doze_round_ms", "retry_first_s", "retry_max_s"},
+    "hub": {"lift_after_ms", "lift_misses", "min_round_ms", "idle_round_ms", "doze_after_s", "doze_round_ms",
+            "deep_doze_after_s", "deep_doze_round_ms", "retry_first_s", "retry_max_s"},
     "readers": {"name", "driver", "bus", "device", "reset_pin", "speed_hz", "timeout_ms", "attempts",
                 "rx_gain_db", "match"},
     "buttons": {"pull_up", "debounce_ms", "hold_to_undo_ms", "pins"},
@@ -78,10 +79,20 @@ class Config:
     idle_round_ms: float = 18.0
     doze_after_s: float = 5.0
     doze_round_ms: float = 40.0
+    deep_doze_after_s: float = 30.0
+    deep_doze_round_ms: float = 100.0
     retry_first_s: float = 0.5
     retry_max_s: float = 10.0
     camera: dict = field(default_factory=dict)
     path: Path | None = None
+
+    def hub_timing(self) -> dict[str, float]:
+        """The reader hub's timing settings, as :class:`hardware.hub.ReaderHub` takes them (seconds)."""
+        return {"lift_after": self.lift_after_ms / 1000, "lift_misses": self.lift_misses,
+                "min_round": self.min_round_ms / 1000, "idle_round": self.idle_round_ms / 1000,
+                "doze_after": self.doze_after_s, "doze_round": self.doze_round_ms / 1000,
+                "deep_doze_after": self.deep_doze_after_s, "deep_doze_round": self.deep_doze_round_ms / 1000,
+                "retry_first": self.retry_first_s, "retry_max": self.retry_max_s}
 
 
 class _Checker:
@@ -103,6 +114,12 @@ class _Checker:
                                  f"to {high:g}, not {value!r}")
             return None
         return value
+
+    def order(self, where: str, value: float | None, other: str, floor: float | None, why: str) -> None:
+        """A problem when ``value`` is below ``floor`` (the setting ``other``); none when either is
+        already refused."""
+        if value is not None and floor is not None and value < floor:
+            self.problems.append(f"{where} ({value:g}) must be at least {other} ({floor:g}): {why}")
 
     def pin(self, where: str, value):
         return self.number(where + " (a BCM GPIO number)", value, GPIO_PINS.start, GPIO_PINS.stop - 1)
@@ -136,8 +153,16 @@ def parse(raw: dict, path: Path) -> Config:
     cfg.lift_misses = check.number("[hub] lift_misses", hub.get("lift_misses", 3), 1, 50) or 3
     cfg.min_round_ms = check.number("[hub] min_round_ms", hub.get("min_round_ms", 10), 0, 1000, False) or 0
     cfg.idle_round_ms = check.number("[hub] idle_round_ms", hub.get("idle_round_ms", 18), 0, 1000, False) or 0
-    cfg.doze_after_s = check.number("[hub] doze_after_s", hub.get("doze_after_s", 5), 0, 3600, False) or 0
-    cfg.doze_round_ms = check.number("[hub] doze_round_ms", hub.get("doze_round_ms", 40), 0, 1000, False) or 0
+    doze_after = check.number("[hub] doze_after_s", hub.get("doze_after_s", 5), 0, 3600, False)
+    doze_round = check.number("[hub] doze_round_ms", hub.get("doze_round_ms", 40), 0, 1000, False)
+    deep_after = check.number("[hub] deep_doze_after_s", hub.get("deep_doze_after_s", 30), 0, 3600, False)
+    deep_round = check.number("[hub] deep_doze_round_ms", hub.get("deep_doze_round_ms", 100), 0, 1000, False)
+    check.order("[hub] deep_doze_after_s", deep_after, "doze_after_s", doze_after,
+                "the deeper doze comes after the first")
+    check.order("[hub] deep_doze_round_ms", deep_round, "doze_round_ms", doze_round,
+                "the deeper doze polls less often")
+    cfg.doze_after_s, cfg.doze_round_ms = doze_after or 0, doze_round or 0
+    cfg.deep_doze_after_s, cfg.deep_doze_round_ms = deep_after or 0, deep_round or 0
     cfg.retry_first_s = check.number("[hub] retry_first_s", hub.get("retry_first_s", 0.5), 0.01, 60, False) or 0.5
     cfg.retry_max_s = check.number("[hub] retry_max_s", hub.get("retry_max_s", 10), 0.01, 600, False) or 10
 

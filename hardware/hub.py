@@ -17,8 +17,9 @@ each reader the hub keeps the tag it last reported:
   second, 50 with a margin for late wake-ups), and ``min_round`` again as soon as one does, so
   lifts are timed as before; once none has held one for ``doze_after`` seconds (nobody is
   playing at that end of the table) the group dozes: rounds of ``doze_round`` (40 ms: 25 polls
-  a second, the idle table's CPU halved), until a tag arrives, which then waits up to a round
-  longer for its tap;
+  a second, the idle table's CPU halved), and after ``deep_doze_after`` seconds (30) it dozes
+  deeply: rounds of ``deep_doze_round`` (100 ms: 10 polls a second), until a tag arrives, which
+  then waits up to a round longer for its tap; each reader's health says the pace;
 * a reader that stops answering is marked down, reopened with a growing
   back-off (``retry_first`` doubling up to ``retry_max``) and comes back by
   itself; the other readers keep being polled.  While it is down its tag is
@@ -55,10 +56,13 @@ class ReaderHealth:
     status: str = "starting"      # starting | ok | down | collision
     detail: str = ""
     last_seen: float | None = None   # wall-clock time of the last answer
+    pace: str = "waiting"            # playing | waiting | dozing | dozing deeply: how often it is polled
+    pace_detail: str = ""            # the doze in words, added to an answering reader's detail
 
     def as_dict(self) -> dict:
+        detail = f"{self.detail}; {self.pace_detail}" if self.pace_detail and self.status == "ok" else self.detail
         return {"name": self.name, "kind": self.kind, "status": self.status,
-                "detail": self.detail, "last_seen": self.last_seen}
+                "detail": detail, "last_seen": self.last_seen, "pace": self.pace}
 
 
 class _Slot:
@@ -85,6 +89,7 @@ class ReaderHub:
     def __init__(self, readers: list[TagReader], sink: Sink, *, lift_after: float = 0.4,
                  lift_misses: int = 3, min_round: float = 0.01, idle_round: float = 0.018,
                  doze_after: float = 5.0, doze_round: float = 0.04,
+                 deep_doze_after: float = 30.0, deep_doze_round: float = 0.1,
                  retry_first: float = 0.5, retry_max: float = 10.0,
                  clock: Callable[[], float] = time.monotonic):
         names = [r.name for r in readers]
@@ -95,6 +100,8 @@ class ReaderHub:
         self.lift_after, self.lift_misses, self.min_round = lift_after, max(1, lift_misses), min_round
         self.idle_round = max(min_round, idle_round)
         self.doze_after, self.doze_round = doze_after, max(self.idle_round, doze_round)
+        self.deep_doze_after = max(doze_after, deep_doze_after)
+        self.deep_doze_round = max(self.doze_round, deep_doze_round)
         self.retry_first, self.retry_max = retry_first, retry_max
         self.clock = clock
         self._diverted: Sink | None = None
@@ -160,8 +167,20 @@ class ReaderHub:
         return out
 
     # ----- polling -----------------------------------------------------------
+    def _pace(self, quiet: float | None) -> tuple[float, str]:
+        """The length of a group's next round and its pace, ``quiet`` seconds after a tag last lay on
+        one of its readers (None: one lies there now)."""
+        if quiet is None:
+            return self.min_round, "playing"
+        if quiet >= self.deep_doze_after:
+            return self.deep_doze_round, "dozing deeply"
+        if quiet >= self.doze_after:
+            return self.doze_round, "dozing"
+        return self.idle_round, "waiting"
+
     def _run(self, slots: list[_Slot]) -> None:
         due = quiet_since = self.clock()    # when this round was due to start; since when no tag lay here
+        pace = ""
         while not self._stop.is_set():
             for slot in slots:
                 if self._stop.is_set():
@@ -169,9 +188,17 @@ class ReaderHub:
                 self.poll_once(slot)
             now = self.clock()
             if any(s.current is not None for s in slots):
-                length, quiet_since = self.min_round, now
+                quiet_since = now
+                length, now_pace = self._pace(None)
             else:
-                length = self.idle_round if now - quiet_since < self.doze_after else self.doze_round
+                length, now_pace = self._pace(now - quiet_since)
+            if now_pace != pace:
+                pace = now_pace
+                words = (f"{pace}: a poll every {length * 1000:g} ms, no card for "
+                         f"{self.doze_after if pace == 'dozing' else self.deep_doze_after:g} s"
+                         if pace.startswith("dozing") else "")
+                for slot in slots:
+                    slot.health.pace, slot.health.pace_detail = pace, words
             # rounds keep to their schedule, so a wait that ends late is not added to every round
             # (a round that overran starts the next at once, without catching up further)
             due = max(due + length, now)

@@ -39,10 +39,7 @@ class Soak:
         self.seen = {rc.name: _Seen() for rc in self.readers}
         self._changed = threading.Condition()
         self.hub = ReaderHub([make_reader(rc) for rc in self.readers], self._record,
-                             lift_after=config.lift_after_ms / 1000, lift_misses=config.lift_misses,
-                             min_round=config.min_round_ms / 1000, idle_round=config.idle_round_ms / 1000,
-                             doze_after=config.doze_after_s, doze_round=config.doze_round_ms / 1000,
-                             retry_first=config.retry_first_s, retry_max=min(config.retry_max_s, 2.0))
+                             **{**config.hub_timing(), "retry_max": min(config.retry_max_s, 2.0)})
 
     def _record(self, inp: dict, source: str) -> None:
         (kind, body), = inp.items()

@@ -43,11 +43,7 @@ class Station:
 
     def __init__(self, config: Config, sink: Sink):
         self.config = config
-        self.hub = ReaderHub([make_reader(rc) for rc in config.readers], sink,
-                             lift_after=config.lift_after_ms / 1000, lift_misses=config.lift_misses,
-                             min_round=config.min_round_ms / 1000, idle_round=config.idle_round_ms / 1000,
-                             doze_after=config.doze_after_s, doze_round=config.doze_round_ms / 1000,
-                             retry_first=config.retry_first_s, retry_max=config.retry_max_s)
+        self.hub = ReaderHub([make_reader(rc) for rc in config.readers], sink, **config.hub_timing())
         self.buttons = ButtonPanel(config.buttons, sink, pull_up=config.button_pull_up,
                                    debounce_s=config.debounce_ms / 1000,
                                    hold_to_undo_s=config.hold_to_undo_ms / 1000)

@@ -255,3 +255,24 @@ def test_the_readers_doze_is_set_in_the_hub_section(tmp_path):
     assert (hub.doze_after, hub.doze_round) == (30.0, 0.1)
     path.write_text('[hub]\ndoze_round_ms = 2000\n')
     assert config_problems(path) == ["[hub] doze_round_ms must be a number from 0 to 1000, not 2000"]
+
+
+def test_the_readers_deeper_doze_is_set_in_the_hub_section_and_comes_after_the_first(tmp_path):
+    """Issue 20: after [hub] deep_doze_after_s without a tag (30 s unless set), an empty bus is
+    polled every deep_doze_round_ms (100 ms unless set); a deeper doze that would come sooner or
+    poll more often than the first is refused, naming both settings."""
+    from hardware.station import Station
+
+    path = tmp_path / "config.toml"
+    path.write_text('[[readers]]\nname = "seat-1"\n')
+    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
+    assert (hub.deep_doze_after, hub.deep_doze_round) == (30.0, 0.1)
+    path.write_text('[hub]\ndeep_doze_after_s = 60\ndeep_doze_round_ms = 200\n[[readers]]\nname = "seat-1"\n')
+    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
+    assert (hub.deep_doze_after, hub.deep_doze_round) == (60.0, 0.2)
+    path.write_text('[hub]\ndoze_after_s = 20\ndeep_doze_after_s = 10\ndeep_doze_round_ms = 30\n')
+    assert config_problems(path) == [
+        "[hub] deep_doze_after_s (10) must be at least doze_after_s (20): the deeper doze comes after the first",
+        "[hub] deep_doze_round_ms (30) must be at least doze_round_ms (40): the deeper doze polls less often"]
+    path.write_text('[hub]\ndeep_doze_after_s = "long"\n')
+    assert config_problems(path) == ['[hub] deep_doze_after_s must be a number from 0 to 3600, not \'long\'']
