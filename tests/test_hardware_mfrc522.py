@@ -14,7 +14,7 @@ import time
 import pytest
 
 from hardware.hub import ReaderHub
-from hardware.mfrc522_reader import Mfrc522Reader
+from hardware.mfrc522_reader import FULL_READ_EVERY, Mfrc522Reader
 from hardware.reader import COLLISION, GARBLED, NO_TAG, TAG, Poll, ReaderBusy, ReaderDown, TagReader
 from tests.support.hardware_helpers import Recorder, wait_for
 from tests.support.mfrc522_emulator import EmulatedTag, Emulator
@@ -136,6 +136,63 @@ def test_a_collision_at_cascade_level_2_is_found_too(emu):
     assert reader.poll().status == COLLISION
 
 
+def test_a_resting_card_is_read_whole_every_few_polls_and_checked_by_its_atqa_between(emu):
+    """Issue 20 (the Pi quota): reading a 7-byte UID is 105 SPI transfers a poll; a card resting
+    on the reader is read whole every FULL_READ_EVERY polls, and between, a WUPA answered with the
+    same ATQA says it is still there."""
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    chip.place(EmulatedTag(NTAG_7))
+    bus = emu.buses[0]
+    assert reader.poll() == Poll(TAG, uid=NTAG_7)
+    transfers = []
+    for _ in range(2 * FULL_READ_EVERY):
+        before = bus.transfers
+        assert reader.poll() == Poll(TAG, uid=NTAG_7)
+        transfers.append(bus.transfers - before)
+    full = [n for n in transfers if n > 100]
+    assert len(full) == 2                               # every FULL_READ_EVERY-th poll
+    assert max(n for n in transfers if n <= 100) <= 27  # WUPA, its ATQA, HLTA
+    chip.remove()
+    assert reader.poll().status == NO_TAG               # a lift is seen at the next poll
+
+
+@pytest.mark.parametrize("lifted_for_a_poll", [True, False])
+def test_a_card_swapped_for_one_of_the_same_kind_is_read(emu, lifted_for_a_poll):
+    """A hand swapping two 7-byte cards (the same ATQA) leaves the reader empty for a poll or more,
+    and the next poll reads the new card; even a swap between two polls is read within
+    FULL_READ_EVERY polls."""
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    first, second = EmulatedTag(NTAG_7), EmulatedTag("04B11C22A35E80")
+    chip.place(first)
+    assert [reader.poll().uid for _ in range(2)] == [NTAG_7] * 2     # the second one checked by ATQA
+    chip.remove(first)
+    if lifted_for_a_poll:
+        assert reader.poll().status == NO_TAG
+    chip.place(second)
+    uids = [reader.poll().uid for _ in range(FULL_READ_EVERY)]
+    stale = 0 if lifted_for_a_poll else uids.count(NTAG_7)
+    assert stale < FULL_READ_EVERY
+    assert uids == [NTAG_7] * stale + [second.hex] * (FULL_READ_EVERY - stale)
+
+
+@pytest.mark.parametrize("other", ["04B7C2D3E4F501", MIFARE_4])
+def test_a_second_card_laid_on_a_resting_one_is_a_collision(emu, other):
+    """A card of the same kind answers the WUPA with the same ATQA: the collision is seen at the
+    next whole read; a card of another UID size collides in the ATQA, and is seen at once."""
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    chip.place(EmulatedTag(NTAG_7))
+    assert [reader.poll().uid for _ in range(2)] == [NTAG_7] * 2
+    chip.place(EmulatedTag(other))
+    statuses = [reader.poll().status for _ in range(FULL_READ_EVERY)]
+    assert COLLISION in statuses and set(statuses) <= {TAG, COLLISION}
+    if len(other) != len(NTAG_7):
+        assert statuses[0] == COLLISION
+    assert statuses[statuses.index(COLLISION):] == [COLLISION] * (len(statuses) - statuses.index(COLLISION))
+
+
 @pytest.mark.parametrize("fault", ["bcc", "crc", "parity"])
 def test_a_garbled_frame_is_retried_and_never_read_as_another_uid(emu, fault):
     chip = emu.add_reader(0, 0)
@@ -144,6 +201,9 @@ def test_a_garbled_frame_is_retried_and_never_read_as_another_uid(emu, fault):
     chip.place(tag)
     tag.fail(fault, 2)
     assert reader.poll() == Poll(TAG, uid=NTAG_7)     # third attempt of the same poll
+    chip.remove(tag)
+    assert reader.poll().status == NO_TAG
+    chip.place(tag)                                 # laid again: its UID is read whole
     tag.fail(fault, 3)
     assert reader.poll().status == GARBLED          # out of attempts: no UID at all
     assert reader.poll() == Poll(TAG, uid=NTAG_7)    # and the next poll reads it again
@@ -633,7 +693,7 @@ def test_the_lock_is_held_across_processes(emu, tmp_path):
     chip.place(EmulatedTag(NTAG_7))
     first = opened(emu, reset_pin=None)
     code = ("import sys; from tests.support.mfrc522_emulator import Emulator;"
-            "from hardware.mfrc522_reader import Mfrc522Reader; from hardware.reader import ReaderBusy\n"
+            "from hardware.mfrc522_reader import FULL_READ_EVERY, Mfrc522Reader; from hardware.reader import ReaderBusy\n"
             f"with Emulator(device_dir={emu_dir!r}) as emu:\n"
             "    emu.add_reader(0, 0)\n"
             "    try:\n        Mfrc522Reader('seat-1', 0, 0).open()\n"
