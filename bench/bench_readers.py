@@ -6,7 +6,9 @@ For 1, 4 and 8 readers it measures polls per second per reader, the polling
 CPU per reader, SPI transfers per second per reader and the tap detection
 latency (a tag placed at a random moment until the hub hands over the ``tap``),
 and it compares one empty poll with the library's original wait loop against
-the driver's.  Each figure is the median of ``--runs`` runs.  ``--min-round-ms``
+the driver's, and a poll with a card resting on the reader (4- and 7-byte UIDs,
+read whole every ``FULL_READ_EVERY`` polls, and as before, every poll) with an
+empty one.  Each figure is the median of ``--runs`` runs.  ``--min-round-ms``
 is the hub's pause between rounds (0: poll flat out; the table's default is 10).
 
 Two clocks are reported:
@@ -36,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hardware.hub import ReaderHub                      # noqa: E402
+from hardware import mfrc522_reader                     # noqa: E402
 from hardware.mfrc522_reader import Mfrc522Reader       # noqa: E402
 from tests.support.mfrc522_emulator import EmulatedTag, Emulator   # noqa: E402
 
@@ -140,6 +143,36 @@ def wait_loop_ratio(runs: int) -> dict:
     return {k: statistics.median(v) for k, v in out.items()}
 
 
+def resting_poll(uid: str | None, full_read_every: int, runs: int, polls: int = 500) -> dict:
+    """One poll of a reader with the card ``uid`` resting on it (None: no card), its UID read whole
+    every ``full_read_every`` polls: SPI transfers, Pi time (bus clock, ms), and CPU here (us, of
+    which emulating the chip), medians of ``runs`` runs of ``polls`` polls."""
+    out = {"transfers": [], "pi_ms": [], "cpu_us": [], "emulation_us": []}
+    every, mfrc522_reader.FULL_READ_EVERY = mfrc522_reader.FULL_READ_EVERY, full_read_every
+    try:
+        with Emulator() as emu:
+            chip = emu.add_reader(0, 0)
+            if uid:
+                chip.place(EmulatedTag(uid))
+            reader = Mfrc522Reader("seat-1", 0, 0)
+            reader.open()
+            bus = emu.buses[0]
+            reader.poll()
+            for _ in range(runs):
+                transfers, clock, emulation, cpu = bus.transfers, bus.now, bus.emulation_s, time.thread_time()
+                for _ in range(polls):
+                    if reader.poll().uid != uid:
+                        raise RuntimeError(f"a poll did not read {uid}")
+                out["cpu_us"].append((time.thread_time() - cpu) / polls * 1e6)
+                out["emulation_us"].append((bus.emulation_s - emulation) / polls * 1e6)
+                out["transfers"].append((bus.transfers - transfers) / polls)
+                out["pi_ms"].append((bus.now - clock) / polls * 1000)
+            reader.close()
+    finally:
+        mfrc522_reader.FULL_READ_EVERY = every
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="polling time per run")
@@ -170,6 +203,17 @@ def main() -> int:
         print(f"| {label} | {loop[name]:.0f} | {loop[name + '_ms']:.1f} | {loop[name + '_wall']:.2f} |")
     print(f"| ratio original / fixed | {loop['original'] / loop['fixed']:.1f} | "
           f"{loop['original_ms'] / loop['fixed_ms']:.1f} | {loop['original_wall'] / loop['fixed_wall']:.1f} |")
+    print()
+    print("| one poll | SPI transfers | Pi time ms | CPU here us | of which emulating the chip us |")
+    print("|---|---|---|---|---|")
+    every = mfrc522_reader.FULL_READ_EVERY
+    for label, uid, full in (("no card", None, every),
+                             ("4-byte card resting, read whole every poll", "A1B2C3D4", 1),
+                             (f"4-byte card resting, read whole every {every}th", "A1B2C3D4", every),
+                             ("7-byte card resting, read whole every poll", "04A224C2B31190", 1),
+                             (f"7-byte card resting, read whole every {every}th", "04A224C2B31190", every)):
+        f = resting_poll(uid, full, max(args.runs, 5))
+        print(f"| {label} | {f['transfers']:.1f} | {f['pi_ms']:.2f} | {f['cpu_us']:.0f} | {f['emulation_us']:.0f} |")
     return 0
 
 
