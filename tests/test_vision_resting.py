@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 from server.context import TableContext
 from tests.support.hardware_helpers import wait_for
@@ -14,6 +15,7 @@ from tests.support.tofu_god import new_game as tofu_god_game
 from tests.support.vision_scenes import layouts
 from vision import camera, service as camera_service
 from vision import synthetic as syn
+from vision.config import CameraConfig, CameraConfigError
 from vision.pipeline import Pipeline
 from vision.service import CameraService
 from vision.sources import FrameSource
@@ -222,3 +224,53 @@ def test_the_started_camera_sets_its_start_ups_objects_aside_from_the_collector_
     finally:
         svc.stop()
     assert happened == ["prepare", "settle"]
+
+
+def test_a_table_still_for_long_dozes_deeply_and_a_hand_over_it_is_followed_at_the_full_rate(monkeypatch):
+    # issue 20: after DEEP_DOZE_AFTER_S of a still table the camera takes DEEP_DOZING_FPS frames a
+    # second; a hand reaching over a board wakes it: the board is busy, nothing is committed under the
+    # hand, and the token it laid is committed once it has gone, the camera at its full rate
+    monkeypatch.setattr(camera_service, "DOZE_AFTER_S", 0.3)       # longer than a dozing frame's 0.2 s
+    monkeypatch.setattr(camera_service, "DEEP_DOZE_AFTER_S", 0.8)
+    layout, scene, pipe = _still_board()
+    tokens = {"diet-1": syn.random_tokens(layout, np.random.default_rng(13))}
+    puts = []
+    source = _Looping(_renders(scene, tokens, range(100, 106)))
+    svc = CameraService(source, pipe, puts.append, fps=20)
+    svc.start()
+    try:
+        wait_for(lambda: svc.dozing_deeply() and len(puts) == 1, timeout=20, what="the baseline, then dozing deeply")
+        n = len(source.reads)
+        wait_for(lambda: len(source.reads) >= n + 4, timeout=10, what="four frames dozing deeply")
+        deep = source.reads[n:n + 4]
+        assert (deep[-1] - deep[0]) / 3 >= 0.8 / camera_service.DEEP_DOZING_FPS       # not 1/5 or 1/20 s
+        assert "dozing deeply (2 frames a second)" in svc.health()[0]["detail"]
+        laid = next(s.id for s in layout.slots if s.id not in tokens["diet-1"])
+        after = {"diet-1": {**tokens["diet-1"], laid: "grain"}}
+        bw, bh = layout.size_mm
+        hand = [syn.Hand(tip=(bw * 0.4, bh * 0.5), origin=(bw * 0.4, bh * 2.5))]
+        source.frames = _renders(scene, after, range(300, 304), hand)
+        wait_for(lambda: pipe.status()["boards"]["diet-1"]["busy"], timeout=10, what="the hand seen")
+        assert not svc.dozing() and len(puts) == 1, "awake, and nothing committed under the hand"
+        n = len(source.reads)
+        wait_for(lambda: len(source.reads) >= n + 6, timeout=10, what="six frames with the hand there")
+        awake = source.reads[n:n + 6]
+        assert (awake[-1] - awake[0]) / 5 < 0.6 / camera_service.DOZING_FPS, "the full rate while the hand is there"
+        assert len(puts) == 1
+        source.frames = _renders(scene, after, range(200, 206))
+        wait_for(lambda: len(puts) == 2, timeout=10, what="the token laid committed")
+        assert puts[1]["board"]["slots"][laid] == "grain"
+    finally:
+        svc.stop()
+
+
+def test_the_cameras_dozes_are_set_in_the_camera_section_and_the_deeper_comes_after(tmp_path):
+    """Issue 20: [camera] doze_after_s / dozing_fps and deep_doze_after_s / deep_dozing_fps (5 s and 5,
+    30 s and 2 unless set) reach the camera; a deeper doze sooner or faster than the first is refused."""
+    service = camera.build(TableContext.open(tmp_path, simulate=True), {"deep_doze_after_s": 60, "deep_dozing_fps": 1})
+    assert (service.doze, service.deep_doze) == ((5.0, 5.0), (60.0, 1.0))
+    with pytest.raises(CameraConfigError) as refused:
+        CameraConfig.from_dict({"doze_after_s": 20, "deep_doze_after_s": 10, "deep_dozing_fps": 6})
+    assert refused.value.problems == [
+        "[camera] deep_doze_after_s (10) must be at least doze_after_s (20): the deeper doze comes after the first",
+        "[camera] deep_dozing_fps (6) must be at most dozing_fps (5): the deeper doze takes fewer frames"]

@@ -97,7 +97,8 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     # the simulated camera needs no 30 fps; a slower one leaves the CPU to the rest of the table
     fps = cfg.fps if "fps" in raw or not synthetic else SIMULATED_FPS
     service = CameraService(source, pipeline, put, fps, simulated=synthetic, prepare=prepare,
-                            expected=set(cfg.boards) if cfg.boards is not None else None)
+                            expected=set(cfg.boards) if cfg.boards is not None else None,
+                            doze=(cfg.doze_after_s, cfg.dozing_fps), deep_doze=(cfg.deep_doze_after_s, cfg.deep_dozing_fps))
 
     laid_game = [None]          # the game the synthetic table was last laid out for
 

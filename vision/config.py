@@ -15,6 +15,10 @@ module the ``[camera]`` table as a plain dict; every setting is optional::
     commit = true             # put snapshots on the table (default: true, except for the
                               # synthetic camera of a simulation, which follows the game)
     still_frames = 8          # and the other pipeline settings (Settings below)
+    doze_after_s = 5          # a watched table still this long: dozing_fps frames a second
+    dozing_fps = 5
+    deep_doze_after_s = 30    # still this long: deep_dozing_fps (vision/service.py)
+    deep_dozing_fps = 2
 """
 from __future__ import annotations
 
@@ -67,6 +71,10 @@ class CameraConfig:
     loop: bool = True
     boards: list[str] | None = None
     commit: bool | None = None
+    doze_after_s: float = 5.0
+    dozing_fps: float = 5.0
+    deep_doze_after_s: float = 30.0
+    deep_dozing_fps: float = 2.0
     settings: Settings = field(default_factory=Settings)
 
     @classmethod
@@ -83,7 +91,9 @@ class CameraConfig:
         cfg = cls(source=raw.get("source", "synthetic" if simulate else "off"))
         if cfg.source not in SOURCES:
             problems.append(f"[camera] source must be one of {', '.join(SOURCES)}, not {cfg.source!r}")
-        for name, low, high in (("width", 64, 8192), ("height", 48, 8192), ("fps", 1, 120), ("settle_s", 0, 60)):
+        for name, low, high in (("width", 64, 8192), ("height", 48, 8192), ("fps", 1, 120), ("settle_s", 0, 60),
+                                ("doze_after_s", 0, 3600), ("dozing_fps", 0.5, 120), ("deep_doze_after_s", 0, 3600),
+                                ("deep_dozing_fps", 0.5, 120)):
             if name in raw:
                 value = raw[name]
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
@@ -95,6 +105,12 @@ class CameraConfig:
                 problems.append("[camera] device must be a camera number like 0 or a path like /dev/video0")
             else:
                 cfg.device = raw["device"]
+        if cfg.deep_doze_after_s < cfg.doze_after_s:
+            problems.append(f"[camera] deep_doze_after_s ({cfg.deep_doze_after_s:g}) must be at least doze_after_s "
+                            f"({cfg.doze_after_s:g}): the deeper doze comes after the first")
+        if cfg.deep_dozing_fps > cfg.dozing_fps:
+            problems.append(f"[camera] deep_dozing_fps ({cfg.deep_dozing_fps:g}) must be at most dozing_fps "
+                            f"({cfg.dozing_fps:g}): the deeper doze takes fewer frames")
         cfg.path = str(raw.get("path", ""))
         if cfg.source == "replay" and not cfg.path:
             problems.append("[camera] source = \"replay\" needs path (a folder of images or a video file)")

@@ -14,7 +14,8 @@ by under one level; a token laid or a hand by tens).  The pipeline still takes a
 ``FULL_PASS_S``, so a change too small for the blocks waits at most that long.  Once nothing has
 changed for ``DOZE_AFTER_S`` the camera dozes: ``DOZING_FPS`` frames a second until a frame
 shows a change (a hand reaching over the table is then seen up to a fifth of a second later, and
-followed at the full rate).
+followed at the full rate); still for ``DEEP_DOZE_AFTER_S``, it dozes deeply: ``DEEP_DOZING_FPS``
+frames a second (a hand seen up to half a second later), until a frame shows a change.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ import numpy as np
 
 from server.memory import give_back_free_memory, settle
 
-from .config import OFF
+from .config import OFF, CameraConfig
 from .pipeline import LIGHT_WARN, Pipeline
 from .sources import FrameSource, SourceError
 
@@ -50,9 +51,14 @@ BLOCK_PX = 16
 CHANGE_LEVEL = 6
 #: The pipeline takes a frame at least this often (seconds), changed or not.
 FULL_PASS_S = 1.0
-#: Seconds without a change after which the camera dozes, and its frames a second then.
-DOZE_AFTER_S = 5.0
-DOZING_FPS = 5.0
+#: Seconds without a change after which the camera dozes, and its frames a second then (unless
+#: the [camera] section sets them, vision/config.py).
+DOZE_AFTER_S = CameraConfig.doze_after_s
+DOZING_FPS = CameraConfig.dozing_fps
+#: Seconds without a change after which the camera dozes deeply (nobody has touched the table for
+#: a while: issue 20's idle budget), and its frames a second then.
+DEEP_DOZE_AFTER_S = CameraConfig.deep_doze_after_s
+DEEP_DOZING_FPS = CameraConfig.deep_dozing_fps
 #: The camera thread runs this many nice levels below the rest of the table: when the CPU is short
 #: (a Pi's cores, other programs) the readers and the server get it first and the camera what is left.
 CAMERA_NICE = 10
@@ -81,7 +87,8 @@ class CameraService:
 
     def __init__(self, source: FrameSource | None, pipeline: Pipeline, put: Callable[[dict], None],
                  fps: float = 30.0, simulated: bool = False, prepare: Callable[[], None] | None = None,
-                 expected: set[str] | None = None):
+                 expected: set[str] | None = None, doze: tuple[float, float] | None = None,
+                 deep_doze: tuple[float, float] | None = None):
         self.source = source
         self.pipeline = pipeline
         self.put = put
@@ -107,6 +114,9 @@ class CameraService:
         self.marks: dict[str, dict[str, str]] = {}   # tokens to mark on the pictures, by board and slot
         self._looked_at = float("-inf")
         self._status: tuple[dict, float | None] | None = None   # the pipeline's status when last asked
+        # (seconds of a still table, frames a second then) of its doze and its deeper doze
+        self.doze = doze or (DOZE_AFTER_S, DOZING_FPS)
+        self.deep_doze = deep_doze or (DEEP_DOZE_AFTER_S, DEEP_DOZING_FPS)
 
     def watch(self, watched: bool) -> None:
         """Whether the running game watches a board: the camera rests while none is."""
@@ -119,11 +129,25 @@ class CameraService:
         return not (self.watched or self.collecting or time.monotonic() - self._looked_at < LOOKED_AT_S)
 
     def dozing(self) -> bool:
-        """Whether the watched table has shown no change for ``DOZE_AFTER_S`` (nobody looking at the
-        pictures, no calibration running)."""
+        """Whether the watched table has shown no change for the doze's seconds (``DOZE_AFTER_S``
+        unless set; nobody looking at the pictures, no calibration running)."""
+        return self._still_for(self.doze[0])
+
+    def dozing_deeply(self) -> bool:
+        """Whether it has dozed until the table showed no change for the deeper doze's seconds."""
+        return self._still_for(self.deep_doze[0])
+
+    def _still_for(self, seconds: float) -> bool:
         now = time.monotonic()
-        return (now - self._changed_at >= DOZE_AFTER_S and not self.collecting
+        return (now - self._changed_at >= seconds and not self.collecting
                 and now - self._looked_at >= LOOKED_AT_S)
+
+    def _doze(self) -> tuple[str, float, float] | None:
+        """While it dozes: how deeply ("dozing" or "dozing deeply"), frames a second, and after how
+        many seconds of a still table; None while it does not."""
+        if self.dozing_deeply():
+            return "dozing deeply", self.deep_doze[1], self.deep_doze[0]
+        return ("dozing", self.doze[1], self.doze[0]) if self.dozing() else None
 
     # ----- one step ----------------------------------------------------------------------
     def step(self) -> list[dict]:
@@ -214,8 +238,9 @@ class CameraService:
         trimmed = time.monotonic()
         while not self._stop.is_set():
             start = time.monotonic()
-            resting, dozing = self.resting(), self.dozing()
-            period = 1.0 / RESTING_FPS if resting else max(self.period, 1.0 / DOZING_FPS) if dozing else self.period
+            resting, doze = self.resting(), self._doze()
+            dozing = doze is not None
+            period = 1.0 / RESTING_FPS if resting else max(self.period, 1.0 / doze[1]) if dozing else self.period
             if period != pace:
                 self.frame_times.clear()        # the frame rate is the new pace's
                 pace = period
@@ -288,10 +313,11 @@ class CameraService:
                                                                                                status["frame"])}
         else:
             lens = status["lens"] if status["lens"] not in ("in use", "not calibrated") else ""
+            doze = self._doze()
             cam = {"status": "simulated" if self.simulated else "ok",
                    "detail": f"resting ({RESTING_FPS:g} frame a second): no game watches a board"
-                   if self.resting() else f"dozing ({DOZING_FPS:g} frames a second): the table lies still"
-                   if self.dozing() and self.period < 1.0 / DOZING_FPS else f"lens {lens}" if lens else ""}
+                   if self.resting() else f"{doze[0]} ({doze[1]:g} frames a second): the table has lain still "
+                   f"for {doze[2]:g} s" if doze and self.period < 1.0 / doze[1] else f"lens {lens}" if lens else ""}
         records = [{"name": "camera", **cam, "last_seen": self.last_frame_at,
                     "fps": None if fps is None else round(fps, 1),
                     "ms_per_frame": None if ms is None else round(ms, 2), "commits": self.commits}]
