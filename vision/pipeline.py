@@ -58,6 +58,11 @@ LIGHT_SLOTS = 16
 #: to save a handful of wrong ones); the board is reported too far (move the camera closer or capture at
 #: 1920x1080).
 MIN_PX_PER_MM = 0.4
+#: OpenCV runs on this many threads.  A frame's steps are small (a board's remap takes about 0.1 ms),
+#: and handing their rows to a second thread costs more CPU than it shares: on this 2-core machine two
+#: threads took 8.5-9.9 ms of CPU a frame of play where one took 6.9-7.6, which a Pi's budget pays
+#: (issue 20).  What is read is the same (each thread works on its own rows).
+OPENCV_THREADS = 1
 
 
 def too_far(watch: "BoardWatch") -> list[str]:
@@ -113,6 +118,7 @@ class Pipeline:
 
     def __init__(self, layouts: dict[str, Layout], references: dict[str, Reference] | None = None,
                  settings: Settings | None = None, lens: Lens | None = None):
+        cv2.setNumThreads(OPENCV_THREADS)
         self.settings = settings or Settings()
         self.lens = lens               # the calibrated lens (vision/lens.py), used while the frame size fits
         self.lens_status = "in use" if lens is not None else "not calibrated"
