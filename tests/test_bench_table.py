@@ -10,7 +10,7 @@ from bench.pi_quota import PI4_CORE_SHARE, _bodies, advance
 
 
 def test_whole_table_runs_briefly_and_reports_every_figure():
-    r = bench_table.run(play_seconds=4, idle_seconds=1)
+    r = bench_table.run(play_seconds=4, idle_seconds=1, deep_doze_after_s=20)
     assert r["clients"] == 20 and r["reader_taps"] == 8 and r["http_taps"] == 8
     assert r["client_processes"] == 4      # the screens' clients do not decode one after another
     # every card laid on a reader became a tap in the journal, and every tap reached all 20 screens
@@ -33,10 +33,18 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     assert r["idle_anon_mib"] > 0 and r["idle_file_mib"] > 0
     assert abs(r["idle_anon_mib"] + r["idle_file_mib"] - r["idle_rss_mib"]) < 8, r
     # the chip emulation's own CPU is told apart, and the Pi's time for the same transfers put back
-    for phase in ("idle", "idle_watched"):
+    for phase in ("idle", "idle_watched", "idle_deep", "idle_watched_deep"):
         e = r[f"{phase}_emulation"]
         assert e["emulation"] > 0 and e["pi_spi"] > 0 and e["transfers_per_s"] > 0, e
         assert abs(e["table"] - (r[f"{phase}_cpu_pct"] - e["emulation"] + e["pi_spi"])) <= 0.15, (r, e)
+    # the idle again after the deeper doze (20 s quiet here): the readers poll less often still, and
+    # the watching camera takes fewer frames (2 a second, not 5; fps over its last couple of seconds)
+    assert r["deep_doze_after_s"] == 20
+    assert 0 < r["idle_deep_reader_polls_min"] < r["idle_reader_polls_min"], r
+    assert r["idle_deep_emulation"]["transfers_per_s"] < r["idle_emulation"]["transfers_per_s"], r
+    assert 0 < r["idle_watched_deep_camera_fps"] < r["idle_watched_camera_fps"], r
+    # the idle target is judged on the table after the deeper doze (bench_table's TARGETS)
+    assert {key for key, *_ in bench_table.TARGETS} >= {"idle_deep_cpu_pct", "idle_watched_deep_table_cpu_pct"}
 
 
 def test_pi4_yardstick_is_the_n_body_work_it_claims():

@@ -274,3 +274,16 @@ def test_the_cameras_dozes_are_set_in_the_camera_section_and_the_deeper_comes_af
     assert refused.value.problems == [
         "[camera] deep_doze_after_s (10) must be at least doze_after_s (20): the deeper doze comes after the first",
         "[camera] deep_dozing_fps (6) must be at most dozing_fps (5): the deeper doze takes fewer frames"]
+
+
+def test_a_game_that_starts_watching_the_boards_finds_the_camera_awake():
+    # issue 20: the table lay still while the camera rested (no game watched a board); a game that
+    # watches them starts with the players laying it out: the full rate, no doze carried over
+    frame = np.random.default_rng(2).integers(60, 200, (90, 160, 3), dtype=np.uint8)
+    service = CameraService(_Looping([frame]), Pipeline({}), lambda inp: None, fps=30, doze=(0.1, 5.0),
+                            deep_doze=(0.2, 2.0))
+    service.watch(False)
+    service.step()
+    wait_for(lambda: service.step() is not None and service.dozing_deeply(), what="a still table, for long")
+    service.watch(True)
+    assert not service.dozing()

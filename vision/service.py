@@ -119,9 +119,12 @@ class CameraService:
         self.deep_doze = deep_doze or (DEEP_DOZE_AFTER_S, DEEP_DOZING_FPS)
 
     def watch(self, watched: bool) -> None:
-        """Whether the running game watches a board: the camera rests while none is."""
+        """Whether the running game watches a board: the camera rests while none is, and starts
+        awake when one is (players lay out the game: no doze carried over from the rest)."""
         if watched != self.watched:
             self.watched = watched
+            if watched:
+                self._changed_at = time.monotonic()
             self._wake.set()
 
     def resting(self) -> bool:
