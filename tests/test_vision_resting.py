@@ -87,6 +87,21 @@ def test_a_still_table_is_still_looked_at_every_full_pass(monkeypatch):
     assert len(service.source.reads) > pipe.frame_no          # frames in between were skipped
 
 
+def test_a_table_still_for_long_is_looked_at_every_deep_full_pass(monkeypatch):
+    # issue 20: dozing deeply, the pipeline takes a frame in which nothing changed only every
+    # DEEP_FULL_PASS_S (its full pass was most of the deeply dozing camera's CPU), not every FULL_PASS_S
+    monkeypatch.setattr(camera_service, "FULL_PASS_S", 0.05)
+    monkeypatch.setattr(camera_service, "DEEP_FULL_PASS_S", 0.5)
+    layout, scene, pipe = _still_board()
+    service = CameraService(_Looping(_renders(scene, {}, range(400, 410))), pipe, lambda inp: None,
+                            doze=(0.0, 5.0), deep_doze=(0.0, 2.0))
+    wait_for(lambda: service.step() is not None and pipe.at_rest(), what="the board still")
+    assert service.dozing_deeply()
+    taken, since = pipe.frame_no, time.monotonic()
+    wait_for(lambda: service.step() is not None and pipe.frame_no > taken, what="the next full pass")
+    assert time.monotonic() - since >= 0.5 * 0.9
+
+
 def test_the_camera_rests_while_no_board_is_watched_and_wakes_when_one_is():
     frame = np.random.default_rng(1).integers(0, 255, (180, 320, 3), np.uint8)
     service = CameraService(_Looping([frame]), Pipeline(layouts("diet-1")), lambda inp: None, fps=30)

@@ -15,7 +15,8 @@ by under one level; a token laid or a hand by tens).  The pipeline still takes a
 changed for ``DOZE_AFTER_S`` the camera dozes: ``DOZING_FPS`` frames a second until a frame
 shows a change (a hand reaching over the table is then seen up to a fifth of a second later, and
 followed at the full rate); still for ``DEEP_DOZE_AFTER_S``, it dozes deeply: ``DEEP_DOZING_FPS``
-frames a second (a hand seen up to half a second later), until a frame shows a change.
+frames a second (a hand seen up to half a second later), until a frame shows a change; a change
+too small for the blocks then waits up to ``DEEP_FULL_PASS_S``.
 """
 from __future__ import annotations
 
@@ -49,8 +50,10 @@ LOOKED_AT_S = 5.0
 BLOCK_PX = 16
 #: A block whose mean moved by more than this (grey levels, in any colour) is a change.
 CHANGE_LEVEL = 6
-#: The pipeline takes a frame at least this often (seconds), changed or not.
+#: The pipeline takes a frame at least this often (seconds), changed or not; while the camera
+#: dozes deeply, at least every ``DEEP_FULL_PASS_S`` (that full pass was most of its CPU then).
 FULL_PASS_S = 1.0
+DEEP_FULL_PASS_S = 5.0
 #: Seconds without a change after which the camera dozes, and its frames a second then (unless
 #: the [camera] section sets them, vision/config.py).
 DOZE_AFTER_S = CameraConfig.doze_after_s
@@ -202,7 +205,8 @@ class CameraService:
                 and int(cv2.absdiff(blocks, self._taken[1]).max()) <= CHANGE_LEVEL and self.pipeline.at_rest())
         if not same:
             self._changed_at = now
-        elif now - self._taken[0] < FULL_PASS_S and not self.collecting:
+        elif not self.collecting and now - self._taken[0] < (DEEP_FULL_PASS_S if self.dozing_deeply()
+                                                             else FULL_PASS_S):
             return False
         self._taken = (now, blocks)
         return True
