@@ -289,6 +289,9 @@ def test_the_cameras_dozes_are_set_in_the_camera_section_and_the_deeper_comes_af
     assert refused.value.problems == [
         "[camera] deep_doze_after_s (10) must be at least doze_after_s (20): the deeper doze comes after the first",
         "[camera] deep_dozing_fps (6) must be at most dozing_fps (5): the deeper doze takes fewer frames"]
+    with pytest.raises(CameraConfigError, match=r"doze_after_s \(0.1\) must be at least one frame at dozing_fps "
+                       r"\(0.2 s\): a hand seen in every frame would not wake it"):
+        CameraConfig.from_dict({"doze_after_s": 0.1})
 
 
 def test_a_game_that_starts_watching_the_boards_finds_the_camera_awake():

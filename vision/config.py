@@ -108,6 +108,10 @@ class CameraConfig:
         if cfg.deep_doze_after_s < cfg.doze_after_s:
             problems.append(f"[camera] deep_doze_after_s ({cfg.deep_doze_after_s:g}) must be at least doze_after_s "
                             f"({cfg.doze_after_s:g}): the deeper doze comes after the first")
+        for after, fps in (("doze_after_s", "dozing_fps"), ("deep_doze_after_s", "deep_dozing_fps")):
+            if getattr(cfg, after) < 1 / getattr(cfg, fps):
+                problems.append(f"[camera] {after} ({getattr(cfg, after):g}) must be at least one frame at {fps} "
+                                f"({1 / getattr(cfg, fps):g} s): a hand seen in every frame would not wake it")
         if cfg.deep_dozing_fps > cfg.dozing_fps:
             problems.append(f"[camera] deep_dozing_fps ({cfg.deep_dozing_fps:g}) must be at most dozing_fps "
                             f"({cfg.dozing_fps:g}): the deeper doze takes fewer frames")
