@@ -17,9 +17,11 @@ each reader the hub keeps the tag it last reported:
   second, 50 with a margin for late wake-ups), and ``min_round`` again as soon as one does, so
   lifts are timed as before; once none has held one for ``doze_after`` seconds (nobody is
   playing at that end of the table) the group dozes: rounds of ``doze_round`` (40 ms: 25 polls
-  a second, the idle table's CPU halved), and after ``deep_doze_after`` seconds (30) it dozes
-  deeply: rounds of ``deep_doze_round`` (100 ms: 10 polls a second), until a tag arrives, which
-  then waits up to a round longer for its tap; each reader's health says the pace;
+  a second, the idle table's CPU halved), and once no reader of the whole table has held one for
+  ``deep_doze_after`` seconds (30: nobody is playing) every group dozes deeply: rounds of
+  ``deep_doze_round`` (100 ms: 10 polls a second); a tag arriving anywhere wakes them all from
+  the deep doze (only its own tap waits up to a round longer), its group to the full pace; each
+  reader's health says the pace;
 * a reader that stops answering is marked down, reopened with a growing
   back-off (``retry_first`` doubling up to ``retry_max``) and comes back by
   itself; the other readers keep being polled.  While it is down its tag is
@@ -105,6 +107,7 @@ class ReaderHub:
         self.retry_first, self.retry_max = retry_first, retry_max
         self.clock = clock
         self._diverted: Sink | None = None
+        self._tag_seen_at = clock()      # when a tag last lay on any reader (every group's deep doze)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._group_of: dict[str, threading.Thread] = {}
@@ -116,6 +119,7 @@ class ReaderHub:
         for slot in self.slots:
             groups.setdefault(slot.reader.group, []).append(slot)
         self._stop.clear()
+        self._tag_seen_at = self.clock()
         for group, slots in groups.items():
             thread = threading.Thread(target=self._run, args=(slots,), name=f"readers-{group}",
                                       daemon=True)
@@ -167,12 +171,12 @@ class ReaderHub:
         return out
 
     # ----- polling -----------------------------------------------------------
-    def _pace(self, quiet: float | None) -> tuple[float, str]:
+    def _pace(self, quiet: float | None, table_quiet: float) -> tuple[float, str]:
         """The length of a group's next round and its pace, ``quiet`` seconds after a tag last lay on
-        one of its readers (None: one lies there now)."""
+        one of its readers (None: one lies there now) and ``table_quiet`` after one lay on any."""
         if quiet is None:
             return self.min_round, "playing"
-        if quiet >= self.deep_doze_after:
+        if table_quiet >= self.deep_doze_after:
             return self.deep_doze_round, "dozing deeply"
         if quiet >= self.doze_after:
             return self.doze_round, "dozing"
@@ -188,15 +192,15 @@ class ReaderHub:
                 self.poll_once(slot)
             now = self.clock()
             if any(s.current is not None for s in slots):
-                quiet_since = now
-                length, now_pace = self._pace(None)
+                quiet_since = self._tag_seen_at = now
+                length, now_pace = self._pace(None, 0.0)
             else:
-                length, now_pace = self._pace(now - quiet_since)
+                length, now_pace = self._pace(now - quiet_since, now - self._tag_seen_at)
             if now_pace != pace:
                 pace = now_pace
-                words = (f"{pace}: a poll every {length * 1000:g} ms, no card for "
-                         f"{self.doze_after if pace == 'dozing' else self.deep_doze_after:g} s"
-                         if pace.startswith("dozing") else "")
+                words = (f"dozing: a poll every {length * 1000:g} ms, no card here for {self.doze_after:g} s"
+                         if pace == "dozing" else f"dozing deeply: a poll every {length * 1000:g} ms, no card "
+                         f"on the table for {self.deep_doze_after:g} s" if pace == "dozing deeply" else "")
                 for slot in slots:
                     slot.health.pace, slot.health.pace_detail = pace, words
             # rounds keep to their schedule, so a wait that ends late is not added to every round

@@ -1,6 +1,7 @@
 """A table nobody has touched for a while (issue 20): the readers doze, then doze deeply, polling
 less and less often, yet a card laid after the longest lull is still one tap, journaled, and wakes
-its readers; each reader's health says the pace it is polled at."""
+its readers, and the other buses' from the deep doze; each reader's health says the pace it is
+polled at."""
 import json
 import sqlite3
 import time
@@ -60,7 +61,7 @@ def test_a_card_laid_after_a_long_lull_is_journaled_and_wakes_the_readers(tmp_pa
             assert "dozing: a poll every 40 ms" in hub.health()[0]["detail"]
             clock.now += 25
             wait_for(lambda: pace() == "dozing deeply", what="the deep doze")
-            assert "dozing deeply: a poll every 100 ms, no card for 30 s" in hub.health()[0]["detail"]
+            assert "dozing deeply: a poll every 100 ms, no card on the table for 30 s" in hub.health()[0]["detail"]
             assert _seconds_a_poll(hub, "seat-1") >= 0.1 * 0.8        # 10 polls a second, not 25
             clock.now += 600                                           # ten minutes of nothing
             chip.place(EmulatedTag(RED))
@@ -83,3 +84,28 @@ def test_a_card_laid_after_a_long_lull_is_journaled_and_wakes_the_readers(tmp_pa
         finally:
             hub.stop()
             table.stop()
+
+
+def test_a_card_on_one_bus_wakes_the_other_buses_from_the_deep_doze():
+    """The deep doze is the whole table's: once a card lies anywhere, the next tap on another bus
+    waits for a first-doze round (40 ms) at most, not a deep one (100 ms); the first doze stays each
+    bus's own (nobody playing at that end of the table)."""
+    clock = MovedClock()
+    with Emulator() as emu:
+        chip = emu.add_reader(0, 0, reset_pin=25)
+        emu.add_reader(1, 0, reset_pin=25)
+        hub = ReaderHub([Mfrc522Reader("seat-1", 0, 0, reset_pin=25), Mfrc522Reader("seat-3", 1, 0, reset_pin=25)],
+                        lambda inp, source: None, min_round=0.002, idle_round=0.01, doze_after=5, doze_round=0.04,
+                        deep_doze_after=30, deep_doze_round=0.1, lift_after=0.1, clock=clock)
+        hub.start()
+        try:
+            def paces() -> list[str]:
+                return [r["pace"] for r in hub.health()]
+            wait_for(lambda: min(hub.polls().values()) >= 3, what="both readers answering")
+            clock.now += 60
+            wait_for(lambda: paces() == ["dozing deeply"] * 2, what="the deep doze")
+            chip.place(EmulatedTag(RED))
+            wait_for(lambda: paces() == ["playing", "dozing"], what="seat-3's bus awake from the deep doze")
+            assert _seconds_a_poll(hub, "seat-3") < 0.1 * 0.8         # 25 polls a second, not 10
+        finally:
+            hub.stop()
