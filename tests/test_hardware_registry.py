@@ -241,35 +241,23 @@ def test_the_idle_round_of_the_readers_is_set_in_the_hub_section(tmp_path):
     assert config_problems(path) == ["[hub] idle_round_ms must be a number from 0 to 1000, not -5"]
 
 
-def test_the_readers_doze_is_set_in_the_hub_section(tmp_path):
+def test_the_readers_dozes_are_set_in_the_hub_section_and_the_deeper_comes_after(tmp_path):
     """Issue 20: after [hub] doze_after_s without a tag (5 s unless set), an empty bus is polled
-    every doze_round_ms (40 ms unless set)."""
+    every doze_round_ms (40 ms unless set), after deep_doze_after_s (30 s) every deep_doze_round_ms
+    (100 ms); a deeper doze that would come sooner or poll more often than the first is refused,
+    naming both settings."""
     from hardware.station import Station
 
+    def dozes(hub):
+        return hub.doze_after, hub.doze_round, hub.deep_doze_after, hub.deep_doze_round
     path = tmp_path / "config.toml"
     path.write_text('[[readers]]\nname = "seat-1"\n')
-    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
-    assert (hub.doze_after, hub.doze_round) == (5.0, 0.04)
-    path.write_text('[hub]\ndoze_after_s = 30\ndoze_round_ms = 100\n[[readers]]\nname = "seat-1"\n')
-    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
-    assert (hub.doze_after, hub.doze_round) == (30.0, 0.1)
+    assert dozes(Station(hwconfig.load(path), lambda inp, source: None).hub) == (5.0, 0.04, 30.0, 0.1)
+    path.write_text('[hub]\ndoze_after_s = 30\ndoze_round_ms = 100\ndeep_doze_after_s = 60\n'
+                    'deep_doze_round_ms = 200\n[[readers]]\nname = "seat-1"\n')
+    assert dozes(Station(hwconfig.load(path), lambda inp, source: None).hub) == (30.0, 0.1, 60.0, 0.2)
     path.write_text('[hub]\ndoze_round_ms = 2000\n')
     assert config_problems(path) == ["[hub] doze_round_ms must be a number from 0 to 1000, not 2000"]
-
-
-def test_the_readers_deeper_doze_is_set_in_the_hub_section_and_comes_after_the_first(tmp_path):
-    """Issue 20: after [hub] deep_doze_after_s without a tag (30 s unless set), an empty bus is
-    polled every deep_doze_round_ms (100 ms unless set); a deeper doze that would come sooner or
-    poll more often than the first is refused, naming both settings."""
-    from hardware.station import Station
-
-    path = tmp_path / "config.toml"
-    path.write_text('[[readers]]\nname = "seat-1"\n')
-    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
-    assert (hub.deep_doze_after, hub.deep_doze_round) == (30.0, 0.1)
-    path.write_text('[hub]\ndeep_doze_after_s = 60\ndeep_doze_round_ms = 200\n[[readers]]\nname = "seat-1"\n')
-    hub = Station(hwconfig.load(path), lambda inp, source: None).hub
-    assert (hub.deep_doze_after, hub.deep_doze_round) == (60.0, 0.2)
     path.write_text('[hub]\ndoze_after_s = 20\ndeep_doze_after_s = 10\ndeep_doze_round_ms = 30\n')
     assert config_problems(path) == [
         "[hub] deep_doze_after_s (10) must be at least doze_after_s (20): the deeper doze comes after the first",
