@@ -586,19 +586,6 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
     return figures
 
 
-def note_first_answer(url: str, began: float, answered: list[float], timeout: float = 60.0) -> None:
-    """Ask ``url``'s /api/health until it answers; append when (seconds since ``began``) to ``answered``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(url + "/api/health", timeout=1).ok:
-                answered.append(time.perf_counter() - began)
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.01)
-
-
 def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: int = 12,
               client_processes: int = 4) -> dict:
     """Start ``make(data_dir)`` (a Server, not started; ``config`` its config.toml) with the tiny
@@ -610,14 +597,10 @@ def idle_only(make, config: str | None = None, idle_seconds: float = 10, tvs: in
         if config is not None:
             (data / "config.toml").write_text(config)
         srv = make(data)
-        answered: list[float] = []
         began = time.perf_counter()
-        poller = threading.Thread(target=note_first_answer, args=(srv.url, began, answered), daemon=True)
-        poller.start()
         srv.start()             # a simulated table's start waits for its camera's pipeline too
         ready = time.perf_counter() - began
-        poller.join(5)
-        startup = answered[0] if answered else ready
+        startup = srv.answered_at - began
         watchers: Screens | None = None
         try:
             pid = srv.proc.pid

@@ -57,6 +57,7 @@ class Server:
         self.env = dict(env or {})   # added to the server's environment
         self.proc: subprocess.Popen | None = None
         self.output: list[str] = []
+        self.answered_at: float | None = None   # time.perf_counter() when the last start first answered /api/health
 
     @property
     def host_token(self) -> str:
@@ -70,6 +71,7 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
+        self.answered_at = None
         threading.Thread(target=self._drain, daemon=True).start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -77,6 +79,8 @@ class Server:
                 raise RuntimeError("server exited:\n" + "".join(self.output))
             try:
                 health = requests.get(self.url + "/api/health", timeout=1)
+                if health.ok:
+                    self.answered_at = self.answered_at or time.perf_counter()
                 if health.ok and not _starting(health.json()):
                     return self
             except requests.RequestException:

@@ -20,7 +20,8 @@ from tests.support.server import ROOT, Server
 
 
 def wait_serving(srv: Server, timeout: float) -> None:
-    """Collect ``srv.proc``'s output and wait until it answers /api/health (RuntimeError if not)."""
+    """Collect ``srv.proc``'s output and wait until it answers /api/health (RuntimeError if not);
+    when it did goes in ``srv.answered_at``."""
     threading.Thread(target=srv._drain, daemon=True).start()
     deadline = time.monotonic() + timeout
     while True:
@@ -28,6 +29,7 @@ def wait_serving(srv: Server, timeout: float) -> None:
             raise RuntimeError("server exited:\n" + "".join(srv.output))
         try:
             if requests.get(srv.url + "/api/health", timeout=1).ok:
+                srv.answered_at = time.perf_counter()
                 return
         except requests.RequestException:
             if time.monotonic() > deadline:
