@@ -200,6 +200,7 @@ def test_a_resting_camera_gives_back_what_each_frame_freed_before_the_next_frame
     frames = "".join(events)
     assert "ff" not in frames, frames           # a trim after every frame (the last one's may come after the stop)
 
+
 def test_a_table_still_for_a_while_dozes_and_a_change_brings_the_full_rate_back(monkeypatch):
     monkeypatch.setattr(camera_service, "DOZE_AFTER_S", 0.4)
     still = np.random.default_rng(5).integers(60, 200, (90, 160, 3), dtype=np.uint8)     # a table, not a dead frame
