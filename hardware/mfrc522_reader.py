@@ -22,10 +22,12 @@ touching the installed package:
   collision instead of one random tag;
 * it uses REQA, which a card that stays on the reader answers only every
   other poll; here each poll wakes the card with WUPA, so a resting card
-  answers every poll.  A poll that reads the UID ends with HLTA; a card that
-  rests on the reader has its UID read whole every ``FULL_READ_EVERY`` polls,
-  and the polls between only check that a card with the same ATQA answers
-  (WUPA and HLTA: 27 SPI transfers, against 105 for reading a 7-byte UID).
+  answers every poll.  Every poll a card answered ends with HLTA (a collision
+  too: cards left READY would ignore the next WUPA, and a card laid just then
+  would answer it alone); a card that rests on the reader has its UID read
+  whole every ``FULL_READ_EVERY`` polls, and the polls between only check that
+  a card with the same ATQA answers (WUPA and HLTA: 27 SPI transfers, against
+  105 for reading a 7-byte UID).
 
 Each reader takes an exclusive ``flock`` on its ``/dev/spidevB.D`` before
 touching the chip, so a second program (``tofu-table doctor`` while the table
@@ -338,16 +340,21 @@ class Mfrc522Reader(TagReader):
         if status == chip.MI_NOTAGERR:
             return NOTHING
         if status != chip.MI_OK and not chip.last_error & COLLISION_ERROR:
-            return Poll(GARBLED, detail="the card's answer to WUPA was garbled")
-        if status == chip.MI_OK and bits != 16:
-            return Poll(GARBLED, detail=f"the card's answer to WUPA had {bits} bits, not 16")
-        if status == chip.MI_OK and resting and resting[0] == atqa and self._confirmed < FULL_READ_EVERY - 1:
+            result = Poll(GARBLED, detail="the card's answer to WUPA was garbled")
+        elif status == chip.MI_OK and bits != 16:
+            result = Poll(GARBLED, detail=f"the card's answer to WUPA had {bits} bits, not 16")
+        elif status == chip.MI_OK and resting and resting[0] == atqa and self._confirmed < FULL_READ_EVERY - 1:
             self._halt()
             self._resting, self._confirmed = resting, self._confirmed + 1
             return resting[1]
-        result = self._select()
+        else:
+            result = self._select()
         if result.status == TAG:
             self._resting, self._confirmed = (atqa, result), 0
+        else:
+            # Cards woken and left READY would ignore the next WUPA and let a card laid just now
+            # answer it alone, read as the only card on the reader; at rest, all answer together.
+            self._halt()
         return result
 
     def _wake(self):

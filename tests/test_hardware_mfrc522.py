@@ -136,6 +136,18 @@ def test_a_collision_at_cascade_level_2_is_found_too(emu):
     assert reader.poll().status == COLLISION
 
 
+def test_a_card_laid_beside_two_colliding_ones_is_not_read_as_the_only_card(emu):
+    """Two colliding cards are sent back to rest, so the next WUPA wakes them with the third
+    (left READY, they would ignore it and the third would answer alone: a tap of a card that is
+    one of three on the reader)."""
+    chip = emu.add_reader(0, 0)
+    reader = opened(emu, reset_pin=None)
+    chip.place(EmulatedTag(NTAG_7), EmulatedTag("04B7C2D3E4F501"))
+    assert reader.poll().status == COLLISION
+    chip.place(EmulatedTag(MIFARE_4))
+    assert [reader.poll().status for _ in range(3)] == [COLLISION] * 3
+
+
 def test_a_resting_card_is_read_whole_every_few_polls_and_checked_by_its_atqa_between(emu):
     """Issue 20 (the Pi quota): reading a 7-byte UID is 105 SPI transfers a poll; a card resting
     on the reader is read whole every FULL_READ_EVERY polls, and between, a WUPA answered with the
