@@ -38,7 +38,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Callable
 
@@ -67,6 +67,11 @@ class ReaderHealth:
                 "detail": detail, "last_seen": self.last_seen, "pace": self.pace}
 
 
+#: How many of a reader's latest lifts its stats keep (the time from the card last seen to each):
+#: a list of every one grew the server 32 bytes a lift for as long as it ran (issue 20).
+LIFTS_KEPT = 1000
+
+
 class _Slot:
     """The hub's bookkeeping for one reader."""
 
@@ -82,7 +87,7 @@ class _Slot:
         self.retry_wait = 0.0
         self.polls = 0
         self.counts: Counter[str] = Counter()    # poll results by status, and "down"
-        self.lift_delays: list[float] = []       # seconds from last seen to each lift
+        self.lift_delays: deque[float] = deque(maxlen=LIFTS_KEPT)   # seconds from last seen to each lift
 
 
 class ReaderHub:
@@ -152,7 +157,8 @@ class ReaderHub:
 
     def stats(self) -> dict[str, dict]:
         """Per reader: poll results by status (and how often it went down), and the
-        seconds from the tag last being seen to each lift (for ``doctor --soak``)."""
+        seconds from the tag last being seen to each of the latest
+        :data:`LIFTS_KEPT` lifts (for ``doctor --soak``)."""
         return {slot.reader.name: {"counts": dict(slot.counts), "lift_delays": list(slot.lift_delays)}
                 for slot in self.slots}
 

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from hardware import hub as hub_module
 from hardware.hub import ReaderHub
 from hardware.mfrc522_reader import FULL_READ_EVERY, Mfrc522Reader
 from hardware.reader import COLLISION, GARBLED, NO_TAG, TAG, Poll, ReaderBusy, ReaderDown, TagReader
@@ -549,6 +550,20 @@ class Timed(TagReader):
     def poll(self):
         self.times.append(time.monotonic())
         return Poll(TAG, uid=self.uid) if self.uid else Poll(NO_TAG)
+
+
+def test_a_reader_keeps_only_its_latest_lift_times_so_a_long_night_does_not_grow_the_server(hub_on, monkeypatch):
+    """Issue 20: every lift's time was kept in a list for as long as the table ran."""
+    monkeypatch.setattr(hub_module, "LIFTS_KEPT", 2)
+    reader = Timed("seat-1")
+    hub, sink = hub_on([reader])
+    for lifts in (1, 2, 3):
+        reader.uid = NTAG_7
+        wait_for(lambda: len(sink.inputs) == 2 * lifts - 1, what="the tap")
+        reader.uid = None
+        wait_for(lambda: len(sink.inputs) == 2 * lifts, what="the lift")
+    assert sink.kinds() == ["tap", "lift"] * 3
+    assert len(hub.stats()["seat-1"]["lift_delays"]) == 2
 
 
 def test_an_empty_table_is_polled_at_the_idle_pace_and_a_card_brings_the_full_pace_back(hub_on):
