@@ -828,7 +828,8 @@ def main(argv=None) -> int:
         for line in verdicts(f, "none"):
             print("  target: " + line)
     for name, cores in runs:
-        quota = CpuQuota(cores) if cores else None
+        # a group of this run's own: two benches at once in one group would share its quota and its counts
+        quota = CpuQuota(cores, name=f"tofu-pi-{os.getpid()}") if cores else None
         try:
             results[name] = run(args.play_seconds, args.idle_seconds, args.reader_rate, args.http_rate,
                                 fps=args.fps, quota=quota, progress=progress,
