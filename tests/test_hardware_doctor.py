@@ -198,7 +198,8 @@ class Owner(io.StringIO):
         if "lay a 4-byte" in line or "lay a 7-byte" in line:
             tag = EmulatedTag("A1B2C3D4" if "4-byte" in line else "04A224C2B31190")
             chip.place(tag)
-            time.sleep(0.15)
+            # Lifted once the reader has read it whole and put it to sleep (however slow the poll).
+            wait_for(lambda: tag.was_halted, timeout=10, what="the laid tag read whole")
             chip.remove(tag)
         elif "unplug the reader" in line:
             chip.unplug(floating=0xFF)
