@@ -21,7 +21,7 @@ from .lens import Lens
 from .localize import HOLD_MATCH, BoardLocator, Fix, print_cells, print_match
 from .markers import detect, make_detector
 from .motion import MotionDetector
-from .tokens import UNKNOWN
+from .tokens import EMPTY, UNKNOWN
 from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
@@ -58,6 +58,14 @@ LIGHT_SLOTS = 16
 #: to save a handful of wrong ones); the board is reported too far (move the camera closer or capture at
 #: 1920x1080).
 MIN_PX_PER_MM = 0.4
+#: A held board (its markers not read, see vision/localize.py) names nothing on its slots seen coarser than
+#: MIN_PX_PER_MM: no marker confirms the place, and when the rule came (0992776) the bench's held far boards
+#: (0.19-0.36 px a mm) read 20 wrong values in 1,233 slots.  Only an empty reading this sure stays (the
+#: classifier's empty confidence: 0.8 is a difference from the empty board's picture of at most 0.4 token
+#: thresholds; a window off its place sees print unlike calibration's, not the empty board).  On the private
+#: hard render (shots 10-31) the held far slots read empty were all empty from 0.8 (279 of 352; one grain token
+#: read empty at 0.76), where the tokens read there held 2 wrong values: issue 13, bench/README.md.
+HELD_FAR_EMPTY = 0.8
 #: OpenCV runs on this many threads.  A frame's steps are small (a board's remap takes about 0.1 ms),
 #: and handing their rows to a second thread costs more CPU than it shares: on this 2-core machine two
 #: threads took 8.5-9.9 ms of CPU a frame of play where one took 6.9-7.6, which a Pi's budget pays
@@ -245,10 +253,12 @@ class Pipeline:
                 watch.stale = watch.touched = False
         elif turn is not None or (watch.touched and not busy):
             # (a part read under a hand in its turn: those slots' windows changed, read again once still)
+            far = self._far_while_held(watch)
+            if turn is not None and far is not None:
+                turn = turn[~far[turn]]        # a held board's far spaces: read again only when they change
             changed = self._changed_slots(watch, frame) if watch.touched and not busy else turn
             slots = changed if turn is None else np.union1d(turn, changed)
-            far = self._far_while_held(watch)
-            self._read(watch, frame, slots if far is None else slots[~far[slots]])   # they read unknown anyway
+            self._read(watch, frame, slots)
             watch.touched = watch.touched and busy
         return watch.tracker.update(watch.reading.labels, busy)
 
@@ -271,11 +281,15 @@ class Pipeline:
         return locator.release(fix)
 
     def _changed_slots(self, watch: BoardWatch, frame: np.ndarray) -> np.ndarray:
-        """The slots (indices) whose window changed since they were last read, and those read unsure."""
+        """The slots (indices) whose window changed since they were last read, and those read unsure (but
+        a held board's far spaces only when changed: a token there reads unknown whatever it looks like)."""
         picked = watch.sign_samples        # (their places come from the window maps: kept apart, 1 MiB for ten boards)
         now = cv2.remap(frame, watch.maps[0][:, picked], watch.maps[1][:, picked], cv2.INTER_LINEAR)
         changed = (cv2.absdiff(now, watch.signs).max(2) > SLOT_CHANGE).sum(1) >= SLOT_CHANGED
         unsure = np.fromiter((label == UNKNOWN for label in watch.reading.labels), bool, len(changed))
+        far = self._far_while_held(watch)
+        if far is not None:
+            unsure &= ~far
         return np.flatnonzero(changed | unsure)
 
     def _read(self, watch: BoardWatch, frame: np.ndarray, slots: np.ndarray | None) -> None:
@@ -307,13 +321,15 @@ class Pipeline:
         return watch.scale < MIN_PX_PER_MM
 
     def _unread_far_while_held(self, watch: BoardWatch) -> None:
-        """A held board's slots seen coarser than MIN_PX_PER_MM read unknown: no marker confirms the
-        place, and on the camera bench's hard level the held far boards (0.19-0.36 px a mm) read 20
-        wrong values in 1,233 slots, four to eight times the rate of far slots on boards their markers place."""
+        """A held board's slots seen coarser than MIN_PX_PER_MM read unknown unless they read surely empty
+        (:data:`HELD_FAR_EMPTY`): no marker confirms the place, and such tokens read wrong too often."""
         far = self._far_while_held(watch)
         if far is not None and far.any():
-            watch.reading = Reading([UNKNOWN if f else label for label, f in zip(watch.reading.labels, far)],
-                                    np.where(far, 0.0, watch.reading.confidence))
+            sure_empty = np.fromiter((label is EMPTY for label in watch.reading.labels), bool, len(far)) \
+                & (watch.reading.confidence >= HELD_FAR_EMPTY)
+            doubt = far & ~sure_empty
+            watch.reading = Reading([UNKNOWN if d else label for label, d in zip(watch.reading.labels, doubt)],
+                                    np.where(doubt, 0.0, watch.reading.confidence))
 
     def _build_maps(self, watch: BoardWatch) -> None:
         layout = watch.layout
