@@ -69,7 +69,7 @@ class ReaderHealth:
 
 #: How many of a reader's latest lifts its stats keep (the time from the card last seen to each):
 #: a list of every one grew the server 32 bytes a lift for as long as it ran (issue 20).
-LIFTS_KEPT = 1000
+LIFTS_KEPT = 100
 
 
 class _Slot:
