@@ -21,6 +21,7 @@ import pytest
 
 from tests.support.vision_scenes import Frames
 from vision import synthetic as syn
+from vision.calibration import capture_empty
 from vision.classify import Reference
 from vision.classify import classify as pipeline_classify
 from vision.layout import QUIET, sample_layouts
@@ -181,6 +182,19 @@ def test_a_held_boards_far_spaces_are_read_again_only_when_they_change(calibrate
     at = [s.id for s in layout.slots].index(empty)
     assert pipe.boards[BOARD].reading.labels[at] == "unknown"
     assert all(c["board"]["slots"].get(empty, "unsent") is not None for c in commits)
+
+
+def test_a_calibration_whose_first_picture_hides_the_board_calibrates_it_from_the_next_ones():
+    """Issue 13 (a board never calibrated is never read): the camera searches the whole picture only now
+    and then, and calibration takes a few pictures; a board not in view in the first (a hand over its
+    markers, or markers too small to read through that picture's noise) is searched for in the next
+    ones, so the pictures where its markers show calibrate it."""
+    layout = sample_layouts()[BOARD]
+    scene = syn.board_scene(layout, 7, width=640, height=480, tokens={})
+    frames = [_hidden(scene, {}, 950)[0]] + [syn.render(syn.with_tokens(scene, {}, 951 + i))[0] for i in range(2)]
+    pipe = Pipeline({BOARD: layout})
+    ref = capture_empty(pipe, BOARD, frames)
+    assert pipe.boards[BOARD].reference is ref and ref.place is not None
 
 
 def test_the_health_line_says_a_board_is_held_and_what_to_do_if_it_moves(calibrated):

@@ -401,6 +401,9 @@ class Pipeline:
         if watch is None:
             raise LookupError(f"There is no layout for board {board!r}.")
         if self.last_frame is None or watch.maps is None or not (watch.fix and watch.fix.usable):
+            # the next frame is searched whole (the search is otherwise every search_every frames): a
+            # calibration's few frames differ in their noise, and markers read in any of them add up
+            self._search_now = True
             raise LookupError(f"Board {board} is not in view: check that at least "
                               f"{self.settings.min_markers} of its markers are visible.")
         windows = cv2.remap(self.last_frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
