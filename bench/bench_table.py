@@ -8,7 +8,10 @@ camera at 15 frames per second (each frame handed over as a new picture, as a re
 the pipeline looks at every one; it skips a picture it has seen), the journal on disk (SQLite, every input fsync'ed).  Twenty
 python-socketio clients stay connected: the eight players' seat pages and twelve TVs and idle
 phones in the ``table`` room, dealt over ``--client-processes`` processes (4: so that they do not
-decode each state one after another in one interpreter, which added its own delay to the figures).  The tiny test game runs with eight players.
+decode each state one after another in one interpreter, which added its own delay to the figures);
+``--light-screens`` makes them :class:`LightScreen` clients, the Socket.IO protocol spoken over websocket-client
+alone: the bench's clients took about 17 ms of CPU an input in all with python-socketio, about 10 light, on
+the same two cores as the table.  The tiny test game runs with eight players.
 
 What happens, in order:
 
@@ -97,6 +100,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
+import websocket  # noqa: E402
 
 from bench.bench_load import rss_kib  # noqa: E402
 from bench.bench_readers import PLACES  # noqa: E402
@@ -152,17 +156,72 @@ def fsync_ms(folder: Path, writes: int = 200) -> list[float]:
     return times
 
 
-def _screens_process(conn, url: str, specs: list[tuple[str, str | None]]) -> None:
-    """A child process of :class:`Screens`: a Watcher for each ``(view, token)``; answers the parent's
-    ``(seqs, timeout)`` with when each watcher got each state (None: never), until told None."""
-    watchers = [Watcher(url, view, token) for view, token in specs]
+class LightScreen(Watcher):
+    """A screen as a light Socket.IO client: Engine.IO 4 and Socket.IO 5 spoken over one websocket
+    (websocket-client) by a reader thread that decodes only the ``state`` messages' JSON, without
+    python-socketio's and Engine.IO's client layers (about 40 % less of the bench's CPU a state,
+    measured), so that less of the figure is the bench's own clients on the same cores."""
+
+    def __init__(self, url: str, view: str = "table", token: str | None = None):
+        # not Watcher's __init__, which connects a python-socketio client
+        self.view = view
+        self.arrived: dict[int, float] = {}
+        self.latest = 0
+        self.changed = threading.Condition()
+        self.ws = websocket.create_connection(url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",
+                                              timeout=10)
+        if not self.ws.recv().startswith("0"):                     # Engine.IO's open packet
+            raise ConnectionError(f"{url} did not open an Engine.IO session")
+        self.ws.send("40" + json.dumps({"view": view, "token": token}))   # Socket.IO CONNECT with auth
+        while not (answer := self.ws.recv()).startswith("40"):    # the connect's state may come first
+            if not self._take(answer):
+                raise ConnectionError(f"{view} was refused: {answer[:300]}")
+        self.ws.settimeout(None)
+        threading.Thread(target=self._read, name=f"screen-{view}", daemon=True).start()
+
+    def _take(self, message: str) -> bool:
+        """Act on one message from the server; False for one this screen does not expect."""
+        if message.startswith('42["state",'):
+            self._state(json.loads(message[2:])[1])
+        elif message == "2":                                       # Engine.IO's ping
+            self.ws.send("3")
+        return message.startswith(("42", "2"))
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self.ws.recv()
+            except (websocket.WebSocketException, OSError):
+                return
+            if not message:
+                return
+            self._take(message)
+
+    def close(self) -> None:
+        try:
+            self.ws.send("41")                                    # Socket.IO DISCONNECT
+            self.ws.close()
+        except (websocket.WebSocketException, OSError):
+            pass
+
+
+def _screens_process(conn, url: str, specs: list[tuple[str, str | None]], light: bool = False) -> None:
+    """A child process of :class:`Screens`: a screen (a Watcher, or a LightScreen when ``light``) for
+    each ``(view, token)``; answers the parent's ``(seqs, timeout)`` with when each got each state
+    (None: never), until told None."""
+    kind = LightScreen if light else Watcher
+    watchers = [kind(url, view, token) for view, token in specs]
     conn.send("ready")
     while (asked := conn.recv()) is not None:
         seqs, timeout = asked
         deadline = time.monotonic() + timeout
         conn.send([{seq: w.arrival(seq, max(0.0, deadline - time.monotonic())) for seq in sorted(seqs)}
                    for w in watchers])
-    close_all(watchers)
+    if light:
+        for w in watchers:
+            w.close()
+    else:
+        close_all(watchers)
     conn.send("closed")
 
 
@@ -171,7 +230,7 @@ class Screens:
     python-socketio client, dealt over ``processes`` processes so that the clients do not decode
     one after another in one interpreter (a table's phones and TVs are twenty devices)."""
 
-    def __init__(self, srv, seats: int, tvs: int, processes: int):
+    def __init__(self, srv, seats: int, tvs: int, processes: int, light: bool = False):
         specs = [(f"seat-{s}", srv.seat_token(s)) for s in range(1, seats + 1)] + [("table", None)] * tvs
         self.count = len(specs)
         self.processes = max(1, min(processes, len(specs)))
@@ -179,7 +238,7 @@ class Screens:
         self.children = []
         for k in range(self.processes):
             mine, theirs = spawn.Pipe()
-            child = spawn.Process(target=_screens_process, args=(theirs, srv.url, specs[k::self.processes]),
+            child = spawn.Process(target=_screens_process, args=(theirs, srv.url, specs[k::self.processes], light),
                                   daemon=True)
             child.start()
             self.children.append((child, mine))
@@ -388,9 +447,10 @@ def slope_kib_per_min(samples: list[tuple[float, int]]) -> float:
 
 def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float = 2.0, http_rate: float = 2.0,
         tvs: int = 12, fps: float = 15, quota: CpuQuota | None = None, progress=None,
-        client_processes: int = 4, deep_doze_after_s: float | None = None) -> dict:
+        client_processes: int = 4, deep_doze_after_s: float | None = None, light_screens: bool = False) -> dict:
     """One run against a fresh server; the figures (see the module docstring).  ``deep_doze_after_s``
-    shortens the wait for the deeper doze (the test's; None: the table's default)."""
+    shortens the wait for the deeper doze (the test's; None: the table's default); ``light_screens``:
+    the screens are :class:`LightScreen` clients, not python-socketio's."""
     (ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "bench" / "out") as tmp:
         data = Path(tmp) / "data"
@@ -415,7 +475,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             session = requests.Session()
             session.headers["Authorization"] = f"Bearer {srv.host_token}"
             assert session.post(srv.url + "/api/input", json=new_tiny_game(SEATS), timeout=30).status_code == 200
-            watchers = Screens(srv, SEATS, tvs, client_processes)
+            watchers = Screens(srv, SEATS, tvs, client_processes, light_screens)
             wait_until_running(srv, timeout=180)
             ready = time.perf_counter() - began
             if progress:
@@ -435,7 +495,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             watched = new_tiny_game(SEATS, "tiny-watched")
             assert session.post(srv.url + "/api/input", json=watched, timeout=30).status_code == 200
             watchers.close()
-            watchers = Screens(srv, SEATS, tvs, client_processes)   # the seat tokens are new with the game
+            watchers = Screens(srv, SEATS, tvs, client_processes, light_screens)   # the seat tokens are new with the game
             deadline = time.monotonic() + 60
             while "resting" in camera(srv)["detail"] or (camera_fps(srv) or 0) < 2:
                 if time.monotonic() > deadline:
@@ -554,7 +614,9 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
     polls = polls_per_second(polls0, polls1)
     figures = {
         "quota_cores": quota.cores if quota else None, "play_seconds": round(play_wall, 1),
-        "clients": len(watchers), "client_processes": watchers.processes, "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
+        "clients": len(watchers), "client_processes": watchers.processes,
+        "screens": "light" if light_screens else "python-socketio",
+        "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
         "lost": lost, "unseen": unseen, "startup_s": round(startup, 2), "startup_cpu_s": round(startup_cpu, 2), "running_after_s": round(ready, 1),
         "play_cpu": play_cpu,
         # the four idles (after 5 s quiet: idle, idle_watched; after N s: idle_deep, idle_watched_deep)
@@ -707,7 +769,8 @@ def describe(f: dict) -> str:
     """The figures of one run, as lines to read."""
     quota = "none" if f["quota_cores"] is None else f"{f['quota_cores']:.3f} cores of this machine"
     lines = [f"quota: {quota}"
-             f"; {f['clients']} clients in {f['client_processes']} processes; {f['reader_taps']} reader taps and {f['http_taps']} HTTP taps in "
+             f"; {f['clients']} clients in {f['client_processes']} processes"
+             f"{' (light screens)' if f.get('screens') == 'light' else ''}; {f['reader_taps']} reader taps and {f['http_taps']} HTTP taps in "
              f"{f['play_seconds']} s; never journaled: {f['lost']}, journaled but not seen by every "
              f"screen: {f['unseen']}",
              f"  start-up to first answer {f['startup_s']} s ({f['startup_cpu_s']} s of CPU; readers "
@@ -788,6 +851,9 @@ def main(argv=None) -> int:
                         "(default: a Python 3.7)")
     parser.add_argument("--client-processes", type=int, default=4,
                         help="processes the 20 screens' clients are dealt over (1: all in one)")
+    parser.add_argument("--light-screens", action="store_true",
+                        help="the screens as light Socket.IO clients (LightScreen: no python-socketio client "
+                        "layers), so that less of the latency is the bench's own CPU")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--parts", action="store_true", help="only time a pipeline frame and an empty reader poll")
     args = parser.parse_args(argv)
@@ -833,7 +899,7 @@ def main(argv=None) -> int:
         try:
             results[name] = run(args.play_seconds, args.idle_seconds, args.reader_rate, args.http_rate,
                                 fps=args.fps, quota=quota, progress=progress,
-                                client_processes=args.client_processes)
+                                client_processes=args.client_processes, light_screens=args.light_screens)
         finally:
             if quota:
                 quota.remove()

@@ -5,8 +5,11 @@ targets are measured by the benchmark's full runs, not by this test.
 """
 from __future__ import annotations
 
+import pytest
+
 from bench import bench_table
 from bench.pi_quota import PI4_CORE_SHARE, _bodies, advance
+from tests.support.server import run_server
 
 
 def test_whole_table_runs_briefly_and_reports_every_figure():
@@ -46,6 +49,23 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     # the idle target is judged on the table after the deeper doze (bench_table's TARGETS)
     assert {key for key, *_ in bench_table.TARGETS} >= {"idle_deep_cpu_pct", "idle_watched_deep_table_cpu_pct"}
 
+
+
+
+def test_a_light_screen_gets_its_rooms_states_and_a_wrong_token_is_refused(tmp_path):
+    game = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 3}}}
+    with run_server(tmp_path / "data") as srv:
+        assert srv.post(game).status_code == 200
+        tv, seat = bench_table.LightScreen(srv.url), bench_table.LightScreen(srv.url, "seat-1", srv.seat_token(1))
+        try:
+            seqs = [srv.post({"tap": {"reader": f"seat-{n}", "card": "test/red"}}).json()["seq"] for n in (1, 2)]
+            for screen in (tv, seat):
+                assert all(screen.arrival(seq, 10) is not None for seq in seqs)
+            with pytest.raises(ConnectionError, match="seat-2 was refused"):
+                bench_table.LightScreen(srv.url, "seat-2", srv.seat_token(1))
+        finally:
+            tv.close()
+            seat.close()
 
 def test_pi4_yardstick_is_the_n_body_work_it_claims():
     # the Sun balances the planets' momentum, pairwise gravity keeps the total at zero, and the
