@@ -39,8 +39,7 @@ likelihoods.  The distance forgives a gain a few percent off (:data:`GAIN_DOUBT`
 direction such an error moves each type's colour: the farther a face lies from the print the
 light was measured on (a dark token on pale paper), the more its colour moves with that error.  It forgives
 the glare measured at the slot a share off too (:data:`ADDED_DOUBT`): added light misjudged moves a dark
-face's colour most.  And a face's chroma mixed a share with the print's around it (:data:`CHROMA_DOUBT`, only
-towards the print): the picture's colour is coarser than its brightness.
+face's colour most.
 A slot too far from every type is looked at again as blur at the table's far side shows a token:
 its icon washed out into its face (less contrast, of the same sign) and its face towards what lies around it.
 Too far from every type or too small a margin: ``unknown``.  A difference between the empty and the token
@@ -171,17 +170,6 @@ GAIN_DOUBT = 0.07
 #: the token's own wall and shadow under it leave the fit a few grey levels out, which moves a dark face's colour
 #: by many spreads (issue 13's medium tables: tokens under 25-70 grey levels of glare 4-6.5 spreads from their type).
 ADDED_DOUBT = 0.3
-#: How far a face's chroma may be mixed with the print's around it (a share, one spread; only ever towards the print):
-#: the picture's colour is coarser than its brightness (JPEG keeps chroma at half the resolution and quantizes it
-#: hard), so at 0.4-0.5 px a mm a token's face takes on some of its surroundings' colour, more than the plan's tokens
-#: did at calibration where the print around it differs from theirs.  Issue 13's hard tables read fats tokens as
-#: grain so (a yellow face's blue raised by half towards a greyish print's, its brightness kept).  Chosen on the
-#: tuning render (hard 10-31, medium 10-17, easy 10-13): hard wrong values 19 -> 10 for 31 more unknowns, medium 15
-#: more unknowns (grain tokens, which a fats face so mixed comes near), easy unchanged; 0.075: 14 wrong values, 0.125
-#: and 0.15: 12 for 87 and 192 more unknowns; forgiven either way: the same wrong values for 5 more.
-CHROMA_DOUBT = 0.1
-#: Luma's weights (BGR): the brightness JPEG keeps at full resolution.
-LUMA = np.array([0.114, 0.587, 0.299], np.float32)
 #: A slot too far from every type: how much of a type's icon contrast blur may have washed out (a share of it, one
 #: spread; blur at a medium table's far edge, about 0.5 px a mm, halved a shopping token's).
 ICON_DOUBT = 0.3
@@ -779,9 +767,8 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     """Squared scaled distance (M, C) of each slot ``rows``'s look to every type's ``centre`` (C, LOOK) in
     its ``spread`` (C, LOOK), the gain allowed to be off by about GAIN_DOUBT (which moves a token's colour as far
     as its face differs from the print the light was measured on) and the light added there (glare) by about
-    ADDED_DOUBT of it (which moves a dark face's colour most), and the face's chroma mixed with the print's around it
-    by a share of about CHROMA_DOUBT (never away from it); ``washed``: blur allowed to have washed out part of each
-    type's icon."""
+    ADDED_DOUBT of it (which moves a dark face's colour most); ``washed``: blur allowed to have washed out part of
+    each type's icon."""
     face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
     lit = np.maximum(face, 0) + DARK
     v = (face - looks.around[rows, None]) / lit / spread[..., :3]
@@ -791,25 +778,11 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     inner = np.maximum(face, 0) * np.exp(centre[None, :, 3:]) + DARK
     w = np.concatenate([1 / lit, (1 / inner - 1 / lit).mean(-1, keepdims=True)], -1) / spread
     added = np.maximum(ADDED_DOUBT * looks.glare[rows] / np.maximum(looks.gain[rows], 0.05), 1e-3)[:, None]
-    # the face's chroma mixed with the print's around it by a share (the picture's chroma is coarser than its
-    # brightness): each channel moves by the difference of the two colours' channel-less-luma parts
-    mixed = (looks.around[rows, None] - looks.around[rows, None] @ LUMA[:, None]) - (face - face @ LUMA[:, None])
-    u = np.concatenate([mixed / lit / spread[..., :3], np.zeros_like(v[..., :1])], -1)
     x = (looks.colour[rows, None] - centre[None]) / spread
-    # the least |x - p v - q w - r u|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 + (r / CHROMA_DOUBT)^2 over the doubts:
-    # x's part the three explain, b' G^-1 b (G their Gram matrix with the doubts' weights, b their products with x)
-    dot = lambda m, n: (m * n).sum(-1, dtype=np.float64)
-    a, b, c = dot(x, v), dot(x, w), dot(x, u)
-    vv, ww, uu = dot(v, v) + 1 / GAIN_DOUBT ** 2, dot(w, w) + 1 / added ** 2, dot(u, u) + 1 / CHROMA_DOUBT ** 2
-    vw, vu, wu = dot(v, w), dot(v, u), dot(w, u)
-    cvv, cww, cuu = ww * uu - wu * wu, vv * uu - vu * vu, vv * ww - vw * vw       # G's cofactors
-    cvw, cvu, cwu = vu * wu - vw * uu, vw * wu - vu * ww, vw * vu - vv * wu
-    det = vv * cvv + vw * cvw + vu * cvu
-    explained = (cvv * a * a + cww * b * b + cuu * c * c + 2 * (cvw * a * b + cvu * a * c + cwu * b * c)) / det
-    # the chroma is only ever mixed towards the print's: where its best share is below none, none
-    below = cvu * a + cwu * b + cuu * c < 0
-    explained[below] = ((ww * a * a - 2 * vw * a * b + vv * b * b) / cuu)[below]
-    z2 = (x * x).sum(-1) - explained
+    # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
+    a, b = (x * v).sum(-1), (x * w).sum(-1)
+    vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
+    z2 = (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / (vv * ww - vw * vw)
     if washed:
         # blur washes a token's icon out into its face (and its face towards what lies around it): the icon's
         # contrast c may have shrunk by a share f (0..1, about ICON_DOUBT), never grown or turned over
