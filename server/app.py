@@ -18,7 +18,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
-from . import backlog, games, plugins
+from . import backlog, games, plugins, websocket_send
 from .access import AccessError
 from .context import TableContext
 from .describe import describe_journal
@@ -74,6 +74,7 @@ class SocketPacket(socketio_packet.Packet):
 
 def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
     """Build the Flask app and its Socket.IO server around ``ctx``'s table."""
+    websocket_send.install()   # each screen's writer thread keeps the interpreter for the frames the kernel takes at once
     app = Flask(__name__, static_folder=None)
     app.request_class = TableRequest   # every extension's get_json too
     app.config["MAX_CONTENT_LENGTH"] = MAX_INPUT_BYTES
