@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import socket
+import ssl
 
 from simple_websocket import ws as simple_ws
 from wsproto.events import Message, TextMessage
@@ -36,8 +37,10 @@ _SEND = _libc_send()
 
 def send_all(sock: socket.socket, data: bytes) -> None:
     """Write all of ``data`` to ``sock``: what the kernel takes at once with the interpreter kept, the
-    rest with ``sock.sendall`` (blocking; an OSError as ``sendall``'s)."""
-    sent = _SEND(sock.fileno(), data, len(data), _FLAGS) if _SEND is not None else -1
+    rest with ``sock.sendall`` (blocking; an OSError as ``sendall``'s).  A TLS socket's bytes must go
+    through its own ``sendall``, never straight to the kernel."""
+    plain = _SEND is not None and not isinstance(sock, ssl.SSLSocket)
+    sent = _SEND(sock.fileno(), data, len(data), _FLAGS) if plain else -1
     if sent < len(data):
         sock.sendall(data[max(sent, 0):])
 
