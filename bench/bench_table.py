@@ -395,12 +395,19 @@ def wait_for_pace(srv: Server, pace: str, camera_doze: str | None = None, timeou
 
 def cards_laid_and_taken(srv: EmulatedTable, camera_doze: str | None = None) -> None:
     """Every seat lays its card and takes it off again, then until the readers are at their first
-    doze (and the camera's health begins with ``camera_doze``, if given)."""
+    doze (and the camera's health begins with ``camera_doze``, if given).  With ``camera_doze`` a hand
+    moves in the camera's view while the cards are laid, so the camera's stillness starts again with the
+    readers': else, on a loaded machine, the camera could doze deeply (its stillness dated from the game's
+    start) before the readers reached their first doze, and the wait never end."""
+    if camera_doze is not None:
+        srv.hardware(camera="moving")
     for seat in range(1, SEATS + 1):
         srv.hardware(place=f"seat-{seat}", uid=TAGS["test/red"])
     wait_for_pace(srv, "playing", timeout=10)
     for seat in range(1, SEATS + 1):
         srv.hardware(remove=f"seat-{seat}")
+    if camera_doze is not None:
+        srv.hardware(camera="fresh")
     wait_for_pace(srv, "dozing", camera_doze, timeout=60)
 
 
