@@ -50,8 +50,6 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     assert {key for key, *_ in bench_table.TARGETS} >= {"idle_deep_cpu_pct", "idle_watched_deep_table_cpu_pct"}
 
 
-
-
 def test_a_light_screen_gets_its_rooms_states_and_a_wrong_token_is_refused(tmp_path):
     game = {"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 3}}}
     with run_server(tmp_path / "data") as srv:
@@ -66,6 +64,7 @@ def test_a_light_screen_gets_its_rooms_states_and_a_wrong_token_is_refused(tmp_p
         finally:
             tv.close()
             seat.close()
+
 
 def test_pi4_yardstick_is_the_n_body_work_it_claims():
     # the Sun balances the planets' momentum, pairwise gravity keeps the total at zero, and the

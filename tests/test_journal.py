@@ -104,6 +104,8 @@ def test_a_long_night_of_inputs_does_not_grow_the_journals_memory(journal):
     for _ in range(300):
         journal.append(RED, "http", key=uuid.uuid4().hex)
     warm = sqlite_memory_used()
+    if not warm:       # a second copy of the library, not the one the sqlite3 module uses: it holds nothing
+        pytest.skip("the SQLite library opened by name is not the one the journal uses here")
     for _ in range(3000):
         journal.append(RED, "http", key=uuid.uuid4().hex)
     assert sqlite_memory_used() - warm < 32 << 10
