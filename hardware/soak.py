@@ -61,6 +61,10 @@ class Soak:
     def status(self, name: str) -> str:
         return next(h["status"] for h in self.hub.health() if h["name"] == name)
 
+    def downs(self, name: str) -> int:
+        """How many times the reader ``name`` has been found down so far."""
+        return self.hub.stats()[name]["counts"].get("down", 0)
+
 
 def run(config: Config, minutes: float, out, step_timeout: float = 60.0) -> int:
     """Walk the owner through every reader, soak for ``minutes``, print the report; 0 when all
@@ -91,8 +95,10 @@ def run(config: Config, minutes: float, out, step_timeout: float = 60.0) -> int:
                                  and any(k == "tap" and len(uid) == digits for k, uid, _ in seen.inputs[start:]),
                                  step_timeout)
                 steps[name].append(f"{what}: {'read whole' if done else 'NOT READ (no tap and lift of that length)'}")
+            downs = soak.downs(name)
             say(f"{name}: unplug the reader (or its 3.3 V wire), then plug it back in.")
-            gone = soak.wait(lambda: soak.status(name) == "down", step_timeout)
+            # counted, not sampled: a reader plugged back quickly is down for less than a wait's check
+            gone = soak.wait(lambda: soak.downs(name) > downs, step_timeout)
             back = gone and soak.wait(lambda: soak.status(name) == "ok", step_timeout)
             steps[name].append("unplug and replug: " + ("down, then back by itself" if back else
                                                         "NOT SEEN" if not gone else "NOT BACK"))

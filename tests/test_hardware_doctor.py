@@ -202,8 +202,10 @@ class Owner(io.StringIO):
             wait_for(lambda: tag.was_halted, timeout=10, what="the laid tag read whole")
             chip.remove(tag)
         elif "unplug the reader" in line:
+            asked = chip.unanswered_version_reads
             chip.unplug(floating=0xFF)
-            time.sleep(0.3)
+            # Plugged back once the driver has found the chip silent (however slow the poll).
+            wait_for(lambda: chip.unanswered_version_reads > asked, timeout=10, what="the unplugged chip found silent")
             chip.plug()
         elif "leave one card resting" in line:
             tags = [EmulatedTag(f"04A224C2B311{i:02X}", power_up_s=0.005) for i in range(len(self.chips))]

@@ -229,6 +229,7 @@ class EmulatedChip:
         self.in_reset = False
         self.spi_errors = 0
         self.reads = 0
+        self.unanswered_version_reads = 0   # the driver's "is it there?" read while unplugged or in reset
         self._power_on()
 
     # ----- what a test does to the chip ---------------------------------------
@@ -301,6 +302,8 @@ class EmulatedChip:
             self.spi_errors -= 1
             raise OSError(5, "Input/output error")
         if not self._alive:
+            if data[0] & 0x80 and (data[0] >> 1) & 0x3F == VERSION:
+                self.unanswered_version_reads += 1
             return [self.floating] * len(data)
         self._advance()
         out = [0] * len(data)
