@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 VERSION = "1"
 #: Games further apart than this (seconds) belong to different evenings.
 EVENING_GAP = 4 * 3600
+#: The page cache of the records' connection, KiB.  The history page, the stats and the exports read
+#: every record, and ``tonight`` scans them all: with SQLite's default (2 MiB) each such read kept the
+#: pages of the file read, so the server grew with the records kept up to 2 MiB (issue 20; the file
+#: outlives the evenings).  Older pages are read from the OS's cache, as the journal's are.
+CACHE_KIB = 64
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -121,6 +126,7 @@ class History:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         self._db.executescript(_SCHEMA)
 
     def close(self) -> None:

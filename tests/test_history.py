@@ -7,6 +7,7 @@ from server.context import TableContext
 from server.history import EVENING_GAP, History
 from server.stats import player_stats, standings
 from tests.support.scripts import script_inputs
+from tests.support.sqlite_memory import sqlite_memory_used
 
 
 def open_table(data):
@@ -142,6 +143,29 @@ def test_tonight_is_the_evening_of_the_newest_game(tmp_path):
     assert history.tonight(now + EVENING_GAP + 1) == []   # the evening is over
     rows = standings(history.tonight(now), {})
     assert [(r["name"], r["played"], r["won"]) for r in rows] == [("ann", 2, 1), ("Ben", 2, 1)]
+    history.close()
+
+
+def test_reading_a_long_history_does_not_keep_it_in_memory(tmp_path):
+    """Issue 20: the history page and the stats read every record; a file of many evenings' games
+    must not stay in the server's memory once read (SQLite's default cache kept up to 2 MiB)."""
+    if sqlite_memory_used() is None:
+        pytest.skip("SQLite's library cannot be opened by name here")
+    history = History(tmp_path / "history.sqlite")
+    history._db.execute("PRAGMA synchronous=OFF")    # the memory is the point, not the disk
+    steps = [{"seq": n, "at": float(n), "scores": [n, n + 1], "label": "Ann plays a tofu card"} for n in range(60)]
+    for game_id in range(1, 401):    # a 2 MiB file: 400 games of 60 score changes
+        history._put({**_record(game_id, game_id * 100.0, game_id * 100.0 + 60, [("Ann", 3), ("Ben", 5)], ["Ben"]),
+                      "progression": steps})
+    history.close()
+    history = History(tmp_path / "history.sqlite")
+    assert history.record(1)["players"][1]["name"] == "Ben"
+    warm = sqlite_memory_used()
+    if not warm:       # a second copy of the library, not the one the sqlite3 module uses: it holds nothing
+        pytest.skip("the SQLite library opened by name is not the one the history uses here")
+    assert len(history.records()) == 400
+    assert history.tonight(400 * 100.0 + 600) != []
+    assert sqlite_memory_used() - warm < 128 << 10
     history.close()
 
 

@@ -1,6 +1,4 @@
 """The journal: the SQLite file that is the table's source of truth."""
-import ctypes
-import ctypes.util
 import shutil
 import sqlite3
 import time
@@ -10,6 +8,7 @@ import pytest
 
 from server import journal as journal_module
 from server.journal import Journal, JournalError
+from tests.support.sqlite_memory import sqlite_memory_used
 
 GAME_A = {"new_game": {"game": "tiny", "players": ["Anna"], "seed": 0, "options": {}}}
 GAME_B = {"new_game": {"game": "tiny", "players": ["Ben"], "seed": 0, "options": {}}}
@@ -81,17 +80,6 @@ def test_the_wal_is_copied_back_once_the_journal_is_quiet_not_inside_a_commit(jo
     while rows_in_the_file_alone(path, scratch) < 20:
         assert time.monotonic() < deadline, "the WAL was not checkpointed once the journal was quiet"
         time.sleep(0.05)
-
-
-def sqlite_memory_used() -> int | None:
-    """SQLite's own count of the memory it holds in this process (bytes), or None where the
-    library cannot be opened by name."""
-    try:
-        lib = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
-    except OSError:
-        return None
-    lib.sqlite3_memory_used.restype = ctypes.c_int64
-    return lib.sqlite3_memory_used()
 
 
 def test_a_long_night_of_inputs_does_not_grow_the_journals_memory(journal):
