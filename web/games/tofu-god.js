@@ -23,6 +23,8 @@
     .seat .tg .tg-card { min-width: 4.2em; min-height: 2.6em; font-size: 0.95em; }
     .seat .tg .tg-label { min-width: 5.5em; }
     .tg-label { color: var(--muted); min-width: 6em; }
+    .tg-labelled { flex-wrap: nowrap; }                 /* the cards wrap beside their label, not under it */
+    .tg-labelled > .tg-row { flex: 1 1 0; min-width: 0; margin: 0; }
     .tg-q { padding: 0.1em 0.6em; border-radius: 1em; background: var(--soft); }
     .tg-q.now { background: var(--accent); color: var(--card-ink); font-weight: bold; }
     .tg-q.done { text-decoration: line-through; color: var(--muted); }
@@ -111,8 +113,9 @@
 
   function setAside(view) {
     const aside = view.turn.set_aside;
-    return h("div", { class: "tg-row" }, h("span", { class: "tg-label" }, "Set aside"),
-      ...(aside.length ? aside.map((c) => card(label(view, c), "aside")) : [h("span", { class: "muted" }, "not yet")]));
+    return h("div", { class: "tg-row tg-labelled" }, h("span", { class: "tg-label" }, "Set aside"),
+      h("span", { class: "tg-row" },
+        ...(aside.length ? aside.map((c) => card(label(view, c), "aside")) : [h("span", { class: "muted" }, "not yet")])));
   }
 
   function ranking(view) {
