@@ -28,8 +28,17 @@ def _stalled_client(url: str, view: str = "table") -> websocket.WebSocket:
     return ws                                  # from here on nothing is read
 
 
+def _server_without_camera(tmp_path, env: dict | None = None):
+    """A test server with the camera off: the synthetic camera's pictures and drawn boards come and go
+    by several MiB, and its calibration kept a server starting for 50-55 s at a load of 13-14, near the
+    60 s a test waits.  Not a simulation: a simulation ignores config.toml and runs that camera."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "config.toml").write_text('[camera]\nsource = "off"\n')
+    return run_server(tmp_path / "data", simulate=False, env=env)
+
+
 def test_a_client_that_stops_reading_delays_neither_inputs_nor_other_clients(tmp_path):
-    with run_server(tmp_path / "data") as srv:
+    with _server_without_camera(tmp_path) as srv:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 99}}}).ok
         stalled = _stalled_client(srv.url)
         quick = srv.client("table")
@@ -94,12 +103,10 @@ def _wait_released(srv, before: tuple[int, int], timers: int = 0, timeout: float
 def test_stalled_host_connections_are_dropped_and_memory_stays_bounded(tmp_path):
     """Issue 11, item 9: three host connections that never read used to make the server queue every
     state for them (19.6 MB in 90 s).  Now a client that falls behind gets only the newest state, and
-    one that stays behind is dropped; the other screens keep getting every view.  The camera is off:
-    the synthetic camera's pictures and drawn boards come and go by several MiB (the bigger diet
-    boards' more), which is not what this measures."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "config.toml").write_text('[camera]\nsource = "off"\n')
-    with run_server(tmp_path / "data") as srv:
+    one that stays behind is dropped; the other screens keep getting every view.  The camera is off
+    (its pictures and drawn boards come and go by several MiB, the bigger diet boards' more, which is
+    not what this measures)."""
+    with _server_without_camera(tmp_path) as srv:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 99}}}).ok
         url = srv.url + f"?token={srv.host_token}"
         quick = srv.client("table")
@@ -151,9 +158,7 @@ def test_a_stalled_screen_that_the_ping_timeout_closes_first_is_dropped_too(tmp_
     nothing of it left in the server.  Here the stalled client answers pings blindly (it never reads)
     until it is behind, then stops, with pings of 1 s and the backlog's own drop far off."""
     env = {"TOFU_TEST_PING_INTERVAL": "1", "TOFU_TEST_PING_TIMEOUT": "1", "TOFU_TEST_DROP_AFTER_SECONDS": "600"}
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "config.toml").write_text('[camera]\nsource = "off"\n')
-    with run_server(tmp_path / "data", env=env) as srv:
+    with _server_without_camera(tmp_path, env) as srv:
         assert srv.post({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 99}}}).ok
         quick = srv.client("table")
         quick.wait_for("state")
