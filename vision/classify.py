@@ -119,6 +119,14 @@ TINTED_TOKEN = 1.2
 QUIET_NOISE = 25.0
 #: Light added at a slot (glare, grey levels) beyond which a token's colour is washed out: the token reads unknown.
 GLARE_MOST = 100.0
+#: A face saturated on more than MAX_SATURATED of it where at most OVER_GLARE grey levels of light were added is not
+#: washed out by glare: a pale face (dairy, water) in a light brighter than calibration's, over-exposed.  Its
+#: unsaturated samples still give its colour: within OVER_TOKEN spreads of a type (and as sure of it as a token's
+#: read), differing from the empty board by a token's threshold, it is that token.  Issue 13's hard tables at
+#: 1920x1080 (tuning render): 46 such pale tokens of 344 unknowns on 8 shots (one board brightened by 28 %),
+#: all read right so; 2.5 spreads read 2 more, 1.5 8 fewer; faces under more added light were left unknown.
+OVER_GLARE = 10.0
+OVER_TOKEN = 2.0
 #: Under glare a token's difference must exceed TOKEN_DIFF by this share of the light added there.
 GLARE_DIFF = 0.2
 #: The face is read between these shares of the token's radius: outside its printed icon,
@@ -705,12 +713,14 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     token = np.maximum(TOKEN_DIFF + GLARE_DIFF * looks.glare, TOKEN_NOISE * looks.noise) * dim
     lit = looks.usable & (looks.glare <= GLARE_MOST)
     full = np.flatnonzero(lit & (looks.diff >= token))
+    # a face saturated on much of it (its seen measured) under little added light: over-exposed, read below
+    over = np.flatnonzero(~np.isnan(looks.seen) & ~empty & (looks.glare <= OVER_GLARE) & (looks.diff >= token))
     # between the thresholds, in a quiet picture under little glare, a face far from every type is the print showing
     # through: an empty space
     band = np.flatnonzero(lit & ~empty & (looks.diff < token) & (looks.glare <= BAND_GLARE)
                           & (looks.noise <= QUIET_NOISE))
-    if names and len(full) + len(band):
-        rows = np.r_[full, band]
+    if names and len(full) + len(band) + len(over):
+        rows = np.r_[full, band, over]
         centre, spread = spreads(reference)
         # a type whose own plan tokens looked more varied than the rest gets that much more room, and is
         # less likely where both fit (the Gaussian's own scale)
@@ -744,6 +754,9 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                 labels[i], conf[i] = EMPTY, np.clip(1.0 - looks.diff[i] / (2 * TOKEN_DIFF * dim[i]), 0.5, 1.0)
             elif (steady and looks.diff[i] > plain[i] and z2[j, best[j]] <= BAND_TOKEN ** 2
                   and share[j] >= min_confidence):
+                labels[i], conf[i] = names[best[j]], share[j]
+        for j, i in enumerate(over, len(full) + len(band)):
+            if z2[j, best[j]] <= OVER_TOKEN ** 2 and share[j] >= min_confidence:
                 labels[i], conf[i] = names[best[j]], share[j]
     return Reading(labels, conf)
 
