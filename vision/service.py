@@ -72,7 +72,10 @@ CAMERA_NICE = 10
 #: MiB larger at a Pi's 1280x720, and trimmed only every other resting frame it held the last
 #: frame's 3-4 MiB half the time (issue 20).  Not while the table is played: a trim locks each heap
 #: in turn, and the camera thread, niced, could keep an input's thread waiting on one while the CPU
-#: is short.
+#: is short.  Trimmed every 2 s in play as well (tried; bench/README, 2026-11-27), the camera's heap
+#: swung between 28.4 MiB resident after a trim and 32.2 a frame later, where untrimmed it held
+#: 29.1-30.0 for 30 minutes: no smaller, and the screens' p99 inside the Pi quota was higher in 3 of 4
+#: alternated pairs (within the runs' spread).
 TRIM_EVERY_S = 2.0
 
 
