@@ -587,9 +587,13 @@ def test_the_tv_shows_the_cards_to_tap_in_letters_read_across_the_room(tmp_path)
                                   ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
             assert min(sizes) >= 32 and page.evaluate(
                 "parseFloat(getComputedStyle(document.querySelector('.fttv-tap')).fontSize)") >= 36, sizes
-            page.wait_for_selector(".fttv-player")      # the players' boards are drawn after the tap box
-            top, bottom = box.bounding_box(), page.locator(".fttv-player").first.bounding_box()
-            assert top["y"] + top["height"] <= bottom["y"] and bottom["y"] < 1080
+            # the players' boards are drawn after the tap box; both measured in one turn of the page, since
+            # the TV draws itself anew on each state and an element measured apart may be gone (CI, load 3)
+            tap_bottom, board_top = page.wait_for_function(
+                """() => { const tap = document.querySelector('.fttv-tap'), board = document.querySelector('.fttv-player');
+                           if (!tap || !board || !board.getClientRects().length) return null;
+                           return [tap.getBoundingClientRect().bottom, board.getBoundingClientRect().top]; }""").json_value()
+            assert tap_bottom <= board_top < 1080, (tap_bottom, board_top)
             screenshot(page, "food-for-thought-tv-cards-to-tap")
             for card in ("market/m06", "market/m07", "market/m09", "market/m11", "market/m12", "out_of_stock/o04"):
                 tap(card)
