@@ -143,9 +143,16 @@ class Backlog:
         log.warning("dropped a screen (%s) that stayed %s packets behind", environ.get("REMOTE_ADDR"),
                     eio_socket.queue.qsize())
 
-    def health(self) -> list[dict]:
-        """The screens' health record: how many were dropped for falling behind."""
-        detail = (f"{self.dropped} screen(s) stopped reading and were disconnected; a page that "
-                  "comes back reconnects by itself." if self.dropped else "")
-        return [{"name": "screens", "status": "ok", "detail": detail, "last_seen": None,
-                 "dropped": self.dropped, "peak_waiting": self.peak}]
+    def health(self, behind: dict[str, int]) -> list[dict]:
+        """The screens' health record: how many are ``behind`` now (by the view they show: a state is
+        owed to them), how many were dropped for falling behind, and the most packets seen waiting."""
+        details = []
+        if behind:
+            views = ", ".join(f"{view} {count}" for view, count in sorted(behind.items()))
+            details.append(f"{sum(behind.values())} screen(s) behind now ({views}): they get the newest "
+                           "state once they catch up.")
+        if self.dropped:
+            details.append(f"{self.dropped} screen(s) stopped reading and were disconnected; a page that "
+                           "comes back reconnects by itself.")
+        return [{"name": "screens", "status": "ok", "detail": " ".join(details), "last_seen": None,
+                 "behind": behind, "dropped": self.dropped, "peak_waiting": self.peak}]

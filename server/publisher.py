@@ -44,7 +44,7 @@ class Publisher:
         self._owed: dict[str, float] = {}
         #: the latest host view as it left: (the view built, the view with the devices' health)
         self._host_sent: tuple[dict, dict] | None = None
-        ctx.health.register("screens", self.backlog.health)
+        ctx.health.register("screens", self._screens_health)
         self.snapshot()
         ctx.table.listeners.append(self.on_outcome)
         threading.Thread(target=self._run, name="publisher", daemon=True).start()
@@ -101,6 +101,15 @@ class Publisher:
                 self.ctx.health.journal_failed(outcome.error.message)
                 self.snapshot()
             self._queue.put(("refused", outcome, inp, None, False))
+
+    def _screens_health(self) -> list[dict]:
+        """The screens' health record, with the screens owed a state now counted by their view."""
+        behind: dict[str, int] = {}
+        for sid in list(self._owed):
+            room = self.backlog.room_of(sid)
+            if room is not None:
+                behind[room] = behind.get(room, 0) + 1
+        return self.backlog.health(behind)
 
     def _run(self) -> None:
         while True:
