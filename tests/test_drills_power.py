@@ -36,16 +36,15 @@ import requests
 from server.journal import Journal
 from server.table import Table
 from tests.support.scripts import script_inputs
-from tests.support.server import Server
+from tests.support.server import Server, appliance_data
 from tests.support.warm_server import WarmServer
 
 SCRIPTS = {"tofu-god": "tofu-god-4p.jsonl", "tofu-kingdom": "tofu-kingdom-5p-seats.jsonl",
            "food-for-thought": "food-for-thought-4p-basic.jsonl"}
 CUTS_PER_TITLE = 17          # 51 SIGKILLs in all
-# Run as the appliance does (a config.toml, so not in simulation), with no readers and the camera
-# off: the simulated camera calibrates itself at every start, which costs seconds and is not what
-# this drill is about. Inputs arrive over HTTP with the host token, as from the host page.
-APPLIANCE_CONFIG = '[camera]\nsource = "off"\n'
+# Run as the appliance does (tests.support.server.appliance_data: not in simulation), with no readers
+# and the camera off: the simulated camera calibrates itself at every start, which costs seconds and
+# is not what this drill is about. Inputs arrive over HTTP with the host token, as from the host page.
 
 
 class Sender:
@@ -130,9 +129,7 @@ def drill(title: str, data, scratch, rng: random.Random) -> tuple[int, int, int]
     Returns (cuts, in-flight inputs found committed, in-flight inputs found absent).
     """
     inputs, position = script_inputs(SCRIPTS[title]), 0
-    data.mkdir(parents=True)
-    (data / "config.toml").write_text(APPLIANCE_CONFIG)
-    srv = WarmServer(data, simulate=False).start()
+    srv = WarmServer(appliance_data(data), simulate=False).start()
     journal: list[tuple[int, dict]] = []     # what the journal must hold, as the test knows it
     mirror = Table(Journal(":memory:"))      # the same inputs, applied in this process
     cuts = kept_in_flight = lost_in_flight = 0

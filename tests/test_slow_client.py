@@ -9,7 +9,7 @@ import requests
 import websocket
 
 from server.backlog import BEHIND_PACKETS
-from tests.support.server import run_server
+from tests.support.server import appliance_data, run_server
 
 
 def _stalled_client(url: str, view: str = "table") -> websocket.WebSocket:
@@ -31,10 +31,8 @@ def _stalled_client(url: str, view: str = "table") -> websocket.WebSocket:
 def _server_without_camera(tmp_path, env: dict | None = None):
     """A test server with the camera off: the synthetic camera's pictures and drawn boards come and go
     by several MiB, and its calibration kept a server starting for 50-55 s at a load of 13-14, near the
-    60 s a test waits.  Not a simulation: a simulation ignores config.toml and runs that camera."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "config.toml").write_text('[camera]\nsource = "off"\n')
-    return run_server(tmp_path / "data", simulate=False, env=env)
+    60 s a test waits."""
+    return run_server(appliance_data(tmp_path / "data"), simulate=False, env=env)
 
 
 def test_a_client_that_stops_reading_delays_neither_inputs_nor_other_clients(tmp_path):

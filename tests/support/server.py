@@ -32,6 +32,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: The config.toml of a table run as the appliance with no readers and the camera off.
+CAMERA_OFF_CONFIG = '[camera]\nsource = "off"\n'
+
+
+def appliance_data(data_dir: Path) -> Path:
+    """Make ``data_dir`` the data folder of an appliance with no readers and the camera off; returns it.
+
+    For a test of the table itself, run with ``simulate=False`` (a simulation ignores config.toml and
+    runs the synthetic camera, which calibrates at every start: 4-5 s of CPU in a thread 10 nice
+    levels down, so past :meth:`Server.start`'s 60 s when the machine is loaded). Inputs then come
+    over HTTP with the host token."""
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "config.toml").write_text(CAMERA_OFF_CONFIG)
+    return data_dir
+
+
 #: Keys the running server adds to the engine's views (server/publisher.py and its additions).
 SERVER_ADDITIONS = ("seat_links", "health", "undo", "tonight")
 
