@@ -64,6 +64,8 @@ DEEP_DOZE_AFTER_S = CameraConfig.deep_doze_after_s
 DEEP_DOZING_FPS = CameraConfig.deep_dozing_fps
 #: The camera thread runs this many nice levels below the rest of the table: when the CPU is short
 #: (a Pi's cores, other programs) the readers and the server get it first and the camera what is left.
+#: Only once it has prepared: the synthetic camera's calibration at start (4-5 s of CPU) niced took
+#: 170-185 s to be ready on a 2-core machine at load 7-14, against 25-42 s at the table's priority.
 CAMERA_NICE = 10
 #: While it dozes the camera thread gives the heaps' free memory back to the system this often,
 #: seconds, right after a frame; while it rests, after every frame (one a second).  Each frame
@@ -235,7 +237,6 @@ class CameraService:
             self.opened = False
 
     def _run(self) -> None:
-        lower_priority(CAMERA_NICE)
         if self.prepare is not None:
             try:
                 with self.lock:
@@ -243,6 +244,7 @@ class CameraService:
             except Exception:
                 log.exception("preparing the camera failed")
             self.prepare = None
+        lower_priority(CAMERA_NICE)
         settle()        # the table has started: OpenCV, the layouts and references stay (server/memory.py)
         pace = None
         trimmed = time.monotonic()
