@@ -92,8 +92,11 @@ def test_a_table_with_a_camera_answers_before_the_camera_is_ready_and_the_camera
         token = (data / "host-token").read_text().strip()
         status = requests.get(url + "/api/camera/status", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         assert status.ok or status.json()["error"]["code"] == "camera_starting", status.text   # never "off"
-        running = wait_for(lambda: (camera() or {}).get("fps"), timeout=60, step=0.1, what="the camera's frames")
-        assert running and camera()["status"] == "simulated"
+        def frames_flow():
+            record = camera() or {}
+            return record.get("status") != "starting" and record.get("fps") and record
+        running = wait_for(frames_flow, timeout=60, step=0.1, what="the camera's frames")
+        assert running["status"] == "simulated", running
     finally:
         proc.terminate()
         proc.wait(10)

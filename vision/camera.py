@@ -5,7 +5,8 @@ in a thread of its own once the server listens (so the table answers first, the 
 ``starting`` in /api/health meanwhile), opens the layouts and colour references from the data
 dir, makes the frame source and the pipeline, and starts the camera thread; its health is under
 ``camera`` in /api/health.  In simulation the synthetic camera shows the table as the running
-game has it (Food for Thought's boards) and is calibrated in memory at start; its snapshots
+game has it (Food for Thought's boards) and is calibrated at start, once per user: the references
+are kept in the user's cache for the next start (:func:`calibrate_synthetic`); its snapshots
 agree with the game by construction, so they are not put on the table unless ``commit = true``
 (then it is laid out from the record only when a game starts, and its tokens move by hand).
 The camera rests while the running game watches no board (vision/service.py).  A camera
@@ -14,18 +15,24 @@ and the pipeline are not even imported.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import shutil
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from server import games
 from server.memory import give_back_free_memory, map_blocks_over
 
-from .config import OFF, CameraConfig, CameraConfigError
+from .config import OFF, CameraConfig, CameraConfigError, Settings
 
 if TYPE_CHECKING:
+    from .pipeline import Pipeline
     from .service import CameraService
     from .sources import SyntheticSource
+    from .synthetic import Scene as SyntheticScene
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +46,10 @@ LARGE_BLOCK = 8 << 20
 
 #: Longest the camera waits for the server to listen before it starts anyway, seconds.
 START_WAIT_S = 10.0
+
+#: How many of the synthetic camera's calibrations the user's cache keeps (one for each version of
+#: vision/ and of the boards; 1.4 MiB each).
+KEPT_CALIBRATIONS = 4
 
 #: Where a running table keeps its camera service (in ``ctx.plugins``).
 PLUGIN = "camera"
@@ -85,10 +96,8 @@ def build(ctx, raw: dict | None = None) -> CameraService:
                         None if synthetic else Lens.load(ctx.data_dir))
     prepare = None
     if synthetic and not any(references.values()):
-        from .synthetic import calibrate
-
         def prepare() -> None:           # in the camera thread
-            calibrate(pipeline, source.scene)
+            calibrate_synthetic(pipeline, source.scene, cfg.settings)
             give_back_free_memory()      # the dozen tables it rendered in floats
     commit = feeds_table(cfg)
     put: Callable[[dict], None] = (lambda inp: put_if_in_play(ctx.table, inp)) if commit else (lambda inp: None)
@@ -113,6 +122,57 @@ def build(ctx, raw: dict | None = None) -> CameraService:
     ctx.table.listeners.append(follow)
     follow()
     return service
+
+
+def calibration_cache(scene: SyntheticScene, settings: Settings) -> Path:
+    """Where the synthetic camera's calibration of ``scene`` is kept between starts: a folder of the
+    user's cache named by everything the calibration depends on (the scene without its tokens, the
+    pipeline's settings, the source of vision/, OpenCV's and numpy's versions)."""
+    import cv2
+    import numpy as np
+
+    from .synthetic import with_tokens
+
+    digest = hashlib.sha256(repr((with_tokens(scene, {}, 0), settings, cv2.__version__, np.__version__)).encode())
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.read_bytes())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "tofu-table" / "synthetic-calibration" / digest.hexdigest()[:32]
+
+
+def calibrate_synthetic(pipeline: Pipeline, scene: SyntheticScene, settings: Settings) -> None:
+    """Calibrate ``pipeline`` on the synthetic ``scene`` as the owner would, or take the references
+    the same calibration gave at an earlier start (:func:`calibration_cache`): 4-5 s of CPU at every
+    ``serve --simulate`` otherwise.  A cache that cannot be read or written only costs that time;
+    the ``KEPT_CALIBRATIONS`` used last are kept, the older ones removed."""
+    from .classify import Reference
+    from .synthetic import calibrate
+
+    folder = calibration_cache(scene, settings)
+    boards = [p.layout.board for p in scene.boards if p.layout.board in pipeline.boards]
+    try:
+        cached = {b: Reference.load(folder, b) for b in boards}
+    except (OSError, ValueError) as exc:
+        log.warning("the synthetic camera's cached calibration is unreadable, calibrating anew: %s", exc)
+        shutil.rmtree(folder, ignore_errors=True)
+        cached = {}
+    if boards and all(cached.get(b) for b in boards):
+        for board, reference in cached.items():
+            pipeline.set_reference(board, reference)
+        os.utime(folder)               # used last: kept longest
+        return
+    calibrate(pipeline, scene)
+    scratch = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")
+    try:
+        for board in boards:
+            pipeline.boards[board].reference.save(scratch)
+        scratch.replace(folder)        # whole or not at all; another start may have put it there first
+        by_use = sorted(folder.parent.iterdir(), key=lambda f: f.stat().st_mtime, reverse=True)
+        for old in by_use[KEPT_CALIBRATIONS:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        log.info("the synthetic camera's calibration is not cached: %s", exc)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def board_in_play(state: dict | None, board: str) -> bool:

@@ -67,6 +67,8 @@ DEEP_DOZING_FPS = CameraConfig.deep_dozing_fps
 #: Only once it has prepared: the synthetic camera's calibration at start (4-5 s of CPU) niced took
 #: 170-185 s to be ready on a 2-core machine at load 7-14, against 25-42 s at the table's priority.
 CAMERA_NICE = 10
+#: The pipeline's frame status until it has looked at a frame (vision/pipeline.py).
+FIRST_FRAME_DUE = "no frame yet"
 #: While it dozes the camera thread gives the heaps' free memory back to the system this often,
 #: seconds, right after a frame; while it rests, after every frame (one a second).  Each frame
 #: allocates and frees pictures of megabytes (below server/memory.py's mapping threshold, so from
@@ -319,6 +321,8 @@ class CameraService:
             cam = {"status": "off", "detail": self.error}
         elif self.error or not self.opened:
             cam = {"status": "down", "detail": self.error or "opening the camera"}
+        elif status["frame"] == FIRST_FRAME_DUE:      # no fault yet: its first frame is on its way
+            cam = {"status": "starting", "detail": "waiting for the first frame"}
         elif status["frame"] != "ok":
             cam = {"status": "down", "detail": {"dead_frame": "The camera gives blank frames: lens cap? light?",
                                                 "no_frame": "The camera gives no frames."}.get(status["frame"],
