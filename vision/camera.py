@@ -96,8 +96,9 @@ def build(ctx, raw: dict | None = None) -> CameraService:
                         None if synthetic else Lens.load(ctx.data_dir))
     prepare = None
     if synthetic and not any(references.values()):
-        def prepare() -> None:           # in the camera thread
+        def prepare() -> None:           # in the camera thread, at the table's priority (vision/service.py)
             calibrate_synthetic(pipeline, source.scene, cfg.settings)
+            pipeline.process(source.read())     # the first look builds the boards' slot maps: 2 s of CPU
             give_back_free_memory()      # the dozen tables it rendered in floats
     commit = feeds_table(cfg)
     put: Callable[[dict], None] = (lambda inp: put_if_in_play(ctx.table, inp)) if commit else (lambda inp: None)
