@@ -16,7 +16,8 @@ from vision import scenes
 from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
 from vision.classify import (ADDED_DOUBT, DARK, EMPTY_DIFF, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference,
-                             Window, _distances, classify, read_windows, spreads, token_look)
+                             Window, _distances, _outside_by, classify, paper_points, read_windows, spreads,
+                             token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
 
@@ -538,3 +539,21 @@ def test_the_too_far_advice_never_asks_for_the_size_the_camera_already_captures(
     1920x1080 already, the advice is where to put the camera."""
     assert "capture at 1920x1080" in too_far_advice(1280)
     assert "capture at 1920x1080" not in too_far_advice(1920) and "closer" in too_far_advice(1920)
+
+
+def test_the_plain_paper_is_found_clear_of_every_printed_region_as_opencv_measures_it():
+    """The paper samples (calibration's white) stay 3 mm clear of every printed region: the vectorised test
+    agrees point for point with ``cv2.pointPolygonTest`` on tilted, concave and degenerate quadrilaterals."""
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        poly = rng.uniform(0, 120, (4, 2)).astype(np.float32)
+        if rng.random() < 0.2:
+            poly[1] = poly[0]                                     # a corner given twice
+        pts = rng.uniform(-10, 130, (600, 2)).astype(np.float32)
+        want = [cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (float(x), float(y)), True) < -3 for x, y in pts]
+        assert list(_outside_by(poly.astype(np.float64), pts.astype(np.float64), 3.0)) == want
+    for layout in layouts("shop", "diet-1", "freezer-1").values():
+        for x, y in paper_points(layout):
+            for region in layout.regions:
+                corners = np.asarray(region.corners, np.float32).reshape(-1, 1, 2)
+                assert cv2.pointPolygonTest(corners, (float(x), float(y)), True) < -3

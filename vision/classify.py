@@ -292,9 +292,10 @@ def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
     xs, ys = np.meshgrid(np.arange(4, w - 3, spacing), np.arange(4, h - 3, spacing))
     pts = np.column_stack([xs.ravel(), ys.ravel()]).astype(np.float32)
     keep = np.ones(len(pts), bool)
-    for region in layout.regions:
-        poly = np.asarray(region.corners, np.float32).reshape(-1, 1, 2)
-        keep &= np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), True) < -3 for x, y in pts])
+    for region in layout.regions:      # 3 mm clear of it (only points in its box widened by 3 mm can be nearer)
+        poly = np.asarray(region.corners, np.float64)
+        near = np.flatnonzero(keep & ((pts >= poly.min(0) - 3.0) & (pts <= poly.max(0) + 3.0)).all(1))
+        keep[near] = _outside_by(poly, pts[near].astype(np.float64), 3.0)
     boxes = [(x - s / 6 - 2, y - s / 6 - 2, x + s * 7 / 6 + 2, y + s * 7 / 6 + 2) for x, y, s in layout.markers.values()]
     if layout.patch:
         x, y, pw, ph = layout.patch
@@ -302,9 +303,22 @@ def paper_points(layout: Layout, spacing: float = 6.0) -> np.ndarray:
     for x0, y0, x1, y1 in boxes:
         keep &= ~((pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1))
     r = layout.token_mm / 2 + SEARCH_MM
-    for cx, cy in layout.slot_centres():
-        keep &= np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) > r
-    return pts[keep]
+    pts = pts[keep]
+    return pts[(np.hypot(*np.moveaxis(pts[:, None] - layout.slot_centres()[None], 2, 0)) > r).all(1)]
+
+
+def _outside_by(poly: np.ndarray, pts: np.ndarray, margin: float) -> np.ndarray:
+    """Which of ``pts`` (N, 2) lie outside the polygon ``poly`` (M, 2) by more than ``margin`` (what
+    ``cv2.pointPolygonTest(..., True) < -margin`` says point by point, for all points at once)."""
+    a, d = poly, np.roll(poly, -1, axis=0) - poly                         # edges: from a, along d
+    rel = pts[:, None, :] - a[None]                                       # (N, M, 2)
+    t = np.clip((rel * d).sum(2) / np.maximum((d * d).sum(1), 1e-12), 0.0, 1.0)
+    dist = np.hypot(*np.moveaxis(rel - t[..., None] * d, 2, 0)).min(1)
+    y, ya, yb = pts[:, 1:2], a[:, 1], a[:, 1] + d[:, 1]
+    crosses = (ya > y) != (yb > y)                                        # the edge spans the point's row
+    x_at = a[:, 0] + (y - ya) * d[:, 0] / np.where(d[:, 1] == 0, 1.0, d[:, 1])
+    inside = (crosses & (pts[:, 0:1] < x_at)).sum(1) % 2 == 1
+    return ~inside & (dist > margin)
 
 
 def fit_paper(points: np.ndarray, colours: np.ndarray, where: np.ndarray) -> np.ndarray | None:
