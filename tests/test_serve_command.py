@@ -6,7 +6,7 @@ import sys
 import requests
 
 from tests.support.hardware_helpers import wait_for
-from tests.support.server import ROOT, free_port, run_server
+from tests.support.server import ROOT, appliance_data, free_port, run_server
 
 
 def test_serve_refuses_a_data_folder_it_cannot_create_with_a_clear_message():
@@ -35,9 +35,7 @@ def test_a_table_with_the_camera_off_never_imports_opencv(tmp_path):
     test client or Werkzeug's debugger (python-socketio and Flask-SocketIO bring them; the server has no
     use for them), while serving pages and answering the calibrate API (``python -X importtime`` lists
     every module the server imported)."""
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "config.toml").write_text('[camera]\nsource = "off"\n')
+    data = appliance_data(tmp_path / "data")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with open(tmp_path / "imports.txt", "w") as log:
