@@ -557,3 +557,24 @@ def test_the_plain_paper_is_found_clear_of_every_printed_region_as_opencv_measur
             for region in layout.regions:
                 corners = np.asarray(region.corners, np.float32).reshape(-1, 1, 2)
                 assert cv2.pointPolygonTest(corners, (float(x), float(y)), True) < -3
+
+
+def test_a_pale_print_saturated_in_one_colour_reads_empty_where_the_others_show_the_print_and_a_token_there_does_not():
+    """Issue 13's hard tables: a warm light brighter than calibration's saturates a pale print's red first, and a face
+    ring saturated so has no colour.  Such a space was unknown, though blue and green showed the print unchanged
+    wherever a token's disc may lie: saturation was counted by samples, one channel over 250 making the whole sample
+    blind.  Counted by channels, the space reads empty; a pale token whose red saturates with the print but whose blue
+    differs from it does not (unknown), and a dark token still reads its type."""
+    window = Window.for_token(20.0)
+    meat, dairy, pale = (45, 35, 175), (235, 200, 160), (150, 205, 215)
+    ref = Reference(board="diet-1", empty=np.stack([_ringed_window(window)] * 3),
+                    white=np.tile(np.float32((185, 180, 175)), (3, 1)), patch=None, slots=["a", "b", "c"])
+    for kind, face in (("meat", meat), ("dairy", dairy)):
+        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face)] * 3), window).colour)
+    warm = np.float32((1.0, 1.04, 1.4))
+    play = np.stack([_ringed_window(window), _ringed_window(window, pale), _ringed_window(window, meat)])
+    lit = np.clip(play.astype(np.float32) * warm, 0, 255).astype(np.uint8)
+    assert not (lit[..., :2] >= SATURATED).any() and (lit[:2, :, 2] >= SATURATED).any(), "red alone saturates"
+    looks = read_windows(ref, lit, window)
+    assert looks.clipped[:2].all(), "the empty space's and the pale token's face rings are washed out"
+    assert classify(ref, lit, window).labels == [None, UNKNOWN, "meat"]

@@ -30,8 +30,8 @@ Reading a slot (:func:`read_windows`):
    divided by the paper colour at the slot: the token's own colour relative to white paper,
    the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
    a channel saturated on much of it is ``unknown``, or empty when wherever a token's disc may lie at
-   least half of it is unsaturated and shows the empty board (a token would show in that half), or the
-   type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it).
+   least half of it is unsaturated (counted by channels) and shows the empty board (a token would show in that
+   half), or the type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it).
    And the icon's brightness against that face (the mean inside the ring): tokens of one colour
    differ there (meat's pale icon, a player's red wooden marker plain).
 
@@ -187,7 +187,11 @@ DARK = 6.0
 UNEVEN = 0.6
 #: More than this share of a face saturated: unknown.  But a space is read empty when, wherever a token's disc may
 #: lie, at least SEEN_SHARE of it is unsaturated and differs there from the empty board by less than the camouflage
-#: share of the empty threshold (glare washes out part of the square; a token would show in the rest).
+#: share of the empty threshold (glare washes out part of the square; a token would show in the rest).  Counted by
+#: channels, a sample saturated in one still showing a token in the others: on issue 13's tuning render 20 of 295
+#: unknowns at 1920x1080 hard (empty spaces under glare, over-exposed pale prints) and 18 of 1,874 at 1280x720 read
+#: empty so (counted by samples, they were unknown; one other empty space there turned unknown), no wrong value
+#: more; SEEN_SHARE 0.3 or 0.4 read 1 more.
 MAX_SATURATED = 0.3
 SEEN_SHARE = 0.5
 #: A token's look: its face colour (three channels) and its icon's brightness against its face.
@@ -591,7 +595,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     usable &= ~glared
     seen = np.full(n, np.nan, np.float32)
     if washed.any():
-        seen[washed] = _seen(tuple(v[washed] for v in near), lit[washed], sat_c[washed], window)
+        seen[washed] = _seen(tuple(v[washed] for v in near), lit[washed], core(clipped)[washed], window)
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
@@ -631,11 +635,14 @@ def _find(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray,
 
 def _difference(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray) -> np.ndarray:
     """(N, C) each sample's difference from the empty board (``near``: its darkest and brightest near each sample),
-    summed over the channels; none where saturated (``sat``)."""
+    summed over the channels; none where saturated (``sat``: (N, C) the whole sample, or (N, C, 3) each channel)."""
     lo, hi = near
     d = np.maximum(np.maximum(lit - hi, lo - lit), 0)                # (lo <= hi: one side at most)
+    if sat.ndim == 3:
+        d[sat] = 0.0
     diff = d[..., 0] + d[..., 1] + d[..., 2]
-    diff[sat] = 0.0
+    if sat.ndim == 2:
+        diff[sat] = 0.0
     return diff
 
 
@@ -651,12 +658,14 @@ def _discs(values: np.ndarray, window: Window) -> np.ndarray:
     return mean[:, window.places]
 
 
-def _seen(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, sat: np.ndarray, window: Window) -> np.ndarray:
+def _seen(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, clipped: np.ndarray, window: Window) -> np.ndarray:
     """(N,) for windows' cores as :func:`_find` takes them, the largest mean difference from the empty board over the
     unsaturated part of a token's disc at any place it may lie; inf where some such disc is less than
-    SEEN_SHARE unsaturated (a token could hide in the glare there)."""
-    clear = _discs((~sat).astype(np.float32), window)
-    worst = (_discs(_difference(near, lit, sat), window) / np.maximum(clear, 1e-3)).max(1)
+    SEEN_SHARE unsaturated (a token could hide in the glare there).  Channel by channel (``clipped``: (N, C, 3)): a
+    sample saturated in one channel still shows a token in the others (a glare spot or a brighter light saturates a
+    print's brightest channel first), the disc's unsaturated share counted by channels."""
+    clear = _discs((3 - clipped.sum(2)).astype(np.float32) / 3, window)
+    worst = (_discs(_difference(near, lit, clipped), window) / np.maximum(clear, 1e-3)).max(1)
     return np.where(clear.min(1) >= SEEN_SHARE, worst, np.inf).astype(np.float32)
 
 
