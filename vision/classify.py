@@ -115,6 +115,13 @@ BAND_TOKEN = 1.5
 TINT_CHANGE = 0.08
 TINTED_Z = 5.0
 TINTED_TOKEN = 1.2
+#: ... unless the face lies at least TINTED_MARGIN spreads nearer the type read than the printed space under it (the
+#: empty board under the same face ring, read as a face is): an empty space printed like a type shows its print, a
+#: token its own face.  On the tuning render every face so held unknown that lay a spread nearer its type than its
+#: print was a token of that type (1080p hard 275 -> 266 unknowns, 720p hard 1,857 -> 1,845, no wrong value more);
+#: margins of 0-0.5 read 1-6 more there, also with none wrong, but the class is small (50 faces) and the rule is
+#: there to keep empty spaces from reading as tokens: a spread's margin.
+TINTED_MARGIN = 1.0
 #: A picture is quiet where the light fit misses the empty board by at most this (grey levels, the three channels'
 #: sum).  The camouflage rule held only to 16.7 (where the empty threshold starts to grow with the miss); to 25 it
 #: took the tuning render's hard wrong values 8 -> 6 for 30 more unknowns (medium: one more unknown).
@@ -507,6 +514,8 @@ class Looks:
     seen: np.ndarray             # (N,) a face saturated in the light measured around it: the largest mean difference
                                  # over the unsaturated part of a token's disc anywhere it may lie (inf where some
                                  # such disc is less than half unsaturated; NaN for every other slot)
+    printed: np.ndarray          # (N, 3) the empty board under the face ring read: the printed space's own colour
+                                 # there, as the face's colour is read (log, relative to the paper)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -590,6 +599,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     rows = np.arange(n)[:, None]
     face, bad = lit[rows, idx], core(clipped)[rows, idx]
     colour = masked_median(face, ~bad)
+    printed = np.log((np.median(core(empty.ref)[rows, idx], 1) + DARK) / (empty.white + DARK))
     washed = usable & ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     glared |= washed
     usable &= ~glared
@@ -607,7 +617,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     w = keep[..., None]
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
-                 around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen)
+                 around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
+                 printed.astype(np.float32))
 
 
 def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.ndarray:
@@ -767,11 +778,11 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                           & (looks.noise <= QUIET_NOISE))
     if names and len(full) + len(band) + len(over):
         rows = np.r_[full, band, over]
-        centre, spread = spreads(reference)
+        centre, shared = spreads(reference)
         # a type whose own plan tokens looked more varied than the rest gets that much more room, and is
         # less likely where both fit (the Gaussian's own scale)
         own = np.stack([reference.tokens[t][1] for t in names])                  # (C, LOOK)
-        spread = np.sqrt(spread ** 2 + own ** 2)
+        spread = np.sqrt(shared ** 2 + own ** 2)
         white = reference.empty_look().white[rows if slots is None else np.asarray(slots)[rows]]
         penalty = 2 * np.log(spread / spread.min(0)).sum(1)
         z2 = _distances(looks, rows, centre, spread, white) + penalty            # (M, C)
@@ -795,7 +806,10 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
             faint = np.flatnonzero(looks.diff[full] < TINTED_TOKEN * token[full])
             at = full[faint]
             z = _print_distances(reference, window, at if slots is None else np.asarray(slots)[at])
-            for i in at[z[np.arange(len(faint)), best[faint]] < TINTED_Z]:
+            # (unless the face lies much nearer its type than the print under it: the token, not its print)
+            own_print = np.sqrt((((looks.colour[at, :3] - looks.printed[at]) / shared[:3]) ** 2).sum(1))
+            token_like = own_print - np.sqrt(z2[faint, best[faint]]) >= TINTED_MARGIN
+            for i in at[(z[np.arange(len(faint)), best[faint]] < TINTED_Z) & ~token_like]:
                 labels[i], conf[i] = UNKNOWN, 0.0
         for j, i in enumerate(band, len(full)):
             if z2[j, best[j]] > BAND_EMPTY ** 2:
