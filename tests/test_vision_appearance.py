@@ -366,6 +366,17 @@ def _printed_window(window: Window, printed, token=None) -> np.ndarray:
     return cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA).reshape(-1, 3)
 
 
+def _dairy_and_meat_reference(window: Window, prints: list, slots: list, plan_at: int) -> Reference:
+    """A diet board's reference over spaces printed in ``prints``, dairy (pale blue) and meat learnt from plan tokens
+    lying on a green space, read against the empty board's space ``plan_at``."""
+    ref = Reference(board="diet-1", empty=np.stack([_printed_window(window, p) for p in prints]),
+                    white=np.tile(np.float32((205, 200, 195)), (len(prints), 1)), patch=None, slots=slots)
+    for kind, face in (("dairy", (235, 200, 160)), ("meat", (45, 35, 175))):
+        plan = np.stack([_printed_window(window, (60, 120, 40), face)] * 2)
+        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.array([plan_at, plan_at])).colour)
+    return ref
+
+
 def test_a_token_on_a_space_printed_in_its_own_colour_reads_unknown_not_empty():
     """Food for Thought: what a player ate sits on their diet board's tracks, so a food token missed reads as food
     not eaten, a wrong score.  Issue 13's medium tables read dairy on pale-blue spaces and grain on the grain row
@@ -375,12 +386,7 @@ def test_a_token_on_a_space_printed_in_its_own_colour_reads_unknown_not_empty():
     there is an empty space)."""
     window = Window.for_token(20.0)
     pale_blue, green, dairy = (235, 200, 160), (60, 120, 40), (231, 196, 156)
-    empty = np.stack([_printed_window(window, green), _printed_window(window, pale_blue)])
-    ref = Reference(board="diet-1", empty=empty, white=np.tile(np.float32((205, 200, 195)), (2, 1)), patch=None,
-                    slots=["body.veg.1", "body.dairy.1"])
-    for kind, face in (("dairy", pale_blue), ("meat", (45, 35, 175))):
-        plan = np.stack([_printed_window(window, green, face)] * 2)
-        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.array([0, 0])).colour)
+    ref = _dairy_and_meat_reference(window, [green, pale_blue], ["body.veg.1", "body.dairy.1"], 0)
     stain = tuple(v - 4 for v in green)
     play = np.stack([_printed_window(window, green, stain), _printed_window(window, pale_blue, dairy)])
     looks = read_windows(ref, play, window)
@@ -399,12 +405,7 @@ def test_under_a_light_whose_colour_changed_a_space_printed_like_a_type_reads_un
     window = Window.for_token(20.0)
     pale_blue, green, meat = (235, 200, 160), (60, 120, 40), (45, 35, 175)
     prints = [pale_blue, green, (150, 150, 150), (120, 90, 200)]
-    ref = Reference(board="diet-1", empty=np.stack([_printed_window(window, p) for p in prints]),
-                    white=np.tile(np.float32((205, 200, 195)), (4, 1)), patch=None,
-                    slots=["body.dairy.1", "body.veg.1", "body.grain.1", "body.fats.1"])
-    for kind, face in (("dairy", pale_blue), ("meat", meat)):
-        plan = np.stack([_printed_window(window, green, face)] * 2)
-        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.array([0, 0])).colour)
+    ref = _dairy_and_meat_reference(window, prints, ["body.dairy.1", "body.veg.1", "body.grain.1", "body.fats.1"], 0)
     play = np.stack([_printed_window(window, pale_blue), _printed_window(window, green, meat),
                      _printed_window(window, prints[2]), _printed_window(window, prints[3])]).astype(np.float32)
     labels = {}
@@ -429,12 +430,7 @@ def test_between_the_thresholds_the_face_decides_where_it_says_much_and_the_ligh
     shows dairy's look), and so does a face of no type whose difference is a token's."""
     window = Window.for_token(20.0)
     pale_blue, green = (235, 200, 160), (60, 120, 40)
-    empty = np.stack([_printed_window(window, printed) for printed in (green, pale_blue, green)])
-    ref = Reference(board="diet-1", empty=empty, white=np.tile(np.float32((205, 200, 195)), (3, 1)), patch=None,
-                    slots=["body.veg.1", "body.dairy.1", "body.veg.2"])
-    for kind, face in (("dairy", pale_blue), ("meat", (45, 35, 175))):
-        plan = np.stack([_printed_window(window, green, face)] * 2)
-        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.array([0, 0])).colour)
+    ref = _dairy_and_meat_reference(window, [green, pale_blue, green], ["body.veg.1", "body.dairy.1", "body.veg.2"], 0)
     stain, faint_dairy, other = tuple(v - 5 for v in green), (230, 196, 156), (150, 90, 110)
     play = np.stack([_printed_window(window, green, stain), _printed_window(window, pale_blue, faint_dairy),
                      _printed_window(window, green, other)])
@@ -589,12 +585,7 @@ def test_under_a_changed_light_a_token_nearer_its_type_than_the_print_under_it_r
     window = Window.for_token(20.0)
     pale_blue, green, meat, printed = (235, 200, 160), (60, 120, 40), (45, 35, 175), (235, 200, 176)
     prints = [printed, printed, green, (150, 150, 150)]
-    ref = Reference(board="diet-1", empty=np.stack([_printed_window(window, p) for p in prints]),
-                    white=np.tile(np.float32((205, 200, 195)), (4, 1)), patch=None,
-                    slots=["body.dairy.1", "body.dairy.2", "body.veg.1", "body.grain.1"])
-    for kind, face in (("dairy", pale_blue), ("meat", meat)):
-        plan = np.stack([_printed_window(window, green, face)] * 2)
-        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.array([2, 2])).colour)
+    ref = _dairy_and_meat_reference(window, prints, ["body.dairy.1", "body.dairy.2", "body.veg.1", "body.grain.1"], 2)
     play = np.stack([_printed_window(window, printed, pale_blue), _printed_window(window, printed),
                      _printed_window(window, green, meat), _printed_window(window, prints[3])]).astype(np.float32)
     warmer = np.clip(play * np.float32((0.88, 1.0, 1.12)), 0, 255).astype(np.uint8)
