@@ -57,7 +57,9 @@ after 5 s quiet and after N s quiet as above.
 CPU per part comes from ``/proc/<pid>/task/*/stat``: the server process names its threads in
 the OS (``readers-spi0``..., ``camera``); "readers" is the reader threads (which here also run
 the emulated chips), "camera" the camera thread (grabbing the synthetic frame and the vision
-pipeline), "server" everything else (HTTP, Socket.IO, the table, the journal, publishing).
+pipeline), "server" everything else (HTTP, Socket.IO, the table, the journal, publishing); while
+playing also by thread name (``play_cpu_threads``: ``table-apply``, ``publisher``, the screens'
+websocket writers summed as ``(wri``..., to see where a CPU quota goes).
 Idle CPU is also given without the chip emulation (:func:`emulation_cpu`): the emulator counts
 the CPU it spends on each SPI transfer (tests/support/mfrc522_emulator.py), which is taken off,
 and a Pi's cost of the same transfers (25 us each, the system call) is added back.
@@ -87,6 +89,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import re
 import sqlite3
 import statistics
 import sys
@@ -303,6 +306,16 @@ def cpu_parts(before: dict[str, float], after: dict[str, float], seconds: float)
     camera = used(lambda n: n == "camera")
     return {k: round(v / seconds * 100, 1) for k, v in
             (("total", total), ("readers", readers), ("camera", camera), ("server", total - readers - camera))}
+
+
+def cpu_by_name(before: dict[str, float], after: dict[str, float], seconds: float) -> dict[str, float]:
+    """Per cent of one core of this machine by thread name, most first; the unnamed threads (Python's
+    "Thread-N (target)", the OS name cut at 15 characters) summed by what is left of their target's name."""
+    out: dict[str, float] = {}
+    for name in after.keys() - {"total"}:
+        kind = re.sub(r"^Thread-\d+ ?", "", name) or "Thread"
+        out[kind] = out.get(kind, 0.0) + after[name] - before.get(name, 0.0)
+    return {k: round(v / seconds * 100, 1) for k, v in sorted(out.items(), key=lambda kv: -kv[1]) if v > 0}
 
 
 def report(srv: EmulatedTable, folder: Path, name: str, timeout: float = 10.0) -> dict:
@@ -566,7 +579,9 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             time.sleep(1.0)                     # the last lifts
             fps_seen.append(camera_fps(srv))
             play_wall = time.perf_counter() - t1
-            play_cpu = cpu_parts(cpu1, thread_cpu(pid), play_wall)
+            cpu2 = thread_cpu(pid)
+            play_cpu = cpu_parts(cpu1, cpu2, play_wall)
+            play_threads = cpu_by_name(cpu1, cpu2, play_wall)
             play_taken = taken_per_second(taken0, frames_taken(session, srv))
             polls1 = report(srv, Path(tmp), "after")
             rss.append((time.perf_counter() - began, rss_kib(pid)))
@@ -625,7 +640,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         "screens": "light" if light_screens else "python-socketio",
         "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
         "lost": lost, "unseen": unseen, "startup_s": round(startup, 2), "startup_cpu_s": round(startup_cpu, 2), "running_after_s": round(ready, 1),
-        "play_cpu": play_cpu,
+        "play_cpu": play_cpu, "play_cpu_threads": play_threads,
         # the four idles (after 5 s quiet: idle, idle_watched; after N s: idle_deep, idle_watched_deep)
         **{f"{phase}_{k}": v for phase, q in (("idle", idle), ("idle_watched", idle_watched), ("idle_deep", idle_deep),
                                               ("idle_watched_deep", idle_watched_deep))
@@ -801,6 +816,8 @@ def describe(f: dict) -> str:
               "  CPU % of one core here   " + "   ".join(
                   f"{phase}: " + ", ".join(f"{k} {v}" for k, v in f[f'{phase}_cpu'].items())
                   for phase in ("idle", "idle_watched", "play")),
+              "  CPU % of one core while playing, by thread name: "
+              + ", ".join(f"{n} {v}" for n, v in f["play_cpu_threads"].items()),
               *(f"  {phase} without the chip emulation: {without_emulation(f[phase + '_cpu']['total'], f[phase + '_emulation'])}"
                 for phase in ("idle", "idle_watched")),
               f"  idle after 5 s quiet: the figures above; after {f['deep_doze_after_s']:g} s quiet: camera "

@@ -31,6 +31,10 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     assert all(v > 0 for v in r["reader_polls"].values()), r["reader_polls"]
     # each part of the table is charged its own CPU (the server names its threads in the OS)
     assert r["play_cpu"]["readers"] > 0 and r["play_cpu"]["camera"] > 0, r["play_cpu"]
+    # and by thread name, to see where a CPU quota goes: the same camera, the readers' buses adding up
+    threads = r["play_cpu_threads"]
+    assert threads["camera"] == r["play_cpu"]["camera"], threads
+    assert abs(sum(v for k, v in threads.items() if k.startswith("readers-")) - r["play_cpu"]["readers"]) <= 0.3, threads
     assert len(r["rss_samples"]) >= 3 and r["idle_rss_mib"] > 0
     # the idle memory told apart: the server's own (anonymous) and the libraries' pages mapped from files
     assert r["idle_anon_mib"] > 0 and r["idle_file_mib"] > 0
