@@ -121,6 +121,7 @@ def build(ctx, raw: dict | None = None) -> CameraService:
             follow_game(source, wanted)
             laid_game[0] = ctx.table.game_seq
     ctx.table.listeners.append(follow)
+    ctx.table.listeners.append(lambda *_outcome: service.yield_to_table())
     follow()
     return service
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -163,8 +164,9 @@ class Pipeline:
             watch.motion.seed(watch.reference.view)
 
     # ----- one frame ---------------------------------------------------------------------
-    def process(self, frame: np.ndarray | None) -> list[dict]:
-        """Run one frame; the ``board`` inputs it commits."""
+    def process(self, frame: np.ndarray | None, between: Callable[[], None] | None = None) -> list[dict]:
+        """Run one frame; the ``board`` inputs it commits.  ``between`` is called before each board is
+        looked at (the camera service lets the table's work go first there)."""
         start = time.perf_counter()
         self.frame_no += 1
         commits = []
@@ -200,11 +202,16 @@ class Pipeline:
         found = None
         if self._search_due():
             found = detect(self.detector, grey)
+        waited = 0.0          # in ``between``: not the frame's time
         for watch in self.boards.values():
+            if between is not None:
+                paused = time.perf_counter()
+                between()
+                waited += time.perf_counter() - paused
             commit = self._board(watch, frame, grey, small, found)
             if commit:
                 commits.append(commit)
-        self.timings.append((time.perf_counter() - start) * 1000)
+        self.timings.append((time.perf_counter() - start - waited) * 1000)
         return commits
 
     def _search_due(self) -> bool:

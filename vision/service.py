@@ -81,6 +81,14 @@ FIRST_FRAME_DUE = "no frame yet"
 #: 29.1-30.0 for 30 minutes: no smaller, and the screens' p99 inside the Pi quota was higher in 3 of 4
 #: alternated pairs (within the runs' spread).
 TRIM_EVERY_S = 2.0
+#: After the table has applied an input the camera starts no frame, and looks at no further board of
+#: the frame it is on, for this long, seconds (a frame waits at most this long in all): the input's views
+#: are then on their way to the screens.  Inside a Pi's CPU budget (the bench's quota, 0.394 cores in
+#: 10 ms periods) a frame, about 10 ms of CPU here, spent the periods on one core while the input's
+#: threads waited on the other: nice levels order the threads of one core, not a budget two share.  With
+#: it the screens' p99 in that quota went 134.9 -> 110.5 ms and the camera 14.1 -> 12.9 fps (medians of
+#: alternated runs, bench/README.md, issue 20).
+YIELD_TO_TABLE_S = 0.04
 
 
 def lower_priority(steps: int) -> None:
@@ -127,6 +135,8 @@ class CameraService:
         # (seconds of a still table, frames a second then) of its doze and its deeper doze
         self.doze = doze or (DOZE_AFTER_S, DOZING_FPS)
         self.deep_doze = deep_doze or (DEEP_DOZE_AFTER_S, DEEP_DOZING_FPS)
+        self._yield_until = float("-inf")   # no frame starts before this (monotonic): the table's turn
+        self._hold_left = YIELD_TO_TABLE_S   # what the frame under way may still wait for the table
 
     def watch(self, watched: bool) -> None:
         """Whether the running game watches a board: the camera rests while none is, and starts
@@ -136,6 +146,18 @@ class CameraService:
             if watched:
                 self._changed_at = time.monotonic()
             self._wake.set()
+
+    def yield_to_table(self) -> None:
+        """The table has applied an input: no frame or board for ``YIELD_TO_TABLE_S`` (the screens first)."""
+        self._yield_until = time.monotonic() + YIELD_TO_TABLE_S
+
+    def _table_first(self) -> None:
+        """Wait while the table's latest input goes out (``yield_to_table``), as long as the frame under
+        way may still wait."""
+        held = min(self._yield_until - time.monotonic(), self._hold_left)
+        if held > 0:
+            self._stop.wait(held)
+            self._hold_left -= held
 
     def resting(self) -> bool:
         """Whether nothing needs the camera's pictures now."""
@@ -196,7 +218,7 @@ class CameraService:
             if not self._worth_a_look(frame, now):
                 return []
         with self.lock:
-            commits = self.pipeline.process(frame)
+            commits = self.pipeline.process(frame, self._table_first)
         for inp in commits:
             self.commits += 1
             self.put(inp)
@@ -251,6 +273,10 @@ class CameraService:
         pace = None
         trimmed = time.monotonic()
         while not self._stop.is_set():
+            self._hold_left = YIELD_TO_TABLE_S
+            self._table_first()
+            if self._stop.is_set():
+                break
             start = time.monotonic()
             resting, doze = self.resting(), self._doze()
             dozing = doze is not None
