@@ -86,8 +86,8 @@ TRIM_EVERY_S = 2.0
 #: are then on their way to the screens.  Inside a Pi's CPU budget (the bench's quota, 0.394 cores in
 #: 10 ms periods) a frame, about 10 ms of CPU here, spent the periods on one core while the input's
 #: threads waited on the other: nice levels order the threads of one core, not a budget two share.  With
-#: it the screens' p99 in that quota went 134.9 -> 110.5 ms and the camera 14.1 -> 12.9 fps (medians of
-#: alternated runs, bench/README.md, issue 20).
+#: it the screens' p50 in that quota went 46.2 -> 34.4 ms, their p99 134.9 -> 123.6 and the camera 14.1 -> 12.9
+#: fps (medians of 6 and 5 alternated runs; a 60 ms hold did no better: bench/README.md, issue 20).
 YIELD_TO_TABLE_S = 0.04
 
 
