@@ -83,6 +83,24 @@ def test_a_camera_whose_first_frame_is_on_its_way_says_it_is_starting_not_down()
         svc.stop()
 
 
+def test_a_camera_that_opened_but_gives_no_picture_is_down_with_what_to_check(monkeypatch):
+    """A driver whose read never returns (a loose ribbon cable, another program holding the camera) must not
+    say "starting" on the host page for ever: after FIRST_FRAME_WITHIN_S it is down, saying what to check."""
+    monkeypatch.setattr(camera_service, "FIRST_FRAME_WITHIN_S", 0.3)
+    source = _Held()
+    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=30)
+    svc.start()
+    try:
+        wait_for(lambda: svc.opened, timeout=10, what="the camera opened")
+        wait_for(lambda: svc.health()[0]["status"] == "down", timeout=10, what="the camera reported down")
+        assert "has given no picture in 0.3 s" in svc.health()[0]["detail"], svc.health()
+        source.release.set()
+        wait_for(lambda: svc.health()[0]["status"] == "ok", timeout=10, what="the late first frame")
+    finally:
+        source.release.set()
+        svc.stop()
+
+
 def _board_and_scene(seed: int):
     layout = layouts("diet-1")["diet-1"]
     return layout, syn.board_scene(layout, seed)

@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 RETRY_S = 5.0
 #: Frames in a row without a picture before the camera counts as gone (and is reopened).
 LOST_AFTER = 30
+#: Seconds an opened camera may take to give its first picture before health says it is down (a
+#: driver whose read never returns would otherwise say "starting" for ever).
+FIRST_FRAME_WITHIN_S = 10.0
 #: Frames a second while the camera rests.
 RESTING_FPS = 1.0
 #: Seconds the full rate is kept after someone asked for a picture (the calibrate or simulator page).
@@ -123,6 +126,7 @@ class CameraService:
         self._wake = threading.Event()      # set to end a wait between frames early
         self._thread: threading.Thread | None = None
         self._next_open = 0.0
+        self._opened_at = 0.0           # when the camera was last opened (monotonic)
         self.prepare = prepare          # run once in the camera thread before the first frame
         self._taken: tuple[float, np.ndarray] | None = None    # when the pipeline took a frame, its blocks
         self._changed_at = time.monotonic()     # when a frame last showed a change (or a board was not still)
@@ -195,6 +199,7 @@ class CameraService:
             try:
                 self.source.open()
                 self.opened, self.error, self.misses = True, None, 0
+                self._opened_at = time.monotonic()
             except SourceError as exc:
                 self.error = str(exc)
                 self._next_open = time.monotonic() + RETRY_S
@@ -347,8 +352,13 @@ class CameraService:
             cam = {"status": "off", "detail": self.error}
         elif self.error or not self.opened:
             cam = {"status": "down", "detail": self.error or "opening the camera"}
-        elif status["frame"] == FIRST_FRAME_DUE:      # no fault yet: its first frame is on its way
-            cam = {"status": "starting", "detail": "waiting for the first frame"}
+        elif status["frame"] == FIRST_FRAME_DUE and (
+                self.last_frame_at is not None or time.monotonic() - self._opened_at < FIRST_FRAME_WITHIN_S):
+            cam = {"status": "starting", "detail": "waiting for the first frame"}   # no fault yet: on its way
+        elif status["frame"] == FIRST_FRAME_DUE:
+            cam = {"status": "down", "detail": f"The {self.source.name} camera opened but has given no picture in "
+                                               f"{FIRST_FRAME_WITHIN_S:g} s: check its cable, and that no other "
+                                               "program is using it, then restart the table."}
         elif status["frame"] != "ok":
             cam = {"status": "down", "detail": {"dead_frame": "The camera gives blank frames: lens cap? light?",
                                                 "no_frame": "The camera gives no frames."}.get(status["frame"],
