@@ -514,8 +514,7 @@ class Looks:
     seen: np.ndarray             # (N,) a face saturated in the light measured around it: the largest mean difference
                                  # over the unsaturated part of a token's disc anywhere it may lie (inf where some
                                  # such disc is less than half unsaturated; NaN for every other slot)
-    printed: np.ndarray          # (N, 3) the empty board under the face ring read: the printed space's own colour
-                                 # there, as the face's colour is read (log, relative to the paper)
+    faces: np.ndarray            # (N, M) the face ring read: its samples in the window's core (``Window.faces``)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -597,15 +596,15 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     # and a channel saturated on much of the face has no colour
     idx = window.faces[best]                                                # (N, M)
     rows = np.arange(n)[:, None]
-    face, bad = lit[rows, idx], core(clipped)[rows, idx]
+    clipped_c = core(clipped)
+    face, bad = lit[rows, idx], clipped_c[rows, idx]
     colour = masked_median(face, ~bad)
-    printed = np.log((np.median(core(empty.ref)[rows, idx], 1) + DARK) / (empty.white + DARK))
     washed = usable & ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     glared |= washed
     usable &= ~glared
     seen = np.full(n, np.nan, np.float32)
     if washed.any():
-        seen[washed] = _seen(tuple(v[washed] for v in near), lit[washed], core(clipped)[washed], window)
+        seen[washed] = _seen(tuple(v[washed] for v in near), lit[washed], clipped_c[washed], window)
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
@@ -618,7 +617,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
-                 printed.astype(np.float32))
+                 idx)
 
 
 def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.ndarray:
@@ -805,9 +804,11 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         if not steady:
             faint = np.flatnonzero(looks.diff[full] < TINTED_TOKEN * token[full])
             at = full[faint]
-            z = _print_distances(reference, window, at if slots is None else np.asarray(slots)[at])
+            at_slots = at if slots is None else np.asarray(slots)[at]
+            z = _print_distances(reference, window, at_slots)
             # (unless the face lies much nearer its type than the print under it: the token, not its print)
-            own_print = np.sqrt((((looks.colour[at, :3] - looks.printed[at]) / shared[:3]) ** 2).sum(1))
+            printed = _print_colour(reference, window, at_slots, looks.faces[at]).astype(np.float32)
+            own_print = np.sqrt((((looks.colour[at, :3] - printed) / shared[:3]) ** 2).sum(1))
             token_like = own_print - np.sqrt(z2[faint, best[faint]]) >= TINTED_MARGIN
             for i in at[(z[np.arange(len(faint)), best[faint]] < TINTED_Z) & ~token_like]:
                 labels[i], conf[i] = UNKNOWN, 0.0
@@ -823,16 +824,24 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     return Reading(labels, conf)
 
 
+def _print_colour(reference: Reference, window: Window, slots: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(M, 3) the print of each of the ``slots`` (indices) under a face ring, ``faces`` (M, R) its samples in the
+    window's core: the empty board there, relative to the paper, as a face's colour is read (log)."""
+    if not len(slots):
+        return np.zeros((0, 3))
+    empty = reference.empty_look(slots)
+    ref = np.ascontiguousarray(window.crop(empty.ref)).reshape(len(slots), -1, 3)
+    return np.log((np.median(ref[np.arange(len(slots))[:, None], faces], 1) + DARK) / (empty.white + DARK))
+
+
 def _print_distances(reference: Reference, window: Window, slots: np.ndarray) -> np.ndarray:
     """(M, C) how many spreads the print of each of the ``slots`` (indices) lies from each token type's colour (the
     empty board under a centred token's face ring, relative to the paper, as a face's colour is read)."""
     if not len(slots):
         return np.zeros((0, len(reference.tokens)), np.float32)
-    empty = reference.empty_look(slots)
     cs = window.side - 2 * window.core
     centred = window.faces[np.flatnonzero(window.places == cs // 2 * (cs + 1))[0]]
-    ring = np.ascontiguousarray(window.crop(empty.ref)).reshape(len(slots), -1, 3)[:, centred]
-    colour = np.log((np.median(ring, 1) + DARK) / (empty.white + DARK))
+    colour = _print_colour(reference, window, slots, np.broadcast_to(centred, (len(slots), len(centred))))
     centre, spread = spreads(reference)
     return np.sqrt((((colour[:, None] - centre[None, :, :3]) / spread[:3]) ** 2).sum(-1))
 
