@@ -6,6 +6,7 @@ import dataclasses
 import threading
 import time
 
+import cv2
 import numpy as np
 import pytest
 
@@ -306,3 +307,22 @@ def test_a_game_that_starts_watching_the_boards_finds_the_camera_awake():
     wait_for(lambda: service.step() is not None and service.dozing_deeply(), what="a still table, for long")
     service.watch(True)
     assert not service.dozing()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_frames_blocks_see_a_token_laid_but_not_the_sensors_noise(size):
+    """The blocks a frame is compared by (vision/service.py): a camera's noise moves none of them past
+    CHANGE_LEVEL, a token-sized patch laid moves its block far past it, at either capture size."""
+    w, h = size
+    rng = np.random.default_rng(5)
+    base = cv2.GaussianBlur(rng.integers(40, 220, (h, w, 3), np.uint8), (0, 0), 4)
+    def noisy():
+        return np.clip(base + rng.normal(0, 2.5, base.shape), 0, 255).astype(np.uint8)
+    first, again = camera_service.blocks_of(noisy()), camera_service.blocks_of(noisy())
+    side = camera_service.BLOCK_PX
+    assert first.shape == (h // side, w // side, 3)
+    assert int(cv2.absdiff(first, again).max()) <= camera_service.CHANGE_LEVEL
+    laid = noisy()
+    laid[300:316, 600:616] = (40, 200, 230)         # a 16-pixel token (20 mm at 0.8 px/mm) laid
+    changed = cv2.absdiff(first, camera_service.blocks_of(laid)).max(2) > camera_service.CHANGE_LEVEL
+    assert changed.any() and set(zip(*np.nonzero(changed))) <= {(r, c) for r in (18, 19) for c in (37, 38)}
