@@ -34,8 +34,9 @@ What happens, in order:
    idle target ("a game waiting") is judged on the second: a table where nobody has done anything
    for a while; the first is what a pause between two moves costs;
 3. **play**: for ``--play-seconds``, the boards watched and something moving in the camera's
-   view every frame (off the boards), so the pipeline takes every frame as with hands over the
-   table: the camera really working.  At a busy table's pace: cards laid on the seat readers
+   view every frame, over one board after another for a second each (a hand working over one
+   board at a time; tests/support/emulated_serve.py), so the pipeline takes every frame and looks
+   at that board in each, and at each board it leaves: the camera really working.  At a busy table's pace: cards laid on the seat readers
    (``--reader-rate`` a second, seat after seat, each taken off again a second later: a tap,
    then a lift) and taps sent over HTTP as the simulator page or a phone sends them
    (``--http-rate`` a second, open loop).  Input to screen: for a reader, from the card landing
@@ -73,8 +74,8 @@ loads get the same quota; ``--time-pi-share`` times the yardstick again in this 
 
 ``--parts`` times, in this process, what the table does most often (median of five runs):
 the camera pipeline on one frame of the bench's play (the synthetic table with all its boards,
-each frame with new sensor noise and the moving patch, nothing moving on the boards; CPU ms a
-frame, periodic board readings included) and one empty poll of an emulated MFRC522 reader
+each frame with new sensor noise and the patch moving over one board after another, as the
+camera service gives it to the pipeline; CPU ms a frame, periodic board readings included) and one empty poll of an emulated MFRC522 reader
 (CPU us, and how much of it is the chip's emulation).
 
 Run from the repository root (as root for the quota):
@@ -723,26 +724,27 @@ def parts(runs: int = 5, frames: int = 60, polls: int = 1000) -> dict:
     """CPU a pipeline frame (ms) and an empty reader poll (us) take in this process (see the module
     docstring), each the median of ``runs`` runs."""
     from hardware.mfrc522_reader import Mfrc522Reader
-    from tests.support.emulated_serve import CAMERA, SensorNoise
+    from tests.support.emulated_serve import CAMERA, SensorNoise, board_centres
     from tests.support.mfrc522_emulator import Emulator
     from vision.layout import sample_layouts
-    from vision.pipeline import Pipeline
+    from vision.pipeline import Pipeline, blocks_of
     from vision.sources import SyntheticSource
     from vision.synthetic import calibrate
 
     source = SyntheticSource(sample_layouts())
     pipeline = Pipeline({p.layout.board: p.layout for p in source.scene.boards})
     calibrate(pipeline, source.scene)
-    noise = SensorNoise(source.read().shape)
+    noise = SensorNoise(source.read().shape, spots=board_centres(source))
     CAMERA["moving"] = True
     pictures = [noise(source.read()) for _ in range(30)]
     for picture in pictures[:20]:              # located, read, settled
-        pipeline.process(picture)
+        pipeline.process(picture, None, blocks_of(picture))
     frame_ms = []
     for _ in range(runs):
         t = time.process_time()
         for i in range(frames):
-            pipeline.process(pictures[i % len(pictures)])
+            picture = pictures[i % len(pictures)]
+            pipeline.process(picture, None, blocks_of(picture))     # as the camera service calls it
         frame_ms.append((time.process_time() - t) / frames * 1000)
     poll_us, emulation_us = [], []
     with Emulator() as emulator:

@@ -13,10 +13,11 @@ import pytest
 from server.context import TableContext
 from tests.support.hardware_helpers import wait_for
 from tests.support.tofu_god import new_game as tofu_god_game
-from tests.support.vision_scenes import layouts
+from tests.support.vision_scenes import calibrated, layouts, random_layout_tokens
 from vision import camera, service as camera_service
 from vision import synthetic as syn
 from vision.config import CameraConfig, CameraConfigError
+from vision import pipeline as pipeline_module
 from vision.pipeline import Pipeline
 from vision.service import CameraService
 from vision.sources import FrameSource
@@ -31,8 +32,9 @@ class _Looping(FrameSource):
         self.frames, self.reads = list(frames), []
 
     def read(self):
+        frame = self.frames[len(self.reads) % len(self.frames)]
         self.reads.append(time.monotonic())
-        return self.frames[len(self.reads) % len(self.frames)]
+        return frame
 
 
 def _still_board(seed=13, noise=3.0):
@@ -318,11 +320,54 @@ def test_a_frames_blocks_see_a_token_laid_but_not_the_sensors_noise(size):
     base = cv2.GaussianBlur(rng.integers(40, 220, (h, w, 3), np.uint8), (0, 0), 4)
     def noisy():
         return np.clip(base + rng.normal(0, 2.5, base.shape), 0, 255).astype(np.uint8)
-    first, again = camera_service.blocks_of(noisy()), camera_service.blocks_of(noisy())
-    side = camera_service.BLOCK_PX
+    first, again = pipeline_module.blocks_of(noisy()), pipeline_module.blocks_of(noisy())
+    side = pipeline_module.BLOCK_PX
     assert first.shape == (h // side, w // side, 3)
-    assert int(cv2.absdiff(first, again).max()) <= camera_service.CHANGE_LEVEL
+    assert int(cv2.absdiff(first, again).max()) <= pipeline_module.CHANGE_LEVEL
     laid = noisy()
     laid[300:316, 600:616] = (40, 200, 230)         # a 16-pixel token (20 mm at 0.8 px/mm) laid
-    changed = cv2.absdiff(first, camera_service.blocks_of(laid)).max(2) > camera_service.CHANGE_LEVEL
+    changed = cv2.absdiff(first, pipeline_module.blocks_of(laid)).max(2) > pipeline_module.CHANGE_LEVEL
     assert changed.any() and set(zip(*np.nonzero(changed))) <= {(r, c) for r in (18, 19) for c in (37, 38)}
+
+
+def test_a_still_board_is_left_alone_while_a_hand_works_over_another_yet_a_token_laid_on_it_is_seen(monkeypatch):
+    """At a busy table most boards lie still while hands work over a few: a still board with nothing moved
+    over it is not looked at again (its markers, motion and light cost CPU each frame), yet a token laid on
+    it is committed as fast as on a board looked at every frame."""
+    monkeypatch.setattr(pipeline_module, "LOOK_EVERY_S", 3600.0)    # no periodic look due during the test
+    monkeypatch.setattr(pipeline_module, "REREAD_EVERY", 10 ** 6)   # nor a board's turn to be read again
+    pipe, scene = calibrated(("diet-1", "diet-2"), hard=False)
+    scene = dataclasses.replace(scene, noise=2.0)
+    tokens = random_layout_tokens(scene, 3)
+    looks = {name: 0 for name in pipe.boards}
+    for name, watch in pipe.boards.items():
+        def counted(*args, _update=watch.motion.update, _name=name):
+            looks[_name] += 1
+            return _update(*args)
+        watch.motion.update = counted
+    puts = []
+    service = CameraService(_Looping(_renders(scene, tokens, range(100, 112))), pipe, puts.append)
+    for _ in range(14):
+        service.step()
+    assert {p["board"]["board"] for p in puts} == {"diet-1", "diet-2"} and pipe.at_rest()
+    place = next(p for p in scene.boards if p.layout.board == "diet-2")
+    bw, bh = place.layout.size_mm
+    def hand(step):     # a hand over diet-2, moving a little each frame
+        tip = (place.x + bw * (0.3 + 0.03 * step), place.y + bh * 0.5)
+        return [syn.Hand(tip=tip, origin=(tip[0], tip[1] + 1000))]
+    laid = next(s.id for s in pipe.boards["diet-1"].layout.slots if s.id not in tokens["diet-1"])
+    after = {**tokens, "diet-1": {**tokens["diet-1"], laid: "grain"}}
+    frames = [syn.render(syn.with_tokens(scene, tokens, 200 + i, hand(i)))[0] for i in range(8)]
+    frames += [syn.render(syn.with_tokens(scene, after, 300 + i, hand(8 + i)))[0] for i in range(12)]
+    service.source.frames, service.source.reads = frames, []
+    before = dict(looks)
+    for _ in range(8):              # the hand over diet-2 only
+        service.step()
+    assert looks["diet-2"] - before["diet-2"] == 8 and looks["diet-1"] == before["diet-1"]
+    commits = len(puts)
+    for i in range(12):             # a grain token laid on diet-1 meanwhile
+        service.step()
+        if len(puts) > commits:
+            break
+    assert puts[-1]["board"]["board"] == "diet-1" and puts[-1]["board"]["slots"][laid] == "grain"
+    assert i + 1 <= pipe.settings.still_frames + 3

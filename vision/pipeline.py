@@ -67,11 +67,39 @@ MIN_PX_PER_MM = 0.4
 #: hard render (shots 10-31) the held far slots read empty were all empty from 0.8 (279 of 352; one grain token
 #: read empty at 0.76), where the tokens read there held 2 wrong values: issue 13, bench/README.md.
 HELD_FAR_EMPTY = 0.8
+#: Side of the blocks a frame is cut into to see whether anything in it changed, pixels (a power of
+#: two: the picture is halved that many times, see :func:`blocks_of`).
+BLOCK_PX = 16
+#: A block whose mean moved by more than this (grey levels, in any colour) is a change: a camera's
+#: noise, averaged over a block, moves one by under a level, a token laid or a hand by tens.
+CHANGE_LEVEL = 6
+#: A board lying still, read, and with nothing committed pending is not looked at in a frame in which
+#: none of the blocks over it moved since it last was (given the frame's blocks, as the camera service
+#: gives them), but at least this often (seconds): slow light changes, a change too small for the blocks.
+#: At a busy table most boards lie still while hands work over a few (a board looked at costs 0.4-0.5 ms
+#: of CPU a frame here: its markers, motion and light; issue 20).
+LOOK_EVERY_S = 1.0
 #: OpenCV runs on this many threads.  A frame's steps are small (a board's remap takes about 0.1 ms),
 #: and handing their rows to a second thread costs more CPU than it shares: on this 2-core machine two
 #: threads took 8.5-9.9 ms of CPU a frame of play where one took 6.9-7.6, which a Pi's budget pays
 #: (issue 20).  What is read is the same (each thread works on its own rows).
 OPENCV_THREADS = 1
+
+
+def blocks_of(frame: np.ndarray) -> np.ndarray:
+    """``frame`` averaged over blocks of about ``BLOCK_PX`` pixels a side, by halving it again and again:
+    OpenCV's area resize halves a picture on a fast path but takes its general one for any other factor
+    (a 1280x720 frame cut into 16-pixel blocks at once: 1.5 ms of CPU, halved four times 0.56; at
+    1920x1080, whose 1080 rows are no multiple of 16, 8.4 against 1.6).  Each halving rounds to whole
+    grey levels, so a block may differ by one level from the one-step mean: far under ``CHANGE_LEVEL``,
+    and every frame is cut the same way."""
+    steps = BLOCK_PX.bit_length() - 1
+    for _ in range(steps):
+        h, w = frame.shape[:2]
+        if h < 2 or w < 2:
+            break
+        frame = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return frame
 
 
 def too_far(watch: "BoardWatch") -> list[str]:
@@ -120,6 +148,8 @@ class BoardWatch:
     at_place: tuple[MotionDetector, np.ndarray] | None = None  # the coarse view at the reference's place and
     #                                                             the cells of it that holding the board compares
     paper: np.ndarray | None = None        # (P, 2) board mm of its plain paper: the layout's, found once (0.2 s)
+    block_box: tuple[int, int, int, int] | None = None   # rows and columns of the frame's blocks over it
+    looked: tuple[float, np.ndarray] | None = None       # when it was last looked at, the blocks over it then
 
 
 class Pipeline:
@@ -164,9 +194,11 @@ class Pipeline:
             watch.motion.seed(watch.reference.view)
 
     # ----- one frame ---------------------------------------------------------------------
-    def process(self, frame: np.ndarray | None, between: Callable[[], None] | None = None) -> list[dict]:
+    def process(self, frame: np.ndarray | None, between: Callable[[], None] | None = None,
+                blocks: np.ndarray | None = None) -> list[dict]:
         """Run one frame; the ``board`` inputs it commits.  ``between`` is called before each board is
-        looked at (the camera service lets the table's work go first there)."""
+        looked at (the camera service lets the table's work go first there); with the frame's ``blocks``
+        (:func:`blocks_of`) a board lying still with nothing moved over it is not (``LOOK_EVERY_S``)."""
         start = time.perf_counter()
         self.frame_no += 1
         commits = []
@@ -208,6 +240,8 @@ class Pipeline:
                 paused = time.perf_counter()
                 between()
                 waited += time.perf_counter() - paused
+            if found is None and self._quiet(watch, blocks, start):
+                continue
             commit = self._board(watch, frame, grey, small, found)
             if commit:
                 commits.append(commit)
@@ -221,6 +255,23 @@ class Pipeline:
         lost = any(w.fix is None or w.fix.status in ("not_found", "too_few_markers", "covered", "held")
                    for w in self.boards.values())
         return lost and self.frame_no % self.settings.search_every == 0
+
+    def _quiet(self, watch: BoardWatch, blocks: np.ndarray | None, now: float) -> bool:
+        """Whether ``watch`` need not be looked at in this frame (``LOOK_EVERY_S``); when it must, the blocks
+        over it are kept for the next frames to compare with."""
+        if blocks is None or watch.block_box is None:
+            return False
+        r0, r1, c0, c1 = watch.block_box
+        over = blocks[r0:r1, c0:c1]
+        last = watch.looked
+        if (last is not None and now - last[0] < LOOK_EVERY_S and last[1].shape == over.shape
+                and watch.tracker.state == "still" and not (watch.busy or watch.touched or watch.stale)
+                and watch.fix is not None and watch.fix.status in ("ok", "partly_covered", "held")
+                and (self._turn is None or self._turn[0] != watch.layout.board)
+                and int(cv2.absdiff(over, last[1]).max()) <= CHANGE_LEVEL):
+            return True
+        watch.looked = (now, over.copy())
+        return False
 
     def _board(self, watch: BoardWatch, frame, grey, small, found) -> dict | None:
         fix = watch.locator.update(grey, self.detector, found)
@@ -343,6 +394,13 @@ class Pipeline:
         watch.window, watch.stale = Window.for_token(layout.token_mm), True
         offsets = watch.window.offsets
         to_image = watch.locator.to_image
+        w_mm, h_mm = layout.size_mm
+        edge = np.linspace(0, 1, 5)
+        outline = np.concatenate([np.stack([edge * w_mm, np.full(5, y)], 1) for y in (0, h_mm)]
+                                 + [np.stack([np.full(5, x), edge * h_mm], 1) for x in (0, w_mm)])
+        pts = to_image(outline) / BLOCK_PX        # the board's outline in blocks, one more all round
+        (c0, r0), (c1, r1) = np.floor(pts.min(0)).astype(int) - 1, np.ceil(pts.max(0)).astype(int) + 1
+        watch.block_box, watch.looked = (max(0, r0), max(0, r1), max(0, c0), max(0, c1)), None
         img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
         watch.scale = window_scale(watch.maps, watch.window)

@@ -8,7 +8,7 @@ While nothing needs its pictures (the running game watches no board, no calibrat
 nobody looked at them for a few seconds) the camera rests: one frame a second, enough to keep
 its health; it is back at its full rate as soon as a game watches a board.  A frame in which
 nothing changed is not looked at either, while every board lies still: the picture, cut into
-blocks of ``BLOCK_PX`` pixels, is compared with the last one the pipeline took, and none of its
+blocks of ``BLOCK_PX`` pixels (vision/pipeline.py), is compared with the last one the pipeline took, and none of its
 blocks moved by more than ``CHANGE_LEVEL`` (a camera's noise, averaged over a block, moves them
 by under one level; a token laid or a hand by tens).  The pipeline still takes a frame every
 ``FULL_PASS_S``, so a change too small for the blocks waits at most that long.  Once nothing has
@@ -33,7 +33,7 @@ import numpy as np
 from server.memory import give_back_free_memory, settle
 
 from .config import OFF, CameraConfig
-from .pipeline import LIGHT_WARN, Pipeline
+from .pipeline import CHANGE_LEVEL, LIGHT_WARN, Pipeline, blocks_of
 from .sources import FrameSource, SourceError
 
 log = logging.getLogger(__name__)
@@ -49,11 +49,6 @@ FIRST_FRAME_WITHIN_S = 10.0
 RESTING_FPS = 1.0
 #: Seconds the full rate is kept after someone asked for a picture (the calibrate or simulator page).
 LOOKED_AT_S = 5.0
-#: Side of the blocks a frame is cut into to see whether anything in it changed, pixels (a power of
-#: two: the picture is halved that many times, see :func:`blocks_of`).
-BLOCK_PX = 16
-#: A block whose mean moved by more than this (grey levels, in any colour) is a change.
-CHANGE_LEVEL = 6
 #: The pipeline takes a frame at least this often (seconds), changed or not; while the camera
 #: dozes deeply, at least every ``DEEP_FULL_PASS_S`` (that full pass was most of its CPU then).
 FULL_PASS_S = 1.0
@@ -210,6 +205,7 @@ class CameraService:
         except Exception as exc:     # a driver failing mid-stream must not end the thread
             log.warning("camera read failed: %s", exc)
             frame = None
+        blocks = None
         if frame is None:
             self.misses += 1
             if self.misses >= LOST_AFTER:
@@ -221,20 +217,21 @@ class CameraService:
             now = time.monotonic()
             self.frame_times.append(now)
             self.last_frame_at = time.time()
-            if not self._worth_a_look(frame, now):
+            blocks = blocks_of(frame) if isinstance(frame, np.ndarray) and frame.size else None
+            if not self._worth_a_look(blocks, now):
                 return []
         with self.lock:
-            commits = self.pipeline.process(frame, self._table_first)
+            commits = self.pipeline.process(frame, self._table_first, blocks)
         for inp in commits:
             self.commits += 1
             self.put(inp)
         return commits
 
-    def _worth_a_look(self, frame, now: float) -> bool:
-        """Whether the pipeline should take ``frame`` (see the module's docstring)."""
-        if not isinstance(frame, np.ndarray) or frame.size == 0:
-            return True         # the pipeline names what is wrong with it
-        blocks = blocks_of(frame)
+    def _worth_a_look(self, blocks: np.ndarray | None, now: float) -> bool:
+        """Whether the pipeline should take the frame cut into ``blocks`` (:func:`blocks_of`; None: not a
+        picture, which the pipeline names); see the module's docstring."""
+        if blocks is None:
+            return True
         same = (self._taken is not None and self._taken[1].shape == blocks.shape
                 and int(cv2.absdiff(blocks, self._taken[1]).max()) <= CHANGE_LEVEL and self.pipeline.at_rest())
         if not same:
@@ -427,22 +424,6 @@ class CameraService:
             img = draw(frame, self.pipeline, self.marks) if annotate else frame
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return buf.tobytes() if ok else None
-
-
-def blocks_of(frame: np.ndarray) -> np.ndarray:
-    """``frame`` averaged over blocks of about ``BLOCK_PX`` pixels a side, by halving it again and again:
-    OpenCV's area resize halves a picture on a fast path but takes its general one for any other factor
-    (a 1280x720 frame cut into 16-pixel blocks at once: 1.5 ms of CPU, halved four times 0.56; at
-    1920x1080, whose 1080 rows are no multiple of 16, 8.4 against 1.6).  Each halving rounds to whole
-    grey levels, so a block may differ by one level from the one-step mean: far under ``CHANGE_LEVEL``,
-    and every frame is cut the same way."""
-    steps = BLOCK_PX.bit_length() - 1
-    for _ in range(steps):
-        h, w = frame.shape[:2]
-        if h < 2 or w < 2:
-            break
-        frame = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    return frame
 
 
 def blank(width: int = 320, height: int = 180, text: str = "no camera") -> np.ndarray:

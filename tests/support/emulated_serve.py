@@ -15,9 +15,10 @@ through the process's stdin, one JSON command per line:
                                                     camera's: the synthetic one hands over the same
                                                     picture while nothing moves; this one adds a
                                                     sensor's noise, new in every frame
-    {"camera": "moving"}                            ... and something moves in view every frame, off
-                                                    the boards (the camera can then skip no frame:
-                                                    the pipeline takes every one, boards still)
+    {"camera": "moving"}                            ... and something moves in view every frame, over
+                                                    one board after another (a hand working over one
+                                                    board at a time: the camera then skips no frame,
+                                                    and looks at the board under it every frame)
     {"report": "/some/file.json"}                   write the readers' poll counts and the emulated
                                                     buses' clocks, transfers, per-transfer overhead
                                                     and the CPU spent emulating them there (for
@@ -54,6 +55,12 @@ def device_dir(data_dir) -> Path:
 CAMERA = {"gone": False, "fresh": False, "moving": False}
 #: The sensor noise of the fresh pictures, grey levels (a webcam's at indoor light is a few).
 NOISE_SIGMA = 2.5
+#: While something moves in view, it is over one board after another for this many frames each (a hand
+#: working over one board at a time, a second at the bench's 15 frames a second) ...
+MOVING_FRAMES_A_BOARD = 15
+#: ... a square this many pixels a side (60 mm at the synthetic table's 0.8 px a mm: a palm), its grey
+#: changing every frame.
+MOVING_PX = 48
 
 
 class SensorNoise:
@@ -66,7 +73,7 @@ class SensorNoise:
     ROWS = 32
     BANDS = 16
 
-    def __init__(self, shape: tuple[int, ...], seed: int = 20):
+    def __init__(self, shape: tuple[int, ...], seed: int = 20, spots=((MOVING_PX // 2, MOVING_PX // 2),)):
         import numpy as np
 
         band = -(-shape[0] // self.BANDS)
@@ -75,6 +82,7 @@ class SensorNoise:
         self.sub = np.clip(-noise, 0, 255).round().astype(np.uint8)
         self.rng = np.random.default_rng(seed + 1)
         self.count = 0
+        self.spots = list(spots)        # where something moves, in turn (picture pixels; see board_centres)
 
     def __call__(self, frame):
         import cv2
@@ -89,9 +97,27 @@ class SensorNoise:
             cv2.add(frame[top:top + rows], self.add[row:row + rows], dst=part)
             cv2.subtract(part, self.sub[row:row + rows], dst=part)
         self.count += 1
-        if CAMERA["moving"]:     # a patch in the top left corner, off the boards, changing every frame
-            out[:48, :48] = self.count * 97 % 256
+        if CAMERA["moving"]:
+            x, y = self.spots[self.count // MOVING_FRAMES_A_BOARD % len(self.spots)]
+            r = MOVING_PX // 2
+            out[max(0, y - r):y + r, max(0, x - r):x + r] = self.count * 97 % 256
         return out
+
+
+def board_centres(source) -> list[tuple[int, int]]:
+    """The middles of the synthetic camera's boards in its picture (pixels), where :class:`SensorNoise`
+    moves something in turn; the picture's top left corner for another camera."""
+    from vision.sources import SyntheticSource
+    from vision.synthetic import board_homography
+
+    if not isinstance(source, SyntheticSource):
+        return [(MOVING_PX // 2, MOVING_PX // 2)]
+    centres = []
+    for place in source.scene.boards:
+        w, h = place.layout.size_mm
+        x, y, z = board_homography(source.scene, place) @ (w / 2, h / 2, 1.0)
+        centres.append((int(x / z), int(y / z)))
+    return centres
 
 
 def _unpluggable(source):
@@ -115,7 +141,7 @@ def _unpluggable(source):
             if not CAMERA["fresh"] or frame is None:
                 return frame
             if getattr(self, "noise", None) is None or self.noise.add.shape[1:] != frame.shape[1:]:
-                self.noise = SensorNoise(frame.shape)
+                self.noise = SensorNoise(frame.shape, spots=board_centres(self))
             return self.noise(frame)
 
     source.__class__ = Unpluggable
