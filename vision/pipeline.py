@@ -266,7 +266,8 @@ class Pipeline:
         last = watch.looked
         if (last is not None and now - last[0] < LOOK_EVERY_S and last[1].shape == over.shape
                 and watch.tracker.state == "still" and not (watch.busy or watch.touched or watch.stale)
-                and watch.fix is not None and watch.fix.status in ("ok", "partly_covered", "held")
+                and watch.maps is not None and watch.fix is not None
+                and watch.fix.status in ("ok", "partly_covered", "held")
                 and (self._turn is None or self._turn[0] != watch.layout.board)
                 and int(cv2.absdiff(over, last[1]).max()) <= CHANGE_LEVEL):
             return True

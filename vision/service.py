@@ -8,9 +8,10 @@ While nothing needs its pictures (the running game watches no board, no calibrat
 nobody looked at them for a few seconds) the camera rests: one frame a second, enough to keep
 its health; it is back at its full rate as soon as a game watches a board.  A frame in which
 nothing changed is not looked at either, while every board lies still: the picture, cut into
-blocks of ``BLOCK_PX`` pixels (vision/pipeline.py), is compared with the last one the pipeline took, and none of its
-blocks moved by more than ``CHANGE_LEVEL`` (a camera's noise, averaged over a block, moves them
-by under one level; a token laid or a hand by tens).  The pipeline still takes a frame every
+blocks of ``BLOCK_PX`` pixels (vision/pipeline.py, which leaves a still board alone by the same
+blocks), is compared with the last one the pipeline took, and none of its blocks moved by more
+than ``CHANGE_LEVEL`` (a camera's noise, averaged over a block, moves them by under one level; a
+token laid or a hand by tens).  The pipeline still takes a frame every
 ``FULL_PASS_S``, so a change too small for the blocks waits at most that long.  Once nothing has
 changed for ``DOZE_AFTER_S`` the camera dozes: ``DOZING_FPS`` frames a second until a frame
 shows a change (a hand reaching over the table is then seen up to a fifth of a second later, and
