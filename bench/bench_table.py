@@ -33,20 +33,21 @@ What happens, in order:
    hardware/hub.py, vision/service.py), each waited for on ``/api/health``'s paces.  The issue's
    idle target ("a game waiting") is judged on the second: a table where nobody has done anything
    for a while; the first is what a pause between two moves costs;
-3. **play**: for ``--play-seconds``, the boards watched and something moving in the camera's
-   view every frame, over one board after another for a second each (a hand working over one
-   board at a time; tests/support/emulated_serve.py), so the pipeline takes every frame and looks
-   at that board in each, and at each board it leaves: the camera really working.  At a busy table's pace: cards laid on the seat readers
-   (``--reader-rate`` a second, seat after seat, each taken off again a second later: a tap,
-   then a lift) and taps sent over HTTP as the simulator page or a phone sends them
-   (``--http-rate`` a second, open loop).  Input to screen: for a reader, from the card landing
-   on the emulated chip to the ``state`` holding its tap reaching the screens; for HTTP, from
-   sending to the same.  "TV" is the slowest of the twelve table-room clients, "all" the slowest
-   of the twenty.  Also: the camera's frames per second (its own measure, ``/api/health``), the
-   polls per second each reader answered, CPU per part, and memory every five seconds (its growth:
-   the least-squares slope over the later half of play's samples).  Before
-   and after play, the disk's own floor: p50/p99 of a small append and fsync in the journal's
-   folder (:func:`fsync_ms`), so the input-to-screen figures can be read against what the disk allows.
+3. **play**: for ``--play-seconds``, the boards watched and something moving in the camera's view
+   every frame, over one board after another for a second each (a hand working over one board at a
+   time; tests/support/emulated_serve.py), so the pipeline takes every frame and looks at that
+   board in each, and at each board it leaves: the camera really working.  At a busy table's pace:
+   cards laid on the seat readers (``--reader-rate`` a second, seat after seat, each taken off
+   again a second later: a tap, then a lift) and taps sent over HTTP as the simulator page or a
+   phone sends them (``--http-rate`` a second, open loop).  Input to screen: for a reader, from
+   the card landing on the emulated chip to the ``state`` holding its tap reaching the screens;
+   for HTTP, from sending to the same.  "TV" is the slowest of the twelve table-room clients,
+   "all" the slowest of the twenty.  Also: the camera's frames per second (its own measure,
+   ``/api/health``), the polls per second each reader answered, CPU per part, and memory every
+   five seconds (its growth: the least-squares slope over the later half of play's samples).
+   Before and after play, the disk's own floor: p50/p99 of a small append and fsync in the
+   journal's folder (:func:`fsync_ms`), so the input-to-screen figures can be read against what
+   the disk allows.
 
 Before those runs, the same idle figures (start-up, CPU, memory with the tiny game waiting and
 20 screens) are taken once for the README's first command, ``tofu-table serve --simulate``
@@ -75,8 +76,8 @@ loads get the same quota; ``--time-pi-share`` times the yardstick again in this 
 ``--parts`` times, in this process, what the table does most often (median of five runs):
 the camera pipeline on one frame of the bench's play (the synthetic table with all its boards,
 each frame with new sensor noise and the patch moving over one board after another, as the
-camera service gives it to the pipeline; CPU ms a frame, periodic board readings included) and one empty poll of an emulated MFRC522 reader
-(CPU us, and how much of it is the chip's emulation).
+camera service gives it to the pipeline; CPU ms a frame, periodic board readings included) and
+one empty poll of an emulated MFRC522 reader (CPU us, and how much of it is the chip's emulation).
 
 Run from the repository root (as root for the quota):
     python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--pi-share 0.197 | --time-pi-share] [--json]
