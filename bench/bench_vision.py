@@ -46,7 +46,7 @@ from vision.classify import Window, classify               # noqa: E402
 from vision.layout import sample_layouts                   # noqa: E402
 from vision.lens import Lens                               # noqa: E402
 from vision.markers import detect, make_detector           # noqa: E402
-from vision.pipeline import Pipeline                       # noqa: E402
+from vision.pipeline import Pipeline, blocks_of            # noqa: E402
 from vision.tokens import UNKNOWN                          # noqa: E402
 
 FPS = 30
@@ -264,7 +264,8 @@ def frame_times(frames: int) -> dict:
 
 
 def commit_latency(runs: int, taken: int = 1) -> list[int]:
-    """Frames to the commit after a hand takes ``taken`` tokens off diet-1 and leaves."""
+    """Frames to the commit after a hand takes ``taken`` tokens off diet-1 and leaves, each frame given to the
+    pipeline as the camera service gives it (with its change blocks: the still boards are left alone)."""
     ls = {k: v for k, v in sample_layouts().items() if k in ("shop", "diet-1", "diet-2")}
     frames_to_commit = []
     for r in range(runs):
@@ -273,16 +274,18 @@ def commit_latency(runs: int, taken: int = 1) -> list[int]:
         syn.calibrate(pipe, scene)
         rng = np.random.default_rng(r)
         before = {p.layout.board: syn.random_tokens(p.layout, rng) for p in scene.boards}
+        def live(img):
+            return pipe.process(img, None, blocks_of(img))
         for i in range(10):
-            pipe.process(syn.render(syn.with_tokens(scene, before, i))[0])
+            live(syn.render(syn.with_tokens(scene, before, i))[0])
         after = {b: dict(t) for b, t in before.items()}
         for slot in sorted(after["diet-1"])[r:r + taken]:
             after["diet-1"].pop(slot)
         for i in range(8):
-            pipe.process(syn.render(syn.with_tokens(scene, after if i > 3 else before, 20 + i,
-                                                    [syn.Hand(tip=(250 + 8 * i, 520), origin=(200, 1300))]))[0])
+            live(syn.render(syn.with_tokens(scene, after if i > 3 else before, 20 + i,
+                                            [syn.Hand(tip=(250 + 8 * i, 520), origin=(200, 1300))]))[0])
         for i in range(30):
-            if pipe.process(syn.render(syn.with_tokens(scene, after, 40 + i))[0]):
+            if live(syn.render(syn.with_tokens(scene, after, 40 + i))[0]):
                 frames_to_commit.append(i + 1)
                 break
         else:
