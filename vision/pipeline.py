@@ -102,6 +102,12 @@ def blocks_of(frame: np.ndarray) -> np.ndarray:
     return frame
 
 
+def blocks_alike(now: np.ndarray, before: np.ndarray | None) -> bool:
+    """Whether no block of ``now`` moved by more than ``CHANGE_LEVEL`` since ``before`` (the same part of the
+    picture cut by :func:`blocks_of`; None: nothing to compare with)."""
+    return before is not None and before.shape == now.shape and int(cv2.absdiff(now, before).max()) <= CHANGE_LEVEL
+
+
 def too_far(watch: "BoardWatch") -> list[str]:
     """The slots of a located board seen coarser than the classifier reads reliably (still read)."""
     if watch.scale is None or not (watch.fix and watch.fix.usable):
@@ -264,12 +270,12 @@ class Pipeline:
         r0, r1, c0, c1 = watch.block_box
         over = blocks[r0:r1, c0:c1]
         last = watch.looked
-        if (last is not None and now - last[0] < LOOK_EVERY_S and last[1].shape == over.shape
+        if (last is not None and now - last[0] < LOOK_EVERY_S
                 and watch.tracker.state == "still" and not (watch.busy or watch.touched or watch.stale)
                 and watch.maps is not None and watch.fix is not None
                 and watch.fix.status in ("ok", "partly_covered", "held")
                 and (self._turn is None or self._turn[0] != watch.layout.board)
-                and int(cv2.absdiff(over, last[1]).max()) <= CHANGE_LEVEL):
+                and blocks_alike(over, last[1])):
             return True
         watch.looked = (now, over.copy())
         return False

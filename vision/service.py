@@ -34,7 +34,7 @@ import numpy as np
 from server.memory import give_back_free_memory, settle
 
 from .config import OFF, CameraConfig
-from .pipeline import CHANGE_LEVEL, LIGHT_WARN, Pipeline, blocks_of
+from .pipeline import LIGHT_WARN, Pipeline, blocks_alike, blocks_of
 from .sources import FrameSource, SourceError
 
 log = logging.getLogger(__name__)
@@ -233,8 +233,7 @@ class CameraService:
         picture, which the pipeline names); see the module's docstring."""
         if blocks is None:
             return True
-        same = (self._taken is not None and self._taken[1].shape == blocks.shape
-                and int(cv2.absdiff(blocks, self._taken[1]).max()) <= CHANGE_LEVEL and self.pipeline.at_rest())
+        same = blocks_alike(blocks, None if self._taken is None else self._taken[1]) and self.pipeline.at_rest()
         if not same:
             self._changed_at = now
         elif not self.collecting and now - self._taken[0] < (DEEP_FULL_PASS_S if self.dozing_deeply()
