@@ -44,7 +44,9 @@ What happens, in order:
    for HTTP, from sending to the same.  "TV" is the slowest of the twelve table-room clients,
    "all" the slowest of the twenty.  Also: the camera's frames per second (its own measure,
    ``/api/health``), the polls per second each reader answered, CPU per part, and memory every
-   five seconds (its growth: the least-squares slope over the later half of play's samples).
+   second (its growth: the least-squares slope over the later half of play's samples; and, from six
+   minutes of play, the same slope of each minute's lowest sample, of all memory and of the anonymous
+   alone: :func:`floor_slope`, which leaves out a sawtooth of memory freed and taken again within a minute).
    Before and after play, the disk's own floor: p50/p99 of a small append and fsync in the
    journal's folder (:func:`fsync_ms`), so the input-to-screen figures can be read against what
    the disk allows.
@@ -467,6 +469,25 @@ def slope_kib_per_min(samples: list[tuple[float, int]]) -> float:
     return 0.0 if var == 0 else sum((t - mt) * (k - mk) for t, k in zip(ts, ks)) / var * 60
 
 
+def minute_floors(samples: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """The lowest of the (seconds, KiB) samples in each minute from the first: memory that is freed and
+    taken again within a minute (a frame's buffers, the heaps' trims: a sawtooth of a few MiB) left out, so
+    that what stays taken shows."""
+    minutes: dict[int, tuple[float, int]] = {}
+    for t, k in samples:
+        m = int((t - samples[0][0]) // 60)
+        if m not in minutes or k < minutes[m][1]:
+            minutes[m] = (t, k)
+    return [minutes[m] for m in sorted(minutes)]
+
+
+def floor_slope(samples: list[tuple[float, int]]) -> float | None:
+    """:func:`slope_kib_per_min` of the later half of the minutes' floors (:func:`minute_floors`); None
+    under six minutes of samples (too few floors to fit)."""
+    floors = minute_floors(samples)
+    return round(slope_kib_per_min(floors), 1) if len(floors) >= 6 else None
+
+
 def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float = 2.0, http_rate: float = 2.0,
         tvs: int = 12, fps: float = 15, quota: CpuQuota | None = None, progress=None,
         client_processes: int = 4, deep_doze_after_s: float | None = None, light_screens: bool = False) -> dict:
@@ -561,7 +582,8 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
             plan.sort()
             fps_seen: list[float] = []
             play_from = len(rss)                # the samples of play (its growth)
-            next_sample = 5.0
+            anon: list[tuple[float, int]] = []  # the same, anonymous memory only (the libraries' file pages left out)
+            next_sample, next_fps = 1.0, 5.0
             with ThreadPoolExecutor(max_workers=8) as pool:
                 for due, what, k in plan:
                     while (now := time.perf_counter() - t1) < due:
@@ -575,8 +597,11 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
                     else:
                         srv.hardware(remove=seat)
                     if now >= next_sample:
-                        next_sample += 5.0
+                        next_sample += 1.0
                         rss.append((time.perf_counter() - began, rss_kib(pid)))
+                        anon.append((time.perf_counter() - began, rss_kib(pid, "RssAnon")))
+                    if now >= next_fps:
+                        next_fps += 5.0
                         fps_seen.append(camera_fps(srv))
             time.sleep(1.0)                     # the last lifts
             fps_seen.append(camera_fps(srv))
@@ -655,6 +680,8 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
         "idle_anon_mib": round(idle_anon / 1024, 1), "idle_file_mib": round(idle_file / 1024, 1),
         "startup_rss_mib": round(rss[0][1] / 1024, 1), "rss_max_mib": round(max(k for _, k in rss) / 1024, 1),
         "rss_end_mib": round(rss[-1][1] / 1024, 1), "rss_slope_kib_per_min": round(slope_kib_per_min(rss[play_from:]), 1),
+        "rss_floor_slope_kib_per_min": floor_slope(rss[play_from:]), "anon_floor_slope_kib_per_min": floor_slope(anon),
+        "rss_floors": [(round(t, 1), k) for t, k in minute_floors(rss[play_from:])],
         "rss_samples": [(round(t, 1), k) for t, k in rss],
         "camera_fps": round(statistics.median(v or 0.0 for v in fps_seen), 1), "camera_fps_asked": fps,
         "reader_polls": {r: round(v, 1) for r, v in sorted(polls.items())},
@@ -836,7 +863,10 @@ def describe(f: dict) -> str:
               f"  memory: {f['startup_rss_mib']} MiB at the first answer, idle {f['idle_rss_mib']} MiB"
               f" (anonymous {f['idle_anon_mib']}, mapped from files {f['idle_file_mib']})"
               f", max {f['rss_max_mib']} MiB, end "
-              f"{f['rss_end_mib']} MiB, later-half growth {f['rss_slope_kib_per_min']} KiB/min",
+              f"{f['rss_end_mib']} MiB, later-half growth {f['rss_slope_kib_per_min']} KiB/min"
+              + ("" if f["rss_floor_slope_kib_per_min"] is None else
+                 f"; of each minute's lowest {f['rss_floor_slope_kib_per_min']} KiB/min (anonymous "
+                 f"{f['anon_floor_slope_kib_per_min']})"),
               "  memory over time (s: MiB): " + ", ".join(
                   f"{t:g}: {k / 1024:.1f}" for t, k in f["rss_samples"][::max(1, len(f["rss_samples"]) // 12)])]
     if f["throttled_s"] is not None:

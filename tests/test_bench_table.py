@@ -12,6 +12,21 @@ from bench.pi_quota import PI4_CORE_SHARE, _bodies, advance
 from tests.support.server import run_server
 
 
+def _sawtooth(growth_kib_per_min: float) -> list[tuple[float, int]]:
+    """Half an hour of samples a second: 3.6 MiB taken and freed every 47 s on top of ``growth``."""
+    return [(t, int(100_000 + 3_600 * (t % 47) / 47 + growth_kib_per_min * t / 60)) for t in range(1800)]
+
+
+@pytest.mark.parametrize("growth", [0.0, 30.0])
+def test_memory_growth_is_read_under_the_sawtooth(growth):
+    # what a 30-minute run must tell apart: memory that stays taken (growth) from memory freed and taken
+    # again within a minute (a sawtooth of a few MiB: the swing a plain slope has to see through)
+    samples = _sawtooth(growth)
+    assert abs(bench_table.floor_slope(samples) - growth) <= 1.0
+    assert len(bench_table.minute_floors(samples)) == 30
+    assert bench_table.floor_slope(samples[:300]) is None     # five minutes: too few floors
+
+
 def test_whole_table_runs_briefly_and_reports_every_figure():
     r = bench_table.run(play_seconds=4, idle_seconds=1, deep_doze_after_s=20)
     assert r["clients"] == 20 and r["reader_taps"] == 8 and r["http_taps"] == 8
@@ -36,6 +51,8 @@ def test_whole_table_runs_briefly_and_reports_every_figure():
     assert threads["camera"] == r["play_cpu"]["camera"], threads
     assert abs(sum(v for k, v in threads.items() if k.startswith("readers-")) - r["play_cpu"]["readers"]) <= 0.3, threads
     assert len(r["rss_samples"]) >= 3 and r["idle_rss_mib"] > 0
+    # four seconds of play are too few minutes to fit the memory's floor to
+    assert r["rss_floor_slope_kib_per_min"] is None and len(r["rss_floors"]) == 1
     # the idle memory told apart: the server's own (anonymous) and the libraries' pages mapped from files
     assert r["idle_anon_mib"] > 0 and r["idle_file_mib"] > 0
     assert abs(r["idle_anon_mib"] + r["idle_file_mib"] - r["idle_rss_mib"]) < 8, r
