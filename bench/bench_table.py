@@ -662,7 +662,7 @@ def run(play_seconds: float = 60, idle_seconds: float = 10, reader_rate: float =
 
     polls = polls_per_second(polls0, polls1)
     figures = {
-        "quota_cores": quota.cores if quota else None, "play_seconds": round(play_wall, 1),
+        "quota_cores": quota.cores if quota else None, "quota_slice_us": quota.slice_us if quota else None, "play_seconds": round(play_wall, 1),
         "clients": len(watchers), "client_processes": watchers.processes,
         "screens": "light" if light_screens else "python-socketio",
         "reader_taps": sum(len(v) for v in placed.values()), "http_taps": len(sent),
@@ -819,7 +819,8 @@ def ratio(a: float | None, b: float | None) -> str:
 
 def describe(f: dict) -> str:
     """The figures of one run, as lines to read."""
-    quota = "none" if f["quota_cores"] is None else f"{f['quota_cores']:.3f} cores of this machine"
+    quota = "none" if f["quota_cores"] is None else f"{f['quota_cores']:.3f} cores of this machine" + (
+        "" if f.get("quota_slice_us") is None else f", the kernel's slice {f['quota_slice_us']} us")
     lines = [f"quota: {quota}"
              f"; {f['clients']} clients in {f['client_processes']} processes"
              f"{' (light screens)' if f.get('screens') == 'light' else ''}; {f['reader_taps']} reader taps and {f['http_taps']} HTTP taps in "
@@ -904,6 +905,8 @@ def main(argv=None) -> int:
                         "bench/pi_quota.py)")
     parser.add_argument("--time-pi-share", action="store_true",
                         help="time the Pi 4 yardstick in this run instead of using --pi-share")
+    parser.add_argument("--slice-us", type=int, help="the kernel's CFS bandwidth slice while a quota runs "
+                        "(/proc/sys/kernel/sched_cfs_bandwidth_slice_us; put back after); default: as it is")
     parser.add_argument("--pi-python", help="the interpreter timing the Pi 4 work with --time-pi-share "
                         "(default: a Python 3.7)")
     parser.add_argument("--client-processes", type=int, default=4,
@@ -952,7 +955,7 @@ def main(argv=None) -> int:
             print("  target: " + line)
     for name, cores in runs:
         # a group of this run's own: two benches at once in one group would share its quota and its counts
-        quota = CpuQuota(cores, name=f"tofu-pi-{os.getpid()}") if cores else None
+        quota = CpuQuota(cores, name=f"tofu-pi-{os.getpid()}", slice_us=args.slice_us) if cores else None
         try:
             results[name] = run(args.play_seconds, args.idle_seconds, args.reader_rate, args.http_rate,
                                 fps=args.fps, quota=quota, progress=progress,

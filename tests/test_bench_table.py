@@ -5,6 +5,8 @@ targets are measured by the benchmark's full runs, not by this test.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bench import bench_table
@@ -119,3 +121,18 @@ def test_the_parts_the_table_does_most_often_are_timed():
     f = bench_table.parts(runs=1, frames=5, polls=20)
     assert f["boards"] >= 5 and f["slots"] > 100
     assert f["frame_cpu_ms"] > 0 and 0 < f["empty_poll_emulation_us"] < f["empty_poll_cpu_us"]
+
+
+def test_a_quota_with_its_own_slice_puts_the_kernels_slice_back():
+    # the slice is one setting for the whole machine: a bench run that changes it must leave it as it was
+    from bench.pi_quota import CGROUP_ROOT, SLICE_FILE, CpuQuota
+    if not (os.access(SLICE_FILE, os.W_OK) and os.access(CGROUP_ROOT, os.W_OK)):
+        pytest.skip("needs root and the cgroup v1 cpu controller (as the quota's bench runs do)")
+    before = SLICE_FILE.read_text().strip()
+    quota = CpuQuota(0.3, name=f"tofu-pi-test-{os.getpid()}", slice_us=1000)
+    try:
+        assert SLICE_FILE.read_text().strip() == "1000"
+        assert (quota.path / "cpu.cfs_quota_us").read_text().strip() == "3000"
+    finally:
+        quota.remove()
+    assert SLICE_FILE.read_text().strip() == before and not quota.path.exists()
