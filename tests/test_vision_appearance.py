@@ -548,6 +548,29 @@ def test_under_a_dimmed_light_a_dark_token_a_few_grey_levels_off_still_reads_its
     assert min(calibration.values()) > MAX_DISTANCE, calibration
 
 
+def test_a_shopping_token_whose_icon_blur_washed_out_is_never_a_negative_distance_from_any_type():
+    """A look too far from every type is matched again with its icon allowed washed out by blur (``washed``).  That
+    took the icon's residual off a distance the gain's and the glare's doubts had already shrunk, so it could fall
+    below none (down to -1.5 on the first renderer's play frames): its square root is NaN, and a NaN reads as not
+    near, whatever type the look was nearest.  A shopping token (dark grey, pale pips) seen paler, its pips' contrast
+    washed to a third or less, under 0-60 grey levels of glare: every squared distance to every type is a true
+    distance (never negative), and the nearest type is the shopping token's."""
+    white = np.float32((205, 200, 195))
+    faces = {"covered": ((70, 70, 70), 0.9), "meat": ((45, 35, 175), 0.3), "dairy": ((235, 200, 160), -0.2)}
+    look = lambda face, icon: np.r_[np.log((np.float32(face) + DARK) / (white + DARK)), icon]
+    ref = Reference(board="shop", empty=np.zeros((1, 9, 3), np.uint8), white=white[None], patch=None, slots=["x"])
+    ref.tokens = {k: np.stack([look(f, i), np.full(4, 0.05)]).astype(np.float32) for k, (f, i) in faces.items()}
+    centre, spread = spreads(ref)
+    spread = np.sqrt(spread ** 2 + np.stack([ref.tokens[t][1] for t in ref.tokens]) ** 2)
+    seen = [(grey, icon, glare) for grey in (90, 100, 110) for icon in (0.1, 0.2, 0.3) for glare in (0, 20, 40, 60)]
+    looks = SimpleNamespace(colour=np.stack([look((g, g, g), i) for g, i, _ in seen]).astype(np.float32),
+                            glare=np.float32([gl for *_, gl in seen]), gain=np.ones(len(seen), np.float32),
+                            around=np.tile(np.float32((60, 50, 150)), (len(seen), 1)))
+    z2 = _distances(looks, np.arange(len(seen)), centre, spread, np.tile(white, (len(seen), 1)), washed=True)
+    assert (z2 >= 0).all(), [(s, z) for s, z in zip(seen, z2.round(2)) if (z < 0).any()]
+    assert (z2.argmin(1) == list(faces).index("covered")).all()
+
+
 def test_the_too_far_advice_never_asks_for_the_size_the_camera_already_captures():
     """Issue 13: the owner told spaces are too far is offered 1920x1080 only when the camera captures less; at
     1920x1080 already, the advice is where to put the camera."""

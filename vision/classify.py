@@ -907,17 +907,22 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     least = np.where(floor & (gain < 1), ADDED_FLOOR, 0.0)
     added = np.maximum(np.maximum(ADDED_DOUBT * looks.glare[rows], least) / np.maximum(gain, 0.05), 1e-3)[:, None]
     x = (looks.colour[rows, None] - centre[None]) / spread
-    # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
-    a, b = (x * v).sum(-1), (x * w).sum(-1)
-    vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
-    z2 = (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / (vv * ww - vw * vw)
+    a = (x * v).sum(-1)                                                         # (v has no icon term)
+    washed_out = 0.0
     if washed:
         # blur washes a token's icon out into its face (and its face towards what lies around it): the icon's
-        # contrast c may have shrunk by a share f (0..1, about ICON_DOUBT), never grown or turned over
+        # contrast c may have shrunk by a share f (0..1, about ICON_DOUBT), never grown or turned over.  The icon's
+        # residual is taken against the washed-out contrast before the two doubts below are (taken after, from a
+        # residual the doubts had already shrunk, it made the distance negative: NaN, never near)
         c, o, s = centre[None, :, 3], looks.colour[rows, None, 3], spread[..., 3]
         f = np.clip(c * (c - o) / (c * c + (s / ICON_DOUBT) ** 2), 0, 1)
-        z2 += np.where((a < 0) & (o * c > 0), ((o - c * (1 - f)) / s) ** 2 + (f / ICON_DOUBT) ** 2 - x[..., 3] ** 2, 0)
-    return z2
+        blurred = (a < 0) & (o * c > 0)
+        x[..., 3] = np.where(blurred, (o - c * (1 - f)) / s, x[..., 3])
+        washed_out = np.where(blurred, (f / ICON_DOUBT) ** 2, 0.0)
+    # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
+    b = (x * w).sum(-1)
+    vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
+    return (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / (vv * ww - vw * vw) + washed_out
 
 
 def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
