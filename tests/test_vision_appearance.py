@@ -15,9 +15,9 @@ from tests.support.vision_scenes import calibrated, layouts, random_layout_token
 from vision import scenes
 from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
-from vision.classify import (ADDED_DOUBT, DARK, EMPTY_DIFF, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference,
-                             Window, _distances, _outside_by, classify, paper_points, read_windows, spreads,
-                             token_look)
+from vision.classify import (ADDED_DOUBT, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, MAX_DISTANCE, SATURATED, STEP_MM,
+                             TOKEN_DIFF, Reference, Window, _distances, _outside_by, classify, paper_points,
+                             read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
 
@@ -440,6 +440,27 @@ def test_between_the_thresholds_the_face_decides_where_it_says_much_and_the_ligh
     assert classify(ref, play, window).labels == [None, "dairy", UNKNOWN]
     warmer = np.clip(play * np.float32((0.88, 1.0, 1.12)), 0, 255).astype(np.uint8)
     assert classify(ref, warmer, window).labels[1] == UNKNOWN
+
+
+def test_an_empty_space_printed_like_a_type_reads_empty_where_its_face_is_its_print_and_a_faint_token_does_not():
+    """Issue 13's hard tables at 1920x1080: empty spaces printed like a type (the grain, fats and dairy rows), where the
+    light's mix changed since calibration, differ from it by little under the empty threshold but above the camouflage
+    rule's lower one, and read unknown: 39 of 220 unknowns there, plainly empty in the picture.  Where the face read
+    lies much nearer the print under it than any type (CAMOUFLAGE_MARGIN spreads), it is that print: the space reads
+    empty.  A faint pale token on a space printed nearly like it, as faint, lies nearer its type: still unknown, never
+    empty (the camouflage rule's own case, the test above)."""
+    window = Window.for_token(20.0)
+    green, like_dairy, nearer_dairy, faint = (60, 120, 40), (230, 200, 195), (235, 200, 185), (235, 200, 176)
+    prints = [like_dairy, nearer_dairy, green, (150, 150, 150)]
+    ref = _dairy_and_meat_reference(window, prints, ["body.dairy.1", "body.dairy.2", "body.veg.1", "body.grain.1"], 2)
+    play = np.stack([_printed_window(window, like_dairy), _printed_window(window, nearer_dairy, faint),
+                     _printed_window(window, green), _printed_window(window, prints[3])]).astype(np.float32)
+    light = np.ones((4, 3), np.float32)
+    light[:2] *= (1 / 1.04, 1.0, 1.04)                   # the two dairy-like spaces: 4 % off the board's light colour
+    lit = np.clip(play * light[:, None, :], 0, 255).astype(np.uint8)
+    looks = read_windows(ref, lit, window)
+    assert (CAMOUFLAGE_SHARE * EMPTY_DIFF < looks.diff[:2]).all() and (looks.diff[:2] <= EMPTY_DIFF).all()
+    assert classify(ref, lit, window).labels == [None, UNKNOWN, None, None]
 
 
 def test_a_shopping_token_blurred_at_the_far_side_reads_covered_and_one_with_a_dark_icon_does_not():
