@@ -470,13 +470,14 @@ def slope_kib_per_min(samples: list[tuple[float, int]]) -> float:
 
 
 def minute_floors(samples: list[tuple[float, int]]) -> list[tuple[float, int]]:
-    """The lowest of the (seconds, KiB) samples in each minute from the first: memory that is freed and
-    taken again within a minute (a frame's buffers, the heaps' trims: a sawtooth of a few MiB) left out, so
-    that what stays taken shows."""
+    """The lowest of the (seconds, KiB) samples in each whole minute from the first: memory that is freed
+    and taken again within a minute (a frame's buffers, the heaps' trims: a sawtooth of a few MiB) left
+    out, so that what stays taken shows.  A last minute not over (the sample after play) has no floor."""
     minutes: dict[int, tuple[float, int]] = {}
+    whole = int((samples[-1][0] - samples[0][0]) // 60) if samples else 0
     for t, k in samples:
         m = int((t - samples[0][0]) // 60)
-        if m not in minutes or k < minutes[m][1]:
+        if m < whole and (m not in minutes or k < minutes[m][1]):
             minutes[m] = (t, k)
     return [minutes[m] for m in sorted(minutes)]
 
