@@ -484,14 +484,18 @@ def test_a_shopping_token_blurred_at_the_far_side_reads_covered_and_one_with_a_d
     assert classify(far, dark, window).labels == [UNKNOWN] * 8
 
 
-def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0) -> np.ndarray:
-    """A slot's window (K, 3): paper with a space printed as a pale ring around a dark centre (the harder renderer's
-    slot art), a token of colour ``token`` lying ``at`` (mm) off its centre, all under a light ``gain`` times
-    calibration's (clipped at 255, as a camera saturates); drawn finely, blurred about a window sample."""
+RINGS = ((11, (150, 160, 175)), (8, (225, 215, 205)), (4, (90, 70, 60)))
+
+
+def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0, rings=RINGS) -> np.ndarray:
+    """A slot's window (K, 3): paper with a space printed as ``rings`` (radius mm, colour; by default a pale ring
+    around a dark centre, the harder renderer's slot art), a token of colour ``token`` lying ``at`` (mm) off its
+    centre, all under a light ``gain`` times calibration's (clipped at 255, as a camera saturates); drawn finely,
+    blurred about a window sample."""
     fine = 8
     n, mm = window.side * fine, fine / STEP_MM
     img = np.full((n, n, 3), (185, 180, 175), np.float32)
-    for radius, colour in ((11, (150, 160, 175)), (8, (225, 215, 205)), (4, (90, 70, 60))):
+    for radius, colour in rings:
         cv2.circle(img, (n // 2, n // 2), int(radius * mm), colour, -1)
     if token is not None:
         cv2.circle(img, (int(n / 2 + at[0] * mm), int(n / 2 + at[1] * mm)), int(10 * mm), token, -1)
@@ -654,3 +658,24 @@ def test_under_a_changed_light_a_token_nearer_its_type_than_the_print_under_it_r
     looks = read_windows(ref, warmer, window)
     assert TOKEN_DIFF < looks.diff[0] < 1.2 * TOKEN_DIFF, "a faint token: the changed-light rule's"
     assert classify(ref, warmer, window).labels == ["dairy", None, "meat", None]
+
+
+def test_a_space_whose_paper_around_saturates_under_glare_reads_by_its_print_and_a_pale_token_there_stays_unknown():
+    """Issue 13's medium tables: under 70-80 grey levels of glare the white paper around a shopping space saturates
+    all over, so no light can be measured around it, and every such slot read unknown: dark shopping tokens plainly
+    in view and empty spaces alike.  The light is then fitted on the window's unsaturated print alone: a dark token
+    (its face unsaturated) reads its type, an empty space reads empty where the print shows wherever a token may
+    lie, and a pale token washed out with the paper never reads empty (unknown)."""
+    window = Window.for_token(20.0)
+    nuts, dairy = (60, 80, 110), (235, 200, 160)
+    # a shopping space: a grey rim (print clear of a token) around its picture, neither saturating under the glare
+    space = lambda face=None: _ringed_window(window, face, rings=((14, (110, 110, 105)),) + RINGS[::2])
+    ref = Reference(board="shop", empty=np.stack([space()] * 3),
+                    white=np.tile(np.float32((185, 180, 175)), (3, 1)), patch=None, slots=["a", "b", "c"])
+    for kind, face in (("nuts", nuts), ("dairy", dairy)):
+        ref.tokens[kind] = token_look(read_windows(ref, np.stack([space(face)] * 3), window).colour)
+    play = np.stack([space(), space(nuts), space(dairy)])
+    glared = np.clip(play.astype(np.float32) + 75, 0, 255).astype(np.uint8)
+    outside = glared[:, window.outside]
+    assert (outside >= SATURATED).any(2).all(), "the paper around every slot saturates all over"
+    assert classify(ref, glared, window).labels == [None, "nuts", UNKNOWN]

@@ -12,7 +12,10 @@ Reading a slot (:func:`read_windows`):
    along x and y, as for every light fit below) is compared with the same pixels of the empty
    board: the per-channel median ratio is how the light changed here since calibration (a
    shadow, the window's daylight, the lamp), whatever the print.
-   Ratios that spread widely (glare on part of the square) make the slot ``unknown``.
+   Ratios that spread widely (glare on part of the square) make the slot ``unknown``.  An outside saturated all
+   over (glare on the white paper) leaves the light to the fit below, over the window's unsaturated print alone;
+   the slot is then read as a saturated face is (empty only by what its unsaturated part shows), but a face of its
+   own that is not saturated gives its colour as any face does.
 2. *Find the token.*  The light-corrected window is compared with the empty board's window
    (allowing a pixel of play); the place within the search area where the difference is
    largest over a disc of the token's size is where the token lies.  Then the light is measured
@@ -527,14 +530,14 @@ class Looks:
                                  # of the icon's brightness relative to the face
     usable: np.ndarray           # (N,) False: the light or the face could not be read (glare, a hand)
     where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
-    clipped: np.ndarray          # (N,) True: too bright to read (glare or over-exposure saturated it)
+    clipped: np.ndarray          # (N,) True: glare or over-exposure saturated much of its face, or all around it
     glare: np.ndarray            # (N,) light added at the slot since calibration (grey levels)
     gain: np.ndarray             # (N,) the light's gain at the slot since calibration (all channels' mean)
     around: np.ndarray           # (N, 3) the empty board's mean colour where the light was fitted (calibration light)
     noise: np.ndarray            # (N,) the light fit's median miss over the window (noise, JPEG, blur)
     tint: np.ndarray             # (3,) the colour of the light's change since calibration over the board: each
                                  # channel's gain over the three's mean
-    seen: np.ndarray             # (N,) a face saturated in the light measured around it: the largest mean difference
+    seen: np.ndarray             # (N,) a face saturated, or the outside saturated all over: the largest mean difference
                                  # over the unsaturated part of a token's disc anywhere it may lie (inf where some
                                  # such disc is less than half unsaturated; NaN for every other slot)
     faces: np.ndarray            # (N, M) the face ring read: its samples in the window's core (``Window.faces``)
@@ -622,12 +625,14 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     clipped_c = core(clipped)
     face, bad = lit[rows, idx], clipped_c[rows, idx]
     colour = masked_median(face, ~bad)
-    washed = usable & ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
-    glared |= washed
-    usable &= ~glared
+    washed = ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    # a saturated outside's paper could hide a pale token as a washed face's samples could: both are read for what
+    # their unsaturated part shows (``seen``); a face not saturated there keeps its colour (a dark token in glare)
+    unseen = (usable & washed) | glared
+    usable = (usable | glared) & ~washed
     seen = np.full(n, np.nan, np.float32)
-    if washed.any():
-        seen[washed] = _seen(tuple(v[washed] for v in near), lit[washed], clipped_c[washed], window)
+    if unseen.any():
+        seen[unseen] = _seen(tuple(v[unseen] for v in near), lit[unseen], clipped_c[unseen], window)
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
@@ -638,7 +643,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
     w = keep[..., None]
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
-    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, glared, added[:, 0], gain.mean(1),
+    return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
                  idx)
 
@@ -781,7 +786,10 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                                & (looks.noise <= QUIET_NOISE))
         hidden = _print_distances(reference, window, slot_of[doubt]).min(1) < CAMOUFLAGE_Z
         limit[doubt[hidden]] *= CAMOUFLAGE_SHARE
-    empty = looks.usable & (looks.diff <= limit)
+    # where the light was measured on the print alone (a saturated outside), the paper could hide a pale token:
+    # empty only by what the unsaturated part shows (``seen``), as for a saturated face
+    measured = looks.usable & np.isnan(looks.seen)
+    empty = measured & (looks.diff <= limit)
     with np.errstate(invalid="ignore"):
         empty |= looks.seen <= CAMOUFLAGE_SHARE * limit
     # the empty class: how far below the empty threshold the difference is
@@ -793,10 +801,11 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     lit = looks.usable & (looks.glare <= GLARE_MOST)
     full = np.flatnonzero(lit & (looks.diff >= token))
     # a face saturated on much of it (its seen measured; over-exposed, or under glare): its unsaturated part, read below
-    over = np.flatnonzero(~np.isnan(looks.seen) & ~empty & (looks.glare <= GLARE_MOST) & (looks.diff >= token))
+    over = np.flatnonzero(~looks.usable & ~np.isnan(looks.seen) & ~empty & (looks.glare <= GLARE_MOST)
+                          & (looks.diff >= token))
     # between the thresholds, in a quiet picture under little glare, a face far from every type is the print showing
     # through: an empty space
-    band = np.flatnonzero(lit & ~empty & (looks.diff < token) & (looks.glare <= BAND_GLARE)
+    band = np.flatnonzero(lit & measured & ~empty & (looks.diff < token) & (looks.glare <= BAND_GLARE)
                           & (looks.noise <= QUIET_NOISE))
     if names and len(full) + len(band) + len(over):
         rows = np.r_[full, band, over]
