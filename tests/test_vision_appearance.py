@@ -679,3 +679,25 @@ def test_a_space_whose_paper_around_saturates_under_glare_reads_by_its_print_and
     outside = glared[:, window.outside]
     assert (outside >= SATURATED).any(2).all(), "the paper around every slot saturates all over"
     assert classify(ref, glared, window).labels == [None, "nuts", UNKNOWN]
+
+
+def test_under_a_changed_light_a_token_plainly_there_a_little_beyond_reach_of_its_type_reads_it():
+    """Issue 13's hard tables at 1920x1080: under a light dimmed and changed in colour since calibration, tokens
+    plainly in view (meat, fats, nuts; their face differing from the empty board by several times a token's
+    difference) lay 4-5.5 spreads from their type, past MAX_DISTANCE, and read unknown: 16 of 22 "too far" unknowns.
+    Under such a light a face plainly a token, sure of its type among the types, reads it up to TINTED_FAR spreads
+    off; where the light kept its colour the same face stays unknown, and so does one farther out."""
+    window = Window.for_token(20.0)
+    green, meat, grey, violet = (60, 120, 40), (45, 35, 175), (150, 150, 150), (120, 90, 200)
+    prints = [green, green, green, grey, violet]
+    ref = _dairy_and_meat_reference(window, prints, ["a", "b", "c", "body.grain.1", "body.fats.1"], 0)
+    faces = [(75, 35, 175), (80, 35, 175), (90, 35, 175)]           # meat's face ever more off: 4.6, 5.2, 6.3 spreads
+    play = np.stack([_printed_window(window, green, f) for f in faces]
+                    + [_printed_window(window, p) for p in prints[3:]]).astype(np.float32)
+    labels = {}
+    for change, colour in (("none", (1.0, 1.0, 1.0)), ("warmer", (0.88, 1.0, 1.12))):
+        lit = np.clip(play * np.float32(colour), 0, 255).astype(np.uint8)
+        assert (read_windows(ref, lit, window).diff[:3] > 10 * TOKEN_DIFF).all(), "plainly tokens"
+        labels[change] = classify(ref, lit, window).labels
+    assert labels["warmer"] == ["meat", "meat", UNKNOWN, None, None]
+    assert labels["none"] == [UNKNOWN, UNKNOWN, UNKNOWN, None, None]
