@@ -701,3 +701,21 @@ def test_under_a_changed_light_a_token_plainly_there_a_little_beyond_reach_of_it
         labels[change] = classify(ref, lit, window).labels
     assert labels["warmer"] == ["meat", "meat", UNKNOWN, None, None]
     assert labels["none"] == [UNKNOWN, UNKNOWN, UNKNOWN, None, None]
+
+
+def test_under_a_changed_dimmed_light_a_pale_token_between_the_thresholds_reads_its_type_where_unlike_its_print():
+    """Issue 13's hard tables at 1920x1080: under a light dimmed and changed in colour since calibration, pale tokens
+    (dairy, grain, nuts) whose difference from the empty board lay between the empty and the token thresholds read
+    unknown even within a spread of their type, since there an empty space printed like a type shows that type's look.
+    A face lying TINTED_MARGIN spreads nearer its type than the print under it is no print (the changed light's own
+    test for a faint token): a dairy token on a space printed unlike dairy reads dairy, the empty space there empty."""
+    window = Window.for_token(20.0)
+    green, pale_blue, printed, dairy = (60, 120, 40), (235, 200, 160), (235, 200, 178), (233, 198, 158)
+    prints = [green, printed, printed, pale_blue, (150, 150, 150)]
+    ref = _dairy_and_meat_reference(window, prints, ["body.veg.1", "a", "b", "body.dairy.1", "body.grain.1"], 0)
+    play = np.stack([_printed_window(window, green), _printed_window(window, printed, dairy)]
+                    + [_printed_window(window, p) for p in prints[2:]]).astype(np.float32)
+    lit = np.clip(play * np.float32((0.88 * 0.5, 0.5, 1.12 * 0.5)), 0, 255).astype(np.uint8)
+    looks = read_windows(ref, lit, window)
+    assert EMPTY_DIFF / looks.gain[1] < looks.diff[1] < TOKEN_DIFF / looks.gain[1], "between the thresholds"
+    assert classify(ref, lit, window).labels == [None, "dairy", None, None, None]
