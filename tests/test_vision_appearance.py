@@ -522,26 +522,38 @@ def test_a_space_whose_pale_print_saturates_reads_empty_where_the_rest_shows_the
     assert classify(ref, play, window).labels == [None, "meat", UNKNOWN, UNKNOWN]
 
 
+#: The paper around a slot, BGR, in the one-slot references below.
+PAPER = np.float32((205, 200, 195))
+
+
+def _look(face, icon: float) -> np.ndarray:
+    """A face's look as the classifier reads it: its colour against the paper (log), then its icon's contrast."""
+    return np.r_[np.log((np.float32(face) + DARK) / (PAPER + DARK)), icon]
+
+
+def _types_learnt(faces: dict) -> tuple[list, np.ndarray, np.ndarray]:
+    """Types learnt from ``faces`` (type -> (BGR face, icon contrast)) as calibration learns them: the types, their
+    centres and their spreads, each type's own included (as the classifier matches them)."""
+    ref = Reference(board="x", empty=np.zeros((1, 9, 3), np.uint8), white=PAPER[None], patch=None, slots=["x"])
+    ref.tokens = {k: np.stack([_look(f, i), np.full(4, 0.05)]).astype(np.float32) for k, (f, i) in faces.items()}
+    centre, spread = spreads(ref)
+    return list(ref.tokens), centre, np.sqrt(spread ** 2 + np.stack([ref.tokens[t][1] for t in ref.tokens]) ** 2)
+
+
 def _meat_face_off(grey: float, glare: float, gain: float) -> dict:
     """Scaled distance to each of meat, nuts and dairy of a meat face ``grey`` levels of the calibration light off
     (as glare the fit missed, or the sensor's error brought back from a dimmed light), with ``glare`` measured at
     the slot and the light's ``gain`` since calibration; the light fitted over dark print."""
-    white = np.float32((205, 200, 195))
     faces = {"meat": ((45, 35, 175), 0.3), "nuts": ((40, 80, 125), 0.3), "dairy": ((235, 200, 160), -0.2)}
-    look = lambda face, icon: np.r_[np.log((np.float32(face) + DARK) / (white + DARK)), icon]
-    ref = Reference(board="diet-1", empty=np.zeros((1, 9, 3), np.uint8), white=white[None], patch=None, slots=["x"])
-    ref.tokens = {k: np.stack([look(f, i), np.full(4, 0.05)]).astype(np.float32) for k, (f, i) in faces.items()}
-    centre, spread = spreads(ref)
-    own = np.stack([ref.tokens[t][1] for t in ref.tokens])
-    spread = np.sqrt(spread ** 2 + own ** 2)
+    names, centre, spread = _types_learnt(faces)
     face, icon = np.float32(faces["meat"][0]), faces["meat"][1]
     inner = face * np.exp(icon)
     seen = face + grey
-    shifted = np.r_[np.log((seen + DARK) / (white + DARK)),
+    shifted = np.r_[np.log((seen + DARK) / (PAPER + DARK)),
                     np.log(inner + grey + DARK).mean() - np.log(seen + DARK).mean()].astype(np.float32)
     looks = SimpleNamespace(colour=shifted[None], glare=np.float32([glare]), gain=np.float32([gain]),
                             around=np.float32([[60, 50, 150]]))
-    return dict(zip(ref.tokens, np.sqrt(_distances(looks, np.array([0]), centre, spread, white[None])[0])))
+    return dict(zip(names, np.sqrt(_distances(looks, np.array([0]), centre, spread, PAPER[None])[0])))
 
 
 def test_a_dark_token_under_glare_measured_a_share_off_still_reads_its_type_and_only_under_glare():
@@ -580,20 +592,15 @@ def test_a_shopping_token_whose_icon_blur_washed_out_is_never_a_negative_distanc
     near, whatever type the look was nearest.  A shopping token (dark grey, pale pips) seen paler, its pips' contrast
     washed to a third or less, under 0-60 grey levels of glare: every squared distance to every type is a true
     distance (never negative), and the nearest type is the shopping token's."""
-    white = np.float32((205, 200, 195))
     faces = {"covered": ((70, 70, 70), 0.9), "meat": ((45, 35, 175), 0.3), "dairy": ((235, 200, 160), -0.2)}
-    look = lambda face, icon: np.r_[np.log((np.float32(face) + DARK) / (white + DARK)), icon]
-    ref = Reference(board="shop", empty=np.zeros((1, 9, 3), np.uint8), white=white[None], patch=None, slots=["x"])
-    ref.tokens = {k: np.stack([look(f, i), np.full(4, 0.05)]).astype(np.float32) for k, (f, i) in faces.items()}
-    centre, spread = spreads(ref)
-    spread = np.sqrt(spread ** 2 + np.stack([ref.tokens[t][1] for t in ref.tokens]) ** 2)
+    names, centre, spread = _types_learnt(faces)
     seen = [(grey, icon, glare) for grey in (90, 100, 110) for icon in (0.1, 0.2, 0.3) for glare in (0, 20, 40, 60)]
-    looks = SimpleNamespace(colour=np.stack([look((g, g, g), i) for g, i, _ in seen]).astype(np.float32),
+    looks = SimpleNamespace(colour=np.stack([_look((g, g, g), i) for g, i, _ in seen]).astype(np.float32),
                             glare=np.float32([gl for *_, gl in seen]), gain=np.ones(len(seen), np.float32),
                             around=np.tile(np.float32((60, 50, 150)), (len(seen), 1)))
-    z2 = _distances(looks, np.arange(len(seen)), centre, spread, np.tile(white, (len(seen), 1)), washed=True)
+    z2 = _distances(looks, np.arange(len(seen)), centre, spread, np.tile(PAPER, (len(seen), 1)), washed=True)
     assert (z2 >= 0).all(), [(s, z) for s, z in zip(seen, z2.round(2)) if (z < 0).any()]
-    assert (z2.argmin(1) == list(faces).index("covered")).all()
+    assert (z2.argmin(1) == names.index("covered")).all()
 
 
 def test_the_too_far_advice_never_asks_for_the_size_the_camera_already_captures():
