@@ -74,6 +74,8 @@ machine's cores, or ``both`` (the default): unconstrained, then ``pi4``.  The ``
 ``--pi-cores`` times a Pi 4 core's share of a core here, by default the fixed share measured once on
 a quiet moment (``bench.pi_quota.PI4_CORE_SHARE``, or ``--pi-share``), so that runs at different
 loads get the same quota; ``--time-pi-share`` times the yardstick again in this run instead.
+``--slice-us`` sets the kernel's CFS bandwidth slice while a quota runs and puts it back after (the
+default 5 ms is more than the pi4 quota's budget a period; 1 ms measured no better: bench/README.md).
 
 ``--parts`` times, in this process, what the table does most often (median of five runs):
 the camera pipeline on one frame of the bench's play (the synthetic table with all its boards,
@@ -82,7 +84,7 @@ camera service gives it to the pipeline; CPU ms a frame, periodic board readings
 one empty poll of an emulated MFRC522 reader (CPU us, and how much of it is the chip's emulation).
 
 Run from the repository root (as root for the quota):
-    python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--pi-share 0.197 | --time-pi-share] [--json]
+    python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--pi-share 0.197 | --time-pi-share] [--slice-us N] [--json]
     python3 bench/bench_table.py --parts
 Exit status 1 when a tap was never journaled; the targets are printed, met or MISSED, not enforced
 (on a shared machine they say more about the load than the table).
