@@ -867,17 +867,16 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
             token_like = own_print - np.sqrt(z2[faint, best[faint]]) >= TINTED_MARGIN
             for i in at[(z[np.arange(len(faint)), best[faint]] < TINTED_Z) & ~token_like]:
                 labels[i], conf[i] = UNKNOWN, 0.0
+        # how far each face between the thresholds lies from the print under it, and from its nearest type
+        band_print = _from_print(reference, window, looks, slot_of, band, shared)
+        band_type = np.sqrt(z2[len(full):len(full) + len(band)].min(1))
         # a face on a space printed like a type, much nearer the print under it than any type: the print
-        shown = np.flatnonzero(looks.diff[band] <= plain[band])                  # (its places in ``band``)
         print_like = np.zeros(n, bool)
-        print_like[band[shown]] = (np.sqrt(z2[len(full) + shown].min(1))
-                                   - _from_print(reference, window, looks, slot_of, band[shown], shared)
-                                   >= CAMOUFLAGE_MARGIN)
+        print_like[band] = (looks.diff[band] <= plain[band]) & (band_type - band_print >= CAMOUFLAGE_MARGIN)
         # under a changed light, a face there is its type's token only much nearer the type than the print under it
         own_look = np.full(n, steady)
         if not steady:
-            own_look[band] = (_from_print(reference, window, looks, slot_of, band, shared)
-                              - np.sqrt(z2[len(full):len(full) + len(band)].min(1)) >= TINTED_MARGIN)
+            own_look[band] = band_print - band_type >= TINTED_MARGIN
         for j, i in enumerate(band, len(full)):
             if z2[j, best[j]] > BAND_EMPTY ** 2 or print_like[i]:
                 labels[i], conf[i] = EMPTY, np.clip(1.0 - looks.diff[i] / (2 * TOKEN_DIFF * dim[i]), 0.5, 1.0)
