@@ -15,9 +15,9 @@ from tests.support.vision_scenes import calibrated, layouts, random_layout_token
 from vision import scenes
 from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
-from vision.classify import (ADDED_DOUBT, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, MAX_DISTANCE, SATURATED, STEP_MM,
-                             TOKEN_DIFF, Reference, Window, _distances, _outside_by, classify, paper_points,
-                             read_windows, spreads, token_look)
+from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GLARE_DIFF, MAX_DISTANCE,
+                             SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by, classify,
+                             paper_points, read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
 
@@ -726,3 +726,25 @@ def test_under_a_changed_dimmed_light_a_pale_token_between_the_thresholds_reads_
     looks = read_windows(ref, lit, window)
     assert EMPTY_DIFF / looks.gain[1] < looks.diff[1] < TOKEN_DIFF / looks.gain[1], "between the thresholds"
     assert classify(ref, lit, window).labels == [None, "dairy", None, None, None]
+
+
+def test_between_the_thresholds_under_glare_a_face_plainly_nearer_its_print_reads_empty():
+    """Issue 13's hard tables at 1920x1080: between the empty and the token thresholds, under more than BAND_GLARE of
+    glare, every face read unknown, empty spaces printed like dairy among them.  There a face under the plain empty
+    threshold lying CAMOUFLAGE_MARGIN spreads nearer its print than any type is the print: a space printed like dairy,
+    under a light 2 % off the board's colour, reads empty, while a faint dairy token on a space printed nearly like
+    it, near both, stays unknown (never empty); a token is never read from the glare (main: the space unknown)."""
+    window = Window.for_token(20.0)
+    green, pale_blue, grey = (60, 120, 40), (235, 200, 160), (150, 150, 150)
+    spaces = [(green, None), ((235, 200, 185), (234, 200, 169)), ((230, 200, 195), None), (pale_blue, None),
+              (grey, None)]
+    prints = [p for p, _ in spaces]
+    ref = _dairy_and_meat_reference(window, prints, [f"body.s.{k}" for k in range(len(prints))], 0)
+    play = np.stack([_printed_window(window, p, t) for p, t in spaces]).astype(np.float32)
+    play[2] *= np.float32((1 / 1.02, 1.0, 1.02))
+    lit = np.clip(play + np.float32([0, 15, 15, 0, 0])[:, None, None], 0, 255).astype(np.uint8)
+    looks = read_windows(ref, lit, window)
+    at = [1, 2]
+    assert (looks.glare[at] > BAND_GLARE).all() and (looks.diff[at] > CAMOUFLAGE_SHARE * EMPTY_DIFF).all()
+    assert (looks.diff[at] < TOKEN_DIFF + GLARE_DIFF * looks.glare[at]).all(), "between the thresholds"
+    assert classify(ref, lit, window).labels == [None, UNKNOWN, None, None, None]

@@ -818,10 +818,12 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                           & (looks.diff >= token))
     # between the thresholds, in a quiet picture under little glare, a face far from every type is the print showing
     # through: an empty space
-    band = np.flatnonzero(lit & measured & ~empty & (looks.diff < token) & (looks.glare <= BAND_GLARE)
-                          & (looks.noise <= QUIET_NOISE))
-    if names and len(full) + len(band) + len(over):
-        rows = np.r_[full, band, over]
+    between = lit & measured & ~empty & (looks.diff < token) & (looks.noise <= QUIET_NOISE)
+    band = np.flatnonzero(between & (looks.glare <= BAND_GLARE))
+    # ... and under more glare, under the plain empty threshold, only a face plainly nearer its print than any type
+    glared = np.flatnonzero(between & (looks.glare > BAND_GLARE) & (looks.diff <= plain))
+    if names and len(full) + len(band) + len(over) + len(glared):
+        rows = np.r_[full, band, over, glared]
         centre, shared = spreads(reference)
         # a type whose own plan tokens looked more varied than the rest gets that much more room, and is
         # less likely where both fit (the Gaussian's own scale)
@@ -886,6 +888,14 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         for j, i in enumerate(over, len(full) + len(band)):
             if z2[j, best[j]] <= OVER_TOKEN ** 2 and share[j] >= min_confidence:
                 labels[i], conf[i] = names[best[j]], share[j]
+        # under glare a face far from every type may be a washed token, not the print: only the print's own margin
+        # (on a space printed like a type, under the plain threshold) says empty; a token there stays unknown
+        at = np.arange(len(rows) - len(glared), len(rows))
+        nearest = np.sqrt(z2[at, best[at]])
+        own_print = _from_print(reference, window, looks, slot_of, glared, shared)
+        for i, z, p in zip(glared, nearest, own_print):
+            if z - p >= CAMOUFLAGE_MARGIN:
+                labels[i], conf[i] = EMPTY, np.clip(1.0 - looks.diff[i] / (2 * TOKEN_DIFF * dim[i]), 0.5, 1.0)
     return Reading(labels, conf)
 
 
