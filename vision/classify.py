@@ -806,7 +806,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     with np.errstate(invalid="ignore"):
         empty |= looks.seen <= CAMOUFLAGE_SHARE * limit
     # the empty class: how far below the empty threshold the difference is
-    conf[empty] = np.clip(1.0 - looks.diff[empty] / (2 * TOKEN_DIFF * dim[empty]), 0.5, 1.0)
+    empty_conf = np.clip(1.0 - looks.diff / (2 * TOKEN_DIFF * dim), 0.5, 1.0)
+    conf[empty] = empty_conf[empty]
     for i in np.flatnonzero(empty):
         labels[i] = EMPTY
     # under glare the print's difference from calibration is noisier: a token needs more of it
@@ -869,19 +870,21 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
             token_like = own_print - np.sqrt(z2[faint, best[faint]]) >= TINTED_MARGIN
             for i in at[(z[np.arange(len(faint)), best[faint]] < TINTED_Z) & ~token_like]:
                 labels[i], conf[i] = UNKNOWN, 0.0
-        # how far each face between the thresholds lies from the print under it, and from its nearest type
-        band_print = _from_print(reference, window, looks, slot_of, band, shared)
-        band_type = np.sqrt(z2[len(full):len(full) + len(band)].min(1))
+        # how far each face between the thresholds (under little glare, then under more) lies from the print under
+        # it, and from its nearest type
+        bands = np.r_[band, glared]
+        from_print = _from_print(reference, window, looks, slot_of, bands, shared)
+        from_type = np.sqrt(z2[np.r_[len(full):len(full) + len(band), len(rows) - len(glared):len(rows)]].min(1))
         # a face on a space printed like a type, much nearer the print under it than any type: the print
         print_like = np.zeros(n, bool)
-        print_like[band] = (looks.diff[band] <= plain[band]) & (band_type - band_print >= CAMOUFLAGE_MARGIN)
+        print_like[bands] = (looks.diff[bands] <= plain[bands]) & (from_type - from_print >= CAMOUFLAGE_MARGIN)
         # under a changed light, a face there is its type's token only much nearer the type than the print under it
         own_look = np.full(n, steady)
         if not steady:
-            own_look[band] = band_print - band_type >= TINTED_MARGIN
+            own_look[band] = (from_print - from_type)[:len(band)] >= TINTED_MARGIN
         for j, i in enumerate(band, len(full)):
             if z2[j, best[j]] > BAND_EMPTY ** 2 or print_like[i]:
-                labels[i], conf[i] = EMPTY, np.clip(1.0 - looks.diff[i] / (2 * TOKEN_DIFF * dim[i]), 0.5, 1.0)
+                labels[i], conf[i] = EMPTY, empty_conf[i]
             elif (own_look[i] and looks.diff[i] > plain[i] and z2[j, best[j]] <= BAND_TOKEN ** 2
                   and share[j] >= min_confidence):
                 labels[i], conf[i] = names[best[j]], share[j]
@@ -890,12 +893,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
                 labels[i], conf[i] = names[best[j]], share[j]
         # under glare a face far from every type may be a washed token, not the print: only the print's own margin
         # (on a space printed like a type, under the plain threshold) says empty; a token there stays unknown
-        at = np.arange(len(rows) - len(glared), len(rows))
-        nearest = np.sqrt(z2[at, best[at]])
-        own_print = _from_print(reference, window, looks, slot_of, glared, shared)
-        for i, z, p in zip(glared, nearest, own_print):
-            if z - p >= CAMOUFLAGE_MARGIN:
-                labels[i], conf[i] = EMPTY, np.clip(1.0 - looks.diff[i] / (2 * TOKEN_DIFF * dim[i]), 0.5, 1.0)
+        for i in glared[print_like[glared]]:
+            labels[i], conf[i] = EMPTY, empty_conf[i]
     return Reading(labels, conf)
 
 
