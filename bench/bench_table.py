@@ -82,6 +82,8 @@ the camera pipeline on one frame of the bench's play (the synthetic table with a
 each frame with new sensor noise and the patch moving over one board after another, as the
 camera service gives it to the pipeline; CPU ms a frame, periodic board readings included) and
 one empty poll of an emulated MFRC522 reader (CPU us, and how much of it is the chip's emulation).
+Every run times the same two first (medians of three), as **the day's machine**: the runs of two days
+are compared by what the table's own work cost on each (the quota's yardstick does not tell).
 
 Run from the repository root (as root for the quota):
     python3 bench/bench_table.py [--play-seconds 60] [--idle-seconds 10] [--quota both] [--pi-share 0.197 | --time-pi-share] [--slice-us N] [--json]
@@ -929,6 +931,13 @@ def main(argv=None) -> int:
         return 0
 
     runs, share = quota_runs(args.quota, args.pi_cores, args.pi_share, args.time_pi_share, args.pi_python)
+    # the table's own work timed on the day's machine: the quota's yardstick (pure-Python arithmetic) does not
+    # follow what makes the table cheaper or dearer from one day to the next (stop 38: a third less CPU in play
+    # on a fresh VM, the yardstick no faster), so runs of different days are compared by this
+    machine = parts(runs=3)
+    if not args.json:
+        print(f"the day's machine: a pipeline frame of play {machine['frame_cpu_ms']} ms of CPU, an empty "
+              f"MFRC522 poll {machine['empty_poll_cpu_us']} us (medians of 3, the bench's process alone)")
 
     def progress(message: str) -> None:
         if not args.json:
@@ -972,7 +981,8 @@ def main(argv=None) -> int:
             for line in verdicts(results[name], "pi4" if cores else "none"):
                 print("  target: " + line)
     if args.json:
-        print(json.dumps({"pi4": share, "load_average": os.getloadavg(), **idles, "runs": results}, indent=2))
+        print(json.dumps({"pi4": share, "machine": machine, "load_average": os.getloadavg(), **idles, "runs": results},
+                         indent=2))
     elif share:
         how = (f"timed now, n-body: {share['here_us_per_step']} us a step here with Python {share['python']}, "
                f"{share['pi4_us_per_step']} on the Pi 4" if "python" in share else "fixed, --pi-share")
