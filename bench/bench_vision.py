@@ -312,6 +312,19 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _cache(text: str) -> Path | None:
+    """The folder of rendered shots (None for ''), refused when it is one renderer's own folder: that
+    folder's shots sit one level deeper than they are looked for, so every shot would be rendered again."""
+    if not text:
+        return None
+    folder = Path(text)
+    if any((shot / "truth.json").exists() for shot in folder.glob("*-*")):
+        raise argparse.ArgumentTypeError(
+            f"{text} holds one renderer's shots: --cache takes the folder above it ({folder.resolve().parent}), "
+            "in which each renderer and picture size has a folder of its own")
+    return folder
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--conditions", type=int, default=40)
@@ -322,7 +335,8 @@ def main() -> int:
     ap.add_argument("--shots", type=int, default=8, help="tables per level (each calibrated anew)")
     ap.add_argument("--pictures", type=int, default=3, help="pictures read per table")
     ap.add_argument("--first-shot", type=int, default=0, help="start at this shot (seeds level base + n)")
-    ap.add_argument("--cache", default=str(CACHE), help="folder of rendered shots ('' renders every time)")
+    ap.add_argument("--cache", default=str(CACHE), type=_cache,
+                    help="folder of rendered shots, one folder a renderer and size in it ('' renders every time)")
     ap.add_argument("--levels-only", action="store_true", help="only the harder renderer's error")
     ap.add_argument("--timing-only", action="store_true",
                     help="only the time per frame and the commit latency (no error figures)")
@@ -333,7 +347,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     total, total_found = Tally(), Tally()
     for level in [v for v in args.levels.split(",") if v and not args.timing_only]:
-        t, found = level_error(level, args.shots, args.pictures, Path(args.cache) if args.cache else None,
+        t, found = level_error(level, args.shots, args.pictures, args.cache,
                                args.first_shot, not args.no_lens, args.size)
         total, total_found = total.merge(t), total_found.merge(found)
         _print_tally(f"harder renderer, {level}", t)
