@@ -15,9 +15,9 @@ from tests.support.vision_scenes import calibrated, layouts, random_layout_token
 from vision import scenes
 from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
-from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GLARE_DIFF, MAX_DISTANCE,
-                             SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by, classify,
-                             paper_points, read_windows, spreads, token_look)
+from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
+                             MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
+                             classify, paper_points, read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
 
@@ -805,3 +805,33 @@ def test_under_a_glare_spots_edge_a_space_reads_empty_by_what_its_unsaturated_pa
     assert (CAMOUFLAGE_SHARE * EMPTY_DIFF < looks.seen[:2]).all() and (looks.seen[:2] < EMPTY_DIFF).all(), \
         "both spaces read by their unsaturated part, between the camouflage share and the plain threshold"
     assert classify(ref, play, window).labels == [None, UNKNOWN, UNKNOWN, "meat"]
+
+
+def test_a_board_mostly_under_glare_keeps_its_light_and_never_reads_a_dark_token_as_a_paler_type():
+    """Issue 13's hard tables: glare over most of a board lifted every slot's ratio to the empty board, and their
+    median, the board's usual gain that each slot's light fit is held towards, took the glare in (1.37 times the
+    light on one board): brought back to calibration's light with that gain, a dark token looked paler.  Glare adds
+    light, a light's gain multiplies: around a space the print's contrast tells them apart.  Seven of nine spaces
+    under 35-60 grey levels of glare, the light 1.05 or 0.8 times calibration's: the gain read at every slot is the
+    light's (within GAIN_DOUBT), and a nuts token never reads as the paler grain (it did under the dimmed light)."""
+    window = Window.for_token(20.0)
+    art = ((16, (110, 130, 150)), (13.5, (185, 180, 175))) + RINGS       # a printed row around each space too
+    space = lambda token=None, gain=1.0: _ringed_window(window, token, gain=gain, rings=art)
+    faces = {"meat": (45, 35, 175), "nuts": (60, 80, 110), "grain": (85, 110, 140)}
+    ref = Reference(board="diet-1", empty=np.stack([space()] * 9), white=np.tile(np.float32((185, 180, 175)), (9, 1)),
+                    patch=None, slots=[f"s{i}" for i in range(9)])
+    for kind, face in faces.items():
+        ref.tokens[kind] = token_look(read_windows(ref, np.stack([space(face)] * 9), window).colour)
+    kinds = ["meat", "nuts", "grain"] + [None] * 6
+
+    def seen(gain: float, glare: float) -> np.ndarray:
+        play = np.stack([space(faces.get(k), gain) for k in kinds]).astype(np.float32)
+        play[:7] += glare                                                  # the last two spaces clear of it
+        return np.clip(play, 0, 255).astype(np.uint8)
+
+    for gain, glare in ((1.05, 35.0), (0.8, 60.0)):
+        assert np.abs(read_windows(ref, seen(gain, glare), window).gain / gain - 1).max() < GAIN_DOUBT
+    assert classify(ref, seen(1.05, 35.0), window).labels == kinds
+    dimmed = classify(ref, seen(0.8, 60.0), window).labels
+    assert dimmed[0] == "meat" and dimmed[3:] == kinds[3:], dimmed
+    assert all(r in (k, UNKNOWN) for k, r in zip(kinds, dimmed)), "no token read as another type"

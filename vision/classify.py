@@ -21,9 +21,10 @@ Reading a slot (:func:`read_windows`):
    largest over a disc of the token's size is where the token lies.  Then the light is measured
    again from everything in the window clear of that place (far more print than the outside
    alone): a gain (in the tint the light took on over the whole board, held towards the board's
-   usual gain) and light added to every channel (glare, never below none at the slot), planar
-   over the window (a glare spot's edge slopes across a square; where much was added, also falling off
-   from the slot's centre, as a round spot's light does), fitted against the empty board,
+   usual gain: the median ratio around the slots where the light, fitted freely, added little) and light
+   added to every channel (glare, never below none at the slot), planar over the window (a glare spot's
+   edge slopes across a square; where much was added, also falling off from the slot's centre, as a round
+   spot's light does), fitted against the empty board,
    leaving out samples that changed otherwise (a neighbour's token); the token is found again
    in that light.  Its disc's mean difference says whether anything lies there at
    all: the empty decision is made against the printed space.
@@ -609,6 +610,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     with np.errstate(invalid="ignore"):
         usable &= ~((high - low) > UNEVEN * gain).any(1)
     gain = np.where(np.isfinite(gain), gain, 1.0).astype(np.float32)
+    ratio_gain = gain.mean(1)
     inv = 1 / gain
     # the token is looked for, and read, in the window's core only (the rest is for the light)
     core = lambda v: np.ascontiguousarray(window.crop(v)).reshape(n, -1, *v.shape[2:])
@@ -624,18 +626,19 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     keep = (window.clear[best] & ~sat)[:, co]
     tint = gain / gain.mean(1, keepdims=True)
     tint = np.median(tint[usable], 0) if usable.any() else np.ones(3, np.float32)
-    usual = float(np.median(gain[usable].mean(1))) if usable.any() else 1.0
     # per sample, summed over the channels in the tint: ref^2, ref, ref * cur, cur
     mix = lambda v, t: v[..., 0] * t[0] + v[..., 1] * t[1] + v[..., 2] * t[2]    # (no BLAS threads)
     cc, rc = cur[:, co], empty.ref_c.astype(np.float32)
     parts = (mix(rc * rc, tint * tint), mix(rc, tint), mix(rc * cc, tint), mix(cc, (1, 1, 1)))
     grid = window.grid[::2]
-    gain, added = fit_light(parts, keep, grid, usual)
+    gain, added = fit_light(parts, keep, grid, _usual_gain(ratio_gain, usable))
     res = np.abs(cc - (gain[:, None] * tint)[:, None, :] * rc - window.added(added, co)[..., None])
     res = res[..., 0] + res[..., 1] + res[..., 2]                           # (a reduction over 3 is slow)
     noise = masked_quantiles(res[..., None], keep[..., None])[0][:, 0]
     keep &= res <= np.maximum(3 * noise[:, None], 6.0)
-    gain, added = fit_light(parts, keep, grid, usual)
+    sums = light_sums(parts, keep, grid)
+    usual = _usual_gain(ratio_gain, usable, solve_light(sums)[1][:, 0])
+    gain, added = solve_light(sums, usual)
     # under much added light, a glare spot's fall-off across the window too
     spot = np.flatnonzero(added[:, 0] > CURVE_FROM)
     if len(spot):
@@ -672,6 +675,17 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
                  idx)
+
+
+def _usual_gain(ratio_gain: np.ndarray, usable: np.ndarray, added: np.ndarray | None = None) -> float:
+    """The board's usual gain: the median of the outside's ratios to the empty board (``ratio_gain``, (N,)) over the
+    ``usable`` slots, and of those, given ``added`` (N,: the light each slot's fit added, its gain fitted freely from
+    the print's contrast), over the slots with less than CURVE_FROM added where there are any.  A ratio takes glare
+    in as gain: over a board mostly under glare the median over every slot did (issue 13: 1.37 times the light on
+    one board, every slot's fit held towards it).  1 where no slot is usable."""
+    unglared = usable if added is None else usable & (added < CURVE_FROM)
+    over = unglared if unglared.any() else usable
+    return float(np.median(ratio_gain[over])) if over.any() else 1.0
 
 
 def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.ndarray:
@@ -750,15 +764,21 @@ def _outer(basis: np.ndarray) -> np.ndarray:
     return (basis[:, :, None] * basis[:, None, :]).reshape(len(basis), -1)
 
 
-def fit_light(parts: tuple, keep: np.ndarray, grid: np.ndarray, usual: float = 1.0,
+def fit_light(parts: tuple, keep: np.ndarray, grid: np.ndarray, usual: float | None = None,
               curved: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The light now against calibration's, per slot: ``cur ~ gain * tint * ref + added`` over the samples
-    ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` and added light (glare) the
-    same in every channel and planar over the window (N, 4: at the centre, its slopes along x and y, and
-    with ``curved`` its growth with the distance from the centre squared, a glare spot's fall-off; none
+    ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` (free without) and added light
+    (glare) the same in every channel and planar over the window (N, 4: at the centre, its slopes along x and y,
+    and with ``curved`` its growth with the distance from the centre squared, a glare spot's fall-off; none
     without), ``grid`` (side,) being the samples' places along each axis scaled to about -1..1, never below
     none at the centre.  ``parts``: per sample (N, K), summed over the channels in the board's tint,
     ``ref**2``, ``ref``, ``ref * cur`` and ``cur``."""
+    return solve_light(light_sums(parts, keep, grid, curved), usual)
+
+
+def light_sums(parts: tuple, keep: np.ndarray, grid: np.ndarray, curved: bool = False) -> tuple:
+    """The normal equations :func:`fit_light` solves, without the gain's hold (the costly part, shared by a free
+    fit and a held one): (N, P+1, P+1), (N, P+1), and the sums of ``ref**2`` and ``ref * cur`` (N,)."""
     r2, r1, rc, c = parts
     w = keep.astype(np.float64)
     x, y = (v.ravel() for v in np.meshgrid(grid, grid))
@@ -767,17 +787,28 @@ def fit_light(parts: tuple, keep: np.ndarray, grid: np.ndarray, usual: float = 1
     s_rr, s_rc = (w * r2).sum(1), (w * rc).sum(1)
     count = np.maximum(3 * w.sum(1), 3)
     a = np.empty((len(w), p + 1, p + 1))
-    a[:, 0, 0] = s_rr * (1 + GAIN_PRIOR) + 1e-3
+    a[:, 0, 0] = s_rr + 1e-3
     # (einsum: its own loops, no BLAS threads)
     a[:, 0, 1:] = a[:, 1:, 0] = np.einsum("nk,kp->np", w * r1, basis)
     a[:, 1:, 1:] = 3 * np.einsum("nk,km->nm", w, _outer(basis)).reshape(-1, p, p)
     a[:, 1, 1] = count
     for k, prior in zip(range(2, p + 1), (SLOPE_PRIOR, SLOPE_PRIOR, CURVE_PRIOR)):
         a[:, k, k] += prior * count
-    b = np.column_stack([s_rc + GAIN_PRIOR * s_rr * usual, np.einsum("nk,kp->np", w * c, basis)])
+    b = np.column_stack([s_rc, np.einsum("nk,kp->np", w * c, basis)])
+    return a, b, s_rr, s_rc
+
+
+def solve_light(sums: tuple, usual: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_light`'s gain (N,) and added light (N, 4) from its :func:`light_sums`, the gain held towards
+    ``usual`` by GAIN_PRIOR (free without)."""
+    a, b, s_rr, s_rc = sums
+    if usual is not None:
+        a, b = a.copy(), b.copy()
+        a[:, 0, 0] += GAIN_PRIOR * s_rr
+        b[:, 0] += GAIN_PRIOR * s_rr * usual
     theta = np.linalg.solve(a, b[..., None])[..., 0]
-    gain, added = theta[:, 0], np.zeros((len(w), 4))
-    added[:, :p] = theta[:, 1:]
+    gain, added = theta[:, 0], np.zeros((len(a), 4))
+    added[:, :a.shape[1] - 1] = theta[:, 1:]
     # light is only ever added: where the fit says taken away, the print's contrast misled it (no glare)
     dim = added[:, 0] < 0
     gain[dim], added[dim] = s_rc[dim] / (s_rr[dim] + 1e-3), 0.0
