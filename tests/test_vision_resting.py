@@ -245,6 +245,24 @@ def test_the_started_camera_sets_its_start_ups_objects_aside_from_the_collector_
     assert happened == ["prepare", "settle"]
 
 
+def test_the_camera_frees_the_tables_garbage_cycles_every_so_often_not_every_frame(monkeypatch):
+    # issue 20: the cycle collector runs when more objects are made than freed, which a table at play hardly
+    # does: its garbage cycles waited for tens of minutes (memory up 55 KiB a minute in the whole-table bench);
+    # the camera's thread has them freed every COLLECT_EVERY_S (server/memory.py's collect_garbage)
+    monkeypatch.setattr(camera_service, "COLLECT_EVERY_S", 0.3)
+    collections = []
+    monkeypatch.setattr(camera_service, "collect_garbage", lambda: collections.append(time.monotonic()))
+    source = _Looping([np.random.default_rng(11).integers(60, 200, (90, 160, 3), dtype=np.uint8)])
+    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=30)
+    svc.start()
+    try:
+        wait_for(lambda: len(collections) >= 3, timeout=10, what="three collections")
+    finally:
+        svc.stop()
+    assert len(source.reads) > 2 * len(collections)                                 # not at every frame
+    assert min(b - a for a, b in zip(collections, collections[1:])) >= 0.3 * 0.9
+
+
 def test_a_table_still_for_long_dozes_deeply_and_a_hand_over_it_is_followed_at_the_full_rate(monkeypatch):
     # issue 20: after DEEP_DOZE_AFTER_S of a still table the camera takes DEEP_DOZING_FPS frames a
     # second; a hand reaching over a board wakes it: the board is busy, nothing is committed under the
