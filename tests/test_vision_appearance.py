@@ -16,7 +16,7 @@ from vision import scenes
 from vision.calibration import capture_empty, capture_tokens, token_plan
 from vision.check import Tally
 from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
-                             MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
+                             GLARE_MOST, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
                              classify, paper_points, read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
@@ -130,6 +130,24 @@ def test_tokens_under_strong_glare_read_their_own_type_held_near_it_never_anothe
     read = dict(zip(slots, pipe.boards["diet-1"].reading.labels))
     assert truth["body.dairy.1"] == "meat"
     assert {s.id: read[s.id] for s in near} == {s.id: truth[s.id] for s in near}
+    assert not {s: read[s] for s in slots if read[s] not in (truth[s], UNKNOWN)}, "no slot read as something else"
+
+
+def test_tokens_past_the_glare_limit_plainly_nearest_their_own_type_read_it():
+    """A wide glare spot of 130 grey levels: the meat and veg tokens under it take 107-122 grey levels, past
+    GLARE_MOST, their faces unsaturated, each 2-3 spreads from its own type and more than 5 from the next.  Held to
+    OVER_TOKEN they read unknown; plainly nearer their own type than any other, they read it, and no slot of the
+    board reads as something else."""
+    pipe, near, truth, img, _, _ = _dark_tokens_under_glare(4548, 0.06, 130.0)
+    pipe.process(img)
+    watch = pipe.boards["diet-1"]
+    slots = [s.id for s in watch.layout.slots]
+    read = dict(zip(slots, watch.reading.labels))
+    windows = cv2.remap(img, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
+    looks = read_windows(watch.reference, windows, watch.window)
+    past = [s for k, s in enumerate(slots) if looks.usable[k] and looks.glare[k] > GLARE_MOST and truth[s]]
+    assert {truth[s] for s in past} >= {"meat", "veg"}
+    assert {s: read[s] for s in past} == {s: truth[s] for s in past}
     assert not {s: read[s] for s in slots if read[s] not in (truth[s], UNKNOWN)}, "no slot read as something else"
 
 

@@ -36,7 +36,8 @@ Reading a slot (:func:`read_windows`):
    a channel saturated on much of it is ``unknown``, or empty when wherever a token's disc may lie at
    least half of it is unsaturated (counted by channels) and shows the empty board (a token would show in that
    half), or the type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it); so is a
-   face under more glare than GLARE_MOST, saturated or not.
+   face under more glare than GLARE_MOST, saturated or not (unsaturated, within MAX_DISTANCE where it lies
+   GLARE_MARGIN spreads nearer its type than the next).
    And the icon's brightness against that face (the mean inside the ring): tokens of one colour
    differ there (meat's pale icon, a player's red wooden marker plain).
 
@@ -175,6 +176,14 @@ GLARE_MOST = 100.0
 #: the faces past GLARE_MOST whose type was the nearest lay 0.6-2.8 spreads off it.  Unknowns 168 -> 164 there, 52 read
 #: right over the benchmark's and fresh sets at both sizes (a fresh set rendered after: 357 -> 350), none lost or wrong.
 OVER_TOKEN = 2.0
+#: ... but a face past GLARE_MOST, its samples unsaturated, at least this many spreads nearer its nearest type than the
+#: next is read within MAX_DISTANCE of it.  The usual gain fitted where the light added little measures more glare
+#: on the boards it put right, and took 13 tokens past GLARE_MOST, 2.1-3.5 spreads from their own type and 4.9-6.8
+#: from the next.  Over issue 13's benchmark and fresh sets (hard 72-144) at both sizes, the faces past GLARE_MOST
+#: left unknown within MAX_DISTANCE and sure of a type: 71 of 72 of their own type, which lay 0.8-6.2 spreads nearer
+#: than the next; the one wrong (a water token read as a marker, 1920x1080 hard 86-97) 1.2 (nuts tokens nearest
+#: poultry, too unsure to read: 0.04-0.4).  1.5 (CAMOUFLAGE_MARGIN's "much nearer") read 63 of them, none wrong.
+GLARE_MARGIN = 1.5
 #: A glare spot is round: its light falls off from its centre, over a window more steeply than a plane through
 #: the window's edge says (a plane misses the top of a spot under a token by several grey levels, which moves a dark
 #: face's colour by spreads).  Where the plane put more than CURVE_FROM grey levels at a slot, the added light is
@@ -942,8 +951,13 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
             elif (own_look[i] and looks.diff[i] > plain[i] and z2[j, best[j]] <= BAND_TOKEN ** 2
                   and share[j] >= min_confidence):
                 labels[i], conf[i] = names[best[j]], share[j]
+        # a face past GLARE_MOST (not saturated) plainly nearer its type than the next: within MAX_DISTANCE of it
+        # (with one type learnt, nothing says how plainly)
+        ranked = np.sqrt(np.sort(z2, 1))
+        plainly = (ranked[:, 1] - ranked[:, 0] >= GLARE_MARGIN) if len(names) > 1 else np.zeros(len(rows), bool)
         for j, i in enumerate(over, len(full) + len(band)):
-            if z2[j, best[j]] <= OVER_TOKEN ** 2 and share[j] >= min_confidence:
+            reach = MAX_DISTANCE if looks.usable[i] and plainly[j] else OVER_TOKEN
+            if z2[j, best[j]] <= reach ** 2 and share[j] >= min_confidence:
                 labels[i], conf[i] = names[best[j]], share[j]
     return Reading(labels, conf)
 
