@@ -180,9 +180,11 @@ OVER_TOKEN = 2.0
 #: next is read within MAX_DISTANCE of it.  The usual gain fitted where the light added little measures more glare
 #: on the boards it put right, and took 13 tokens past GLARE_MOST, 2.1-3.5 spreads from their own type and 4.9-6.8
 #: from the next.  Over issue 13's benchmark and fresh sets (hard 72-144) at both sizes, the faces past GLARE_MOST
-#: left unknown within MAX_DISTANCE and sure of a type: 71 of 72 of their own type, which lay 0.8-6.2 spreads nearer
+#: left unknown within MAX_DISTANCE and sure of a type: 71 of 72 of their own type, which lay 0.75-6.2 spreads nearer
 #: than the next; the one wrong (a water token read as a marker, 1920x1080 hard 86-97) 1.2 (nuts tokens nearest
-#: poultry, too unsure to read: 0.04-0.4).  1.5 (CAMOUFLAGE_MARGIN's "much nearer") read 63 of them, none wrong.
+#: poultry, too unsure to read: 0.1-0.4).  Neither the share (the marker's 0.976, seven right ones' 0.905-0.973) nor
+#: the distances' ratio (1.40; three right ones' 1.24-1.33) parts them.  1.5 (CAMOUFLAGE_MARGIN's "much nearer")
+#: read 63 of them, none wrong.
 GLARE_MARGIN = 1.5
 #: A glare spot is round: its light falls off from its centre, over a window more steeply than a plane through
 #: the window's edge says (a plane misses the top of a spot under a token by several grey levels, which moves a dark
