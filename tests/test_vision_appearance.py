@@ -525,6 +525,18 @@ def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0, rings=RI
     return cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA).reshape(-1, 3)
 
 
+def _ringed_reference(window: Window, prints: list, faces: dict, board: str = "diet-1") -> Reference:
+    """A board's reference over spaces printed as ``prints`` (each the ``rings`` of :func:`_ringed_window`) on its
+    paper, each type of ``faces`` (type -> BGR face) learnt from its tokens lying on every one of those spaces."""
+    ref = Reference(board=board, empty=np.stack([_ringed_window(window, rings=p) for p in prints]),
+                    white=np.tile(np.float32((185, 180, 175)), (len(prints), 1)), patch=None,
+                    slots=[f"s{i}" for i in range(len(prints))])
+    for kind, face in faces.items():
+        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face, rings=p) for p in prints]),
+                                                   window).colour)
+    return ref
+
+
 def test_a_space_whose_pale_print_saturates_reads_empty_where_the_rest_shows_the_print_and_a_token_hidden_there_does_not():
     """Issue 13: a pale printed ring saturates under a light brighter than calibration's (the hard tables' over-exposed
     paper) and the face ring read there has no colour; the space read unknown although the rest of its square showed
@@ -533,10 +545,7 @@ def test_a_space_whose_pale_print_saturates_reads_empty_where_the_rest_shows_the
     face saturates with the print hides from that test and reads unknown (never empty); a dark token reads its type."""
     window = Window.for_token(20.0)
     meat, dairy = (45, 35, 175), (235, 200, 160)
-    ref = Reference(board="diet-1", empty=np.stack([_ringed_window(window)] * 4),
-                    white=np.tile(np.float32((185, 180, 175)), (4, 1)), patch=None, slots=["a", "b", "c", "d"])
-    for kind, face in (("meat", meat), ("dairy", dairy)):
-        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face)] * 4), window).colour)
+    ref = _ringed_reference(window, [RINGS] * 4, {"meat": meat, "dairy": dairy})
     play = np.stack([_ringed_window(window, gain=1.25), _ringed_window(window, meat, gain=1.25),
                      _ringed_window(window, dairy, gain=1.25), _ringed_window(window, dairy, (-3.0, 2.0), gain=1.25)])
     looks = read_windows(ref, play, window)
@@ -658,10 +667,7 @@ def test_a_pale_print_saturated_in_one_colour_reads_empty_where_the_others_show_
     differs from it does not (unknown), and a dark token still reads its type."""
     window = Window.for_token(20.0)
     meat, dairy, pale = (45, 35, 175), (235, 200, 160), (150, 205, 215)
-    ref = Reference(board="diet-1", empty=np.stack([_ringed_window(window)] * 3),
-                    white=np.tile(np.float32((185, 180, 175)), (3, 1)), patch=None, slots=["a", "b", "c"])
-    for kind, face in (("meat", meat), ("dairy", dairy)):
-        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face)] * 3), window).colour)
+    ref = _ringed_reference(window, [RINGS] * 3, {"meat": meat, "dairy": dairy})
     warm = np.float32((1.0, 1.04, 1.4))
     play = np.stack([_ringed_window(window), _ringed_window(window, pale), _ringed_window(window, meat)])
     lit = np.clip(play.astype(np.float32) * warm, 0, 255).astype(np.uint8)
@@ -698,11 +704,9 @@ def test_a_space_whose_paper_around_saturates_under_glare_reads_by_its_print_and
     window = Window.for_token(20.0)
     nuts, dairy = (60, 80, 110), (235, 200, 160)
     # a shopping space: a grey rim (print clear of a token) around its picture, neither saturating under the glare
-    space = lambda face=None: _ringed_window(window, face, rings=((14, (110, 110, 105)),) + RINGS[::2])
-    ref = Reference(board="shop", empty=np.stack([space()] * 3),
-                    white=np.tile(np.float32((185, 180, 175)), (3, 1)), patch=None, slots=["a", "b", "c"])
-    for kind, face in (("nuts", nuts), ("dairy", dairy)):
-        ref.tokens[kind] = token_look(read_windows(ref, np.stack([space(face)] * 3), window).colour)
+    rim = ((14, (110, 110, 105)),) + RINGS[::2]
+    space = lambda face=None: _ringed_window(window, face, rings=rim)
+    ref = _ringed_reference(window, [rim] * 3, {"nuts": nuts, "dairy": dairy}, board="shop")
     play = np.stack([space(), space(nuts), space(dairy)])
     glared = np.clip(play.astype(np.float32) + 75, 0, 255).astype(np.uint8)
     outside = glared[:, window.outside]
@@ -806,11 +810,7 @@ def test_under_a_glare_spots_edge_a_space_reads_empty_by_what_its_unsaturated_pa
     meat, dairy = (45, 35, 175), (235, 200, 160)
     green = ((11, (150, 160, 175)), (8, (120, 215, 150)), (4, (90, 70, 60)))     # a print far from both types
     prints = [green, RINGS, green, green]                                           # RINGS: pale, near dairy
-    ref = Reference(board="diet-1", empty=np.stack([_ringed_window(window, rings=p) for p in prints]),
-                    white=np.tile(np.float32((185, 180, 175)), (4, 1)), patch=None, slots=["a", "b", "c", "d"])
-    for kind, face in (("meat", meat), ("dairy", dairy)):
-        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face, rings=p)
-                                                                  for p in prints]), window).colour)
+    ref = _ringed_reference(window, prints, {"meat": meat, "dairy": dairy})
     side = window.side
     y, x = (np.mgrid[:side, :side] - side // 2) * STEP_MM
     # a spot of 40 grey levels beside the slot, under a light 1.2 times calibration's
@@ -836,10 +836,7 @@ def test_a_board_mostly_under_glare_keeps_its_light_and_never_reads_a_dark_token
     art = ((16, (110, 130, 150)), (13.5, (185, 180, 175))) + RINGS       # a printed row around each space too
     space = lambda token=None, gain=1.0: _ringed_window(window, token, gain=gain, rings=art)
     faces = {"meat": (45, 35, 175), "nuts": (60, 80, 110), "grain": (85, 110, 140)}
-    ref = Reference(board="diet-1", empty=np.stack([space()] * 9), white=np.tile(np.float32((185, 180, 175)), (9, 1)),
-                    patch=None, slots=[f"s{i}" for i in range(9)])
-    for kind, face in faces.items():
-        ref.tokens[kind] = token_look(read_windows(ref, np.stack([space(face)] * 9), window).colour)
+    ref = _ringed_reference(window, [art] * 9, faces)
     kinds = ["meat", "nuts", "grain"] + [None] * 6
 
     def seen(gain: float, glare: float) -> np.ndarray:
