@@ -28,10 +28,11 @@ are set aside from the cycle collector (:func:`settle`), whose full passes over 
 thread for 40-130 ms in the middle of play (issue 20).  What is left in the collector's care is then
 small, and the table collects it itself (:func:`collect_garbage`, every minute from the camera's
 thread): the collector runs when more container objects have been made than freed, which a table at
-play hardly does, so the cycles play leaves behind waited for it (werkzeug's URL matcher leaves one
-of five objects at every HTTP request: its recursive inner function and the cell that holds it): the
-whole-table bench's memory rose 55 KiB a minute over 20 minutes of play, all of it Python objects a
-full pass frees (1.1-1.6 ms here, with the start-up's objects set aside).
+play hardly does, so the cycles play leaves behind waited for it (werkzeug's URL matcher leaves a
+cycle of eight objects at every HTTP request: its recursive inner function, its five closure cells, one
+holding the function itself, a set and a tuple): the whole-table bench's memory rose 55 KiB a minute
+over 20 minutes of play, all of it Python objects a full pass frees (1.1-1.6 ms here, with the
+start-up's objects set aside).
 """
 from __future__ import annotations
 
