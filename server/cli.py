@@ -17,7 +17,7 @@ import time
 import types
 from pathlib import Path
 
-from . import plugins
+from . import memory, plugins
 from .context import TableContext, default_data_dir
 
 
@@ -119,6 +119,9 @@ def serve(args) -> int:
     threading.Thread(target=_note_listening, args=(ctx,), name="note-listening", daemon=True).start()
     stops = [start(ctx) for _name, start in plugins.load(plugins.DEVICES)]
     ctx.table.start()
+    collecting = threading.Event()
+    stops.append(collecting.set)
+    threading.Thread(target=memory.keep_collecting, args=(collecting,), name="collector", daemon=True).start()
     token = ctx.access.host_token
     print(f"Tofu Table is running{' in simulation' if simulate else ''} (data: {ctx.data_dir})\n"
           f"  TV page:        {base}/\n"

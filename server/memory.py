@@ -26,8 +26,8 @@ heap's lock while the CPU is short; not traced).
 Once the table has started, the objects it keeps for good (modules, the app, the camera's layouts)
 are set aside from the cycle collector (:func:`settle`), whose full passes over them stopped every
 thread for 40-130 ms in the middle of play (issue 20).  What is left in the collector's care is then
-small, and the table collects it itself (:func:`collect_garbage`, every minute from the camera's
-thread): the collector runs when more container objects have been made than freed, which a table at
+small, and the table collects it itself (:func:`keep_collecting`, every minute from a thread of its
+own, which also settles a table that has no camera): the collector runs when more container objects have been made than freed, which a table at
 play hardly does, so the cycles play leaves behind waited for it (werkzeug's URL matcher leaves a
 cycle of eight objects at every HTTP request: its recursive inner function, its five closure cells, one
 holding the function itself, a set and a tuple): the whole-table bench's memory rose 55 KiB a minute
@@ -40,6 +40,7 @@ import ctypes
 import ctypes.util
 import functools
 import gc
+import threading
 
 #: mallopt's parameter numbers for the trim and the mapping thresholds (malloc.h).
 _M_TRIM_THRESHOLD = -1
@@ -48,6 +49,9 @@ _M_MMAP_THRESHOLD = -3
 #: A heap gives the free memory at its top back to the system once there is more than this
 #: (bytes): glibc's default, kept fixed (see the module docstring).
 TRIM_OVER = 128 << 10
+
+#: The table frees its garbage cycles this often, seconds (:func:`keep_collecting`).
+COLLECT_EVERY_S = 60.0
 
 _settled = False
 
@@ -95,3 +99,12 @@ def collect_garbage() -> int:
     """One full pass of the cycle collector, freeing the cycles nothing refers to any more (cheap only
     once the process has settled, :func:`settle`); how many objects it found unreachable."""
     return gc.collect()
+
+
+def keep_collecting(stop: threading.Event, every: float = COLLECT_EVERY_S) -> None:
+    """Until ``stop`` is set, every ``every`` seconds: settle the process if nothing has yet (a table
+    without a camera, whose service settles once it has prepared itself; by the first minute the
+    start-up is over), else collect its garbage cycles (:func:`collect_garbage`)."""
+    while not stop.wait(every):
+        if not settle():
+            collect_garbage()

@@ -207,8 +207,8 @@ def test_a_resting_camera_gives_back_what_each_frame_freed_before_the_next_frame
 def test_a_table_still_for_a_while_dozes_and_a_change_brings_the_full_rate_back(monkeypatch):
     monkeypatch.setattr(camera_service, "DOZE_AFTER_S", 0.4)
     still = np.random.default_rng(5).integers(60, 200, (90, 160, 3), dtype=np.uint8)     # a table, not a dead frame
-    moved = still.copy()
-    moved[:40, :40] = 30                                    # a hand in a corner
+    moved, moving = still.copy(), still.copy()
+    moved[:40, :40], moving[:40, :40] = 30, 90              # a hand moving in a corner
     source = _Looping([still])
     svc = CameraService(source, Pipeline({}), lambda inp: None, fps=20)
     svc.start()
@@ -219,7 +219,7 @@ def test_a_table_still_for_a_while_dozes_and_a_change_brings_the_full_rate_back(
         dozing = source.reads[n:n + 4]
         assert (dozing[-1] - dozing[0]) / 3 >= 0.8 / camera_service.DOZING_FPS       # not 1/20 s
         assert "dozing" in svc.health()[0]["detail"]
-        source.frames = [moved]
+        source.frames = [moved, moving]     # still moving: a loaded machine's slow frames do not doze off again
         wait_for(lambda: not svc.dozing(), timeout=10, what="the change seen")
         n = len(source.reads)
         wait_for(lambda: len(source.reads) >= n + 6, timeout=10, what="six frames after the change")
@@ -243,24 +243,6 @@ def test_the_started_camera_sets_its_start_ups_objects_aside_from_the_collector_
     finally:
         svc.stop()
     assert happened == ["prepare", "settle"]
-
-
-def test_the_camera_frees_the_tables_garbage_cycles_every_so_often_not_every_frame(monkeypatch):
-    # issue 20: the cycle collector runs when more objects are made than freed, which a table at play hardly
-    # does: its garbage cycles waited for tens of minutes (memory up 55 KiB a minute in the whole-table bench);
-    # the camera's thread has them freed every COLLECT_EVERY_S (server/memory.py's collect_garbage)
-    monkeypatch.setattr(camera_service, "COLLECT_EVERY_S", 0.3)
-    collections = []
-    monkeypatch.setattr(camera_service, "collect_garbage", lambda: collections.append(time.monotonic()))
-    source = _Looping([np.random.default_rng(11).integers(60, 200, (90, 160, 3), dtype=np.uint8)])
-    svc = CameraService(source, Pipeline({}), lambda inp: None, fps=30)
-    svc.start()
-    try:
-        wait_for(lambda: len(collections) >= 3, timeout=10, what="three collections")
-    finally:
-        svc.stop()
-    assert len(source.reads) > 2 * len(collections)                                 # not at every frame
-    assert min(b - a for a, b in zip(collections, collections[1:])) >= 0.3 * 0.9
 
 
 def test_a_table_still_for_long_dozes_deeply_and_a_hand_over_it_is_followed_at_the_full_rate(monkeypatch):

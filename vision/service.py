@@ -31,7 +31,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from server.memory import collect_garbage, give_back_free_memory, settle
+from server.memory import give_back_free_memory, settle
 
 from .config import OFF, CameraConfig
 from .pipeline import LIGHT_WARN, Pipeline, blocks_alike, blocks_of
@@ -81,9 +81,6 @@ FIRST_FRAME_DUE = "no frame yet"
 #: 29.1-30.0 for 30 minutes: no smaller, and the screens' p99 inside the Pi quota was higher in 3 of 4
 #: alternated pairs (within the runs' spread).
 TRIM_EVERY_S = 2.0
-#: The camera's thread frees the process's garbage cycles this often, seconds (server/memory.py's
-#: collect_garbage: without it they waited for tens of minutes of play, 55 KiB a minute, issue 20).
-COLLECT_EVERY_S = 60.0
 #: After the table has applied an input the camera starts no frame, and looks at no further board of
 #: the frame it is on, for this long, seconds (a frame waits at most this long in all): the input's views
 #: are then on their way to the screens.  Inside a Pi's CPU budget (the bench's quota, 0.394 cores in
@@ -276,7 +273,7 @@ class CameraService:
         lower_priority(CAMERA_NICE)
         settle()        # the table has started: OpenCV, the layouts and references stay (server/memory.py)
         pace = None
-        trimmed = collected = time.monotonic()
+        trimmed = time.monotonic()
         while not self._stop.is_set():
             self._hold_left = YIELD_TO_TABLE_S
             self._table_first()
@@ -296,9 +293,6 @@ class CameraService:
             if resting or (dozing and start - trimmed >= TRIM_EVERY_S):
                 give_back_free_memory()         # right after the frame: what it freed is not kept until the next
                 trimmed = start
-            if start - collected >= COLLECT_EVERY_S:
-                collect_garbage()
-                collected = start
             self._wake.wait(max(0.0, period - (time.monotonic() - start)))
             self._wake.clear()
 
