@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.vision_scenes import calibrated, layouts, random_layout_tokens, run
 from vision import scenes
-from vision.calibration import capture_empty, capture_tokens, token_plan
+from vision.calibration import add_token_colours, capture_empty, capture_tokens, measure, token_plan
 from vision.check import Tally
 from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
                              GLARE_MOST, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
@@ -151,33 +151,49 @@ def test_tokens_past_the_glare_limit_plainly_nearest_their_own_type_read_it():
     assert not {s: read[s] for s in slots if read[s] not in (truth[s], UNKNOWN)}, "no slot read as something else"
 
 
-def test_a_plan_token_washed_out_by_glare_is_refused_as_too_bright_not_as_missing():
-    """Calibration (docs/camera.md, step 5): a token that glare or over-exposure turns white cannot be
-    learnt; the owner is told it is too bright and what to do, not that no token was laid, and the
-    reference learns nothing from that capture."""
+def test_a_plan_token_washed_out_by_glare_is_left_out_with_a_note_and_most_of_a_type_washed_is_refused():
+    """Calibration (docs/camera.md, step 5): a token that glare or over-exposure turns white tells nothing of
+    its colour.  One of a type's plan spaces washed out: the type is learnt from its others, as it would be
+    without the glare, and the owner is told which space was too bright; most of them washed out: the owner
+    is told it is too bright and what to do (not that no token was laid), and nothing is learnt."""
     ls = layouts("diet-1")
     seed = 4646
     play = scenes.shot(ls, "easy", seed)
     layout = ls["diet-1"]
     plan = token_plan(layout)
-    pipe = Pipeline(ls)
-    capture_empty(pipe, "diet-1", [scenes.render(scenes.calibration_shot(play, {}, seed * 10))[0]])
-    slot = next(s for s in layout.slots if s.id == sorted(plan)[len(plan) // 2])
+    kind = plan[sorted(plan)[len(plan) // 2]]
+    spaces = [s for s in layout.slots if plan.get(s.id) == kind]
     board = next(b for b in play.boards if b.layout.board == "diet-1")
-    at = cv2.perspectiveTransform(np.array([[[slot.x, slot.y]]], np.float64), scenes.board_homography(play, board))[0, 0]
     shot = scenes.calibration_shot(play, {"diet-1": plan}, seed * 10 + 5)
-    glare = replace(shot.light, glare=[(at[0] / play.camera.width, at[1] / play.camera.height, 0.012, 400.0)])
-    img = scenes.render(replace(shot, light=glare))[0]
-    before = dict(pipe.boards["diet-1"].reference.tokens)
+
+    def glared(over):
+        at = [cv2.perspectiveTransform(np.array([[[s.x, s.y]]], np.float64), scenes.board_homography(play, board))[0, 0]
+              for s in over]
+        spots = [(x / play.camera.width, y / play.camera.height, 0.012, 400.0) for x, y in at]
+        return scenes.render(replace(shot, light=replace(shot.light, glare=spots)))[0]
+
+    def empty_captured():
+        pipe = Pipeline(ls)
+        capture_empty(pipe, "diet-1", [scenes.render(scenes.calibration_shot(play, {}, seed * 10))[0]])
+        return pipe
+
+    clear = empty_captured()
+    capture_tokens(clear, "diet-1", [scenes.render(shot)[0]], plan)
+    pipe = empty_captured()
     with pytest.raises(LookupError) as refused:
-        capture_tokens(pipe, "diet-1", [img], plan)
+        capture_tokens(pipe, "diet-1", [glared(spaces[:3])], plan)
     message = str(refused.value)
-    assert message.startswith("Too bright to read on") and slot.id in message, message
+    assert message.startswith("Too bright to read on") and all(s.id in message for s in spaces[:3]), message
     assert "No token seen" not in message and "glare" in message and "capture again" in message
-    assert pipe.boards["diet-1"].reference.tokens == before == {}
-    # the same capture without the glare is learnt: the refusal was the glare's, not the plan's
-    capture_tokens(pipe, "diet-1", [scenes.render(shot)[0]], plan)
-    assert set(pipe.boards["diet-1"].reference.tokens) == set(plan.values())
+    assert pipe.boards["diet-1"].reference.tokens == {}
+    ref, notes = add_token_colours(pipe.boards["diet-1"].reference, layout,
+                                   measure(pipe, "diet-1", [glared(spaces[:1])]), plan)
+    assert set(ref.tokens) == set(plan.values())
+    assert len(notes) == 1 and notes[0].startswith("Too bright on " + spaces[0].id) and "lamp" in notes[0]
+    centres, spread = spreads(clear.boards["diet-1"].reference)
+    names = list(clear.boards["diet-1"].reference.tokens)
+    off = np.sqrt((((ref.tokens[kind][0] - centres[names.index(kind)]) / spread) ** 2).sum())
+    assert off < 1.0, f"{kind} learnt {off:.2f} spreads from its look without the glare"
 
 
 def test_a_type_is_learnt_from_most_of_its_plan_spaces_and_refused_when_most_are_empty():

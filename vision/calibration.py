@@ -95,28 +95,33 @@ def _some(slots: list[str]) -> str:
 
 
 def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample],
-                      plan: dict[str, str]) -> Reference:
-    """Set the colours of the token types lying on the ``plan`` slots (other types are kept).
+                      plan: dict[str, str]) -> tuple[Reference, list[str]]:
+    """Set the colours of the token types lying on the ``plan`` slots (other types are kept); returns
+    the reference and notes for the owner.
 
-    A type is learnt from those of its plan spaces where a token is seen, at least half of them (a
-    token on a space printed in nearly its colour may not stand out); fewer, or a token washed out by
-    glare, refuse the capture with what to do, and nothing is learnt from it.
+    A type is learnt from those of its plan spaces where a token is seen, at least half of them: a
+    token on a space printed in nearly its colour may not stand out, and one washed out to white by a
+    bright spot tells nothing of its colour (a note names its spaces).  Fewer refuse the capture with
+    what to do, and nothing is learnt from it.
     """
     looks = read_windows(reference, _median(layout.board, samples)[0], Window.for_token(layout.token_mm))
     index = {s.id: i for i, s in enumerate(layout.slots)}
-    unseen, bright, found = [], [], {}
+    unseen, bright, washed, found = [], [], [], {}
     for kind in dict.fromkeys(plan.values()):
-        rows = [index[slot] for slot, k in plan.items() if k == kind]
-        seen = [i for i in rows if looks.usable[i] and looks.diff[i] >= TOKEN_DIFF]
-        if looks.clipped[rows].any():
-            bright += [s for s, k in plan.items() if k == kind and looks.clipped[index[s]]]
-        elif len(seen) * 2 < len(rows) or not seen:
-            # those look like the empty board: no token was laid there
-            unseen.append((kind, [s for s, k in plan.items() if k == kind and index[s] not in seen]))
-        else:
-            # a token on a space printed in nearly its own colour can look like the empty space: the
-            # type is learnt from the others, as long as they are at least half of its plan
+        spaces = [slot for slot, k in plan.items() if k == kind]
+        white = [slot for slot in spaces if looks.clipped[index[slot]]]
+        seen = [index[slot] for slot in spaces if slot not in white
+                and looks.usable[index[slot]] and looks.diff[index[slot]] >= TOKEN_DIFF]
+        if seen and len(seen) * 2 >= len(spaces):
+            # those not seen look like the empty board (a space printed in nearly the token's colour) or
+            # are washed out: the type is learnt from the others
             found[kind] = token_look(looks.colour[seen])
+            washed += white
+        elif white:
+            bright += white
+        else:
+            # those look like the empty board: no token was laid there
+            unseen.append((kind, [slot for slot in spaces if index[slot] not in seen]))
     if bright:
         raise LookupError(f"Too bright to read on {_some(bright)}: glare or an over-exposed picture washes the "
                           "tokens there out to white. Move or dim the lamp (or shade the window) so no bright "
@@ -126,7 +131,10 @@ def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample
         raise LookupError(f"No token seen on {_some([s for _, spaces in unseen for s in spaces])}: lay "
                           f"{', '.join(k for k, _ in unseen)} there as the plan shows, then capture again.")
     reference.tokens.update(found)
-    return reference
+    notes = [f"Too bright on {_some(washed)}: left out, each colour learnt from the plan's other spaces. If a "
+             "bright spot lies there in play too, the camera cannot read a token there: move or dim the lamp."
+             ] if washed else []
+    return reference, notes
 
 
 def confusable(reference: Reference, limit: float = 4.0) -> list[tuple]:
@@ -156,6 +164,6 @@ def capture_tokens(pipeline: Pipeline, board: str, frames, plan: dict[str, str])
     watch = pipeline.boards[board]
     if watch.reference is None:
         raise LookupError(f"Board {board} has no empty-board capture yet: capture the empty board first.")
-    ref = add_token_colours(watch.reference, watch.layout, measure(pipeline, board, frames), plan)
+    ref, _notes = add_token_colours(watch.reference, watch.layout, measure(pipeline, board, frames), plan)
     pipeline.set_reference(board, ref)
     return ref

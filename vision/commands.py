@@ -205,11 +205,14 @@ def calibrate(args) -> int:
         pipe = Pipeline({layout.board: layout}, lens=_lens(args))
         ref = empty_reference(layout, measure(pipe, layout.board, _images(args.empty)))
         pipe.set_reference(layout.board, ref)
-        ref = add_token_colours(ref, layout, measure(pipe, layout.board, _images(args.tokens)), token_plan(layout))
+        samples = measure(pipe, layout.board, _images(args.tokens))
+        ref, notes = add_token_colours(ref, layout, samples, token_plan(layout))
     except (LayoutError, LensError, LookupError, FileNotFoundError) as exc:
         return _fail(str(exc))
     path = ref.save(args.reference)
     print(f"Wrote {path}.")
+    for note in notes:
+        print(f"warning: {note}")
     for a, b, d in confusable(ref):
         print(f"warning: {a or 'empty'} and {b or 'empty'} look alike ({d} spreads apart)")
     return 0

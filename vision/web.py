@@ -255,19 +255,20 @@ def register(app, socketio, ctx) -> None:
         service = service_for(ctx)
         try:
             samples = service.collect(board)
+            notes = []
             if step == "empty":
                 ref = empty_reference(watch.layout, samples)
             else:
                 if watch.reference is None:
                     return json_error(409, "empty_first", f"Capture the empty {board} board first.")
-                ref = add_token_colours(watch.reference, watch.layout, samples, token_plan(watch.layout))
+                ref, notes = add_token_colours(watch.reference, watch.layout, samples, token_plan(watch.layout))
         except LookupError as exc:
             return json_error(409, "capture_failed", str(exc))
         ref.save(reference_dir(ctx.data_dir))
         with service.lock:
             service.pipeline.set_reference(board, ref)
         return jsonify({"ok": True, "missing_types": ref.missing_types(watch.layout.token_types()),
-                        "warnings": look_alike_warnings(ref)})
+                        "warnings": notes + look_alike_warnings(ref)})
 
     def selftests():
         from .selftest import SelfTests
