@@ -23,16 +23,16 @@ tried and left out: the bench's table idled 1-3 MiB smaller, but its HTTP inputs
 in 3 of 3 runs against 47-72 without (load 1-7; likely the niced camera thread holding a shared
 heap's lock while the CPU is short; not traced).
 
-Once the table has started, the objects it keeps for good (modules, the app, the camera's layouts)
-are set aside from the cycle collector (:func:`settle`), whose full passes over them stopped every
-thread for 40-130 ms in the middle of play (issue 20).  What is left in the collector's care is then
-small, and the table collects it itself (:func:`keep_collecting`, every minute from a thread of its
-own, which also settles a table that has no camera): the collector runs when more container objects have been made than freed, which a table at
-play hardly does, so the cycles play leaves behind waited for it (werkzeug's URL matcher leaves a
-cycle of eight objects at every HTTP request: its recursive inner function, its five closure cells, one
-holding the function itself, a set and a tuple): the whole-table bench's memory rose 55 KiB a minute
-over 20 minutes of play, all of it Python objects a full pass frees (1.1-1.6 ms here, with the
-start-up's objects set aside).
+Once the table has started, the objects it keeps for good (modules, the app, the camera's layouts) are
+set aside from the cycle collector (:func:`settle`), whose full passes over them stopped every thread
+for 40-130 ms in the middle of play (issue 20). What is left in the collector's care is then small, and
+the table collects it itself (:func:`keep_collecting`, every minute from a thread of its own, which also
+settles a table that has no camera): the collector runs when more container objects have been made than
+freed, which a table at play hardly does, so the cycles play leaves behind waited for it (werkzeug's URL
+matcher leaves a cycle of eight objects at every HTTP request: its recursive inner function, its five
+closure cells, one holding the function itself, a set and a tuple): the whole-table bench's memory rose
+55 KiB a minute over 20 minutes of play, all of it Python objects a full pass frees (1.1-1.6 ms here,
+with the start-up's objects set aside).
 """
 from __future__ import annotations
 
@@ -102,9 +102,9 @@ def collect_garbage() -> int:
 
 
 def keep_collecting(stop: threading.Event, every: float = COLLECT_EVERY_S) -> None:
-    """Until ``stop`` is set, every ``every`` seconds: settle the process if nothing has yet (a table
-    without a camera, whose service settles once it has prepared itself; by the first minute the
-    start-up is over), else collect its garbage cycles (:func:`collect_garbage`)."""
+    """Until ``stop`` is set, every ``every`` seconds free the process's garbage cycles
+    (:func:`collect_garbage`); the first time, settle it instead if nothing has yet (a table without a
+    camera: a camera's service settles once it has prepared itself, and by then the start-up is over)."""
     while not stop.wait(every):
         if not settle():
             collect_garbage()
