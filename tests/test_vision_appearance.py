@@ -866,3 +866,48 @@ def test_a_board_mostly_under_glare_keeps_its_light_and_never_reads_a_dark_token
     dimmed = classify(ref, seen(0.8, 60.0), window).labels
     assert dimmed[0] == "meat" and dimmed[3:] == kinds[3:], dimmed
     assert all(r in (k, UNKNOWN) for k, r in zip(kinds, dimmed)), "no token read as another type"
+
+
+def test_a_dark_token_plainly_there_under_a_wide_glare_spot_a_little_beyond_reach_of_its_type_reads_it():
+    """Issue 13's medium tables at 1920x1080: under a soft glare spot (20-30 grey levels measured at the slot) dark
+    tokens plainly in view (seafood, water, meat, the seats' markers; their face differing from the empty board by ten
+    times a token's difference) lay 4-5.5 spreads from their type and much farther from the next, and read unknown: 8
+    of the 19 medium errors.  Under glare past BAND_GLARE a face plainly a token, plainly nearer its type than the
+    next, reads it up to TINTED_FAR spreads off; without the glare the face beyond MAX_DISTANCE stays unknown, and so
+    does one past TINTED_FAR with it."""
+    window = Window.for_token(20.0)
+    green, grey, violet = (60, 120, 40), (150, 150, 150), (120, 90, 200)
+    prints = [green] * 3 + [grey, violet] * 3
+    ref = _dairy_and_meat_reference(window, prints, [f"s{i}" for i in range(len(prints))], 0)
+    faces = [(60, 35, 175), (80, 35, 175), (90, 35, 175)]      # meat's face ever more off its type
+    play = np.stack([_printed_window(window, green, f) for f in faces]
+                    + [_printed_window(window, p) for p in prints[3:]]).astype(np.float32)
+    spot = 40 * np.exp(-(window.offsets ** 2).sum(1) / (2 * 20.0 ** 2))          # a wide spot over the tokens only
+    labels = {}
+    for glare in (0, 1):
+        lit = play.copy()
+        lit[:3] += glare * spot[None, :, None]
+        lit = np.clip(lit, 0, 255).astype(np.uint8)
+        looks = read_windows(ref, lit, window)
+        assert (looks.diff[:3] > 10 * TOKEN_DIFF).all(), "plainly tokens"
+        assert (looks.glare[:3] > BAND_GLARE).all() == bool(glare), looks.glare
+        labels[glare] = classify(ref, lit, window).labels
+    assert labels[1] == ["meat", "meat", UNKNOWN] + [None] * 6
+    assert labels[0] == ["meat", UNKNOWN, UNKNOWN] + [None] * 6
+
+
+def test_a_shopping_token_where_the_paper_around_saturates_and_the_light_fit_misses_reads_covered():
+    """Issue 13's medium tables at 1920x1080: a glare spot clipped the shopping list's paper around three spaces and
+    the light, fitted on their print alone, missed by 90-120 grey levels: the shopping tokens there, plainly in view
+    (dark grey on the clipped white), lay 4.6-5.3 spreads from ``covered`` and read unknown, the one type that board
+    holds.  On a board of one type a face past the token threshold where the paper around saturated all over reads
+    that type up to TINTED_FAR spreads off; the empty space there never reads covered."""
+    window = Window.for_token(20.0)
+    grey, rim = (95, 95, 100), ((14, (190, 190, 185)),) + RINGS
+    ref = _ringed_reference(window, [rim] * 4, {"covered": grey}, board="shop")
+    play = np.stack([_ringed_window(window, grey, at, rings=rim) for at in ((1.9, 0.0), (0.0, -3.0))]
+                    + [_ringed_window(window, rings=rim)] * 2)
+    glared = np.clip(play.astype(np.float32) + 70, 0, 255).astype(np.uint8)
+    assert (glared[:, window.outside] >= SATURATED).any(2).all(), "the paper around every slot saturates all over"
+    labels = classify(ref, glared, window).labels
+    assert labels[:2] == ["covered", "covered"] and "covered" not in labels[2:], labels
