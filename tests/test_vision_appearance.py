@@ -944,3 +944,32 @@ def test_a_pale_token_on_a_picture_as_pale_as_it_under_the_empty_threshold_reads
     looks = read_windows(ref, play, window)
     assert (CAMOUFLAGE_SHARE * EMPTY_DIFF < looks.diff[1:]).all() and (looks.diff[1:] < EMPTY_DIFF).all(), looks.diff
     assert classify(ref, play, window).labels == [None, UNKNOWN, UNKNOWN]
+
+
+def test_on_a_board_of_one_type_a_token_plainly_there_under_glare_a_little_beyond_reach_reads_that_type():
+    """Issue 13's sealed medium set at 1920x1080 (shot 2158): under soft glare (21-40 grey levels measured) and a light
+    dimmed since calibration, 18 shopping tokens plainly in view lay 4.1-8.7 spreads from ``covered`` and read unknown.
+    Elsewhere such a face reads its type only when plainly nearer it than the next type; the shopping list holds one
+    type, so nothing is nearer: a face plainly a token under glare past BAND_GLARE reads ``covered`` up to TINTED_FAR
+    spreads off.  Without the glare it stays unknown, and so does one farther out; the empty spaces read empty."""
+    window = Window.for_token(20.0)
+    grey, printed = (95, 95, 100), (150, 150, 150)
+    ref = Reference(board="shop", empty=np.stack([_printed_window(window, printed)] * 9), patch=None,
+                    white=np.tile(PAPER, (9, 1)), slots=[f"shop.{i}" for i in range(9)])
+    plan = np.stack([_printed_window(window, printed, grey)] * 2)
+    ref.tokens["covered"] = token_look(read_windows(ref, plan, window, slots=np.array([0, 0])).colour)
+    faces = [grey, (95, 95, 160), (95, 95, 175)]             # a covered token's face ever more off its type
+    play = np.stack([_printed_window(window, printed, f) for f in faces]
+                    + [_printed_window(window, printed)] * 6).astype(np.float32)
+    spot = 40 * np.exp(-(window.offsets ** 2).sum(1) / (2 * 20.0 ** 2))          # a wide spot over the tokens only
+    labels = {}
+    for glare in (0, 1):
+        lit = play.copy()
+        lit[:3] += glare * spot[None, :, None]
+        lit = np.clip(lit, 0, 255).astype(np.uint8)
+        looks = read_windows(ref, lit, window)
+        assert (looks.diff[:3] > 2 * (TOKEN_DIFF + GLARE_DIFF * looks.glare[:3])).all(), "plainly tokens"
+        assert (looks.glare[:3] > BAND_GLARE).all() == bool(glare), looks.glare
+        labels[glare] = classify(ref, lit, window).labels
+    assert labels[1] == ["covered", "covered", UNKNOWN] + [None] * 6
+    assert labels[0] == ["covered", UNKNOWN, UNKNOWN] + [None] * 6

@@ -162,10 +162,11 @@ TINTED_MARGIN = 1.0
 #: The same reach holds under glare past BAND_GLARE for a face plainly a token lying GLARE_MARGIN spreads nearer its
 #: type than the next (a glare spot's fall-off misjudged moves a dark face as a changed light's colour does: issue
 #: 13's medium tables at 1920x1080, seafood, water, meat and markers under 20-30 grey levels, 4.0-5.5 spreads off,
-#: the next type 2-12 farther), and on a board of one type (the shopping list's) for a face past the token
-#: threshold whose paper around saturated all over (the light fitted on the print alone missed by 90-120 grey
-#: levels: shopping tokens plainly in view 4.6-5.3 spreads from ``covered``).  No value chosen; over issue 13's
-#: benchmark and fresh sets at both sizes none of these reads was wrong.
+#: the next type 1-12 farther; on a board of one type, the shopping list, there is no next type: plainly a token
+#: suffices), and on a board of one type for a face past the token threshold whose paper around saturated all over
+#: (the light fitted on the print alone missed by 90-120 grey levels: shopping tokens plainly in view 4.6-5.3
+#: spreads from ``covered``).  No value chosen; over issue 13's benchmark and fresh sets at both sizes none of these
+#: reads was wrong.
 TINTED_PLAIN = 2.0
 TINTED_FAR = 5.5
 #: A picture is quiet where the light fit misses the empty board by at most this (grey levels, the three channels'
@@ -928,12 +929,12 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         plainly = (ranked[:, 1] - ranked[:, 0] >= GLARE_MARGIN) if len(names) > 1 else np.zeros(len(rows), bool)
         # a face beyond MAX_DISTANCE only by a light the fit could not measure well, judged among the types: plainly a
         # token under a light whose colour changed, or under glare past BAND_GLARE and plainly nearer its type than
-        # the next; or on a board of one type (the shopping list's), past the token threshold where the paper around
-        # saturated all over (the light measured on the print alone)
+        # the next (on a board of one type, the shopping list's, there is none); or on a board of one type, past the
+        # token threshold where the paper around saturated all over (the light measured on the print alone)
         plain_token = looks.diff[rows] >= TINTED_PLAIN * token[rows]
-        clipped = looks.clipped[rows]
-        misjudged = ((plain_token & (~steady | ((looks.glare[rows] > BAND_GLARE) & plainly & ~clipped)))
-                     | (clipped & (len(names) == 1)))
+        clipped, one = looks.clipped[rows], len(names) == 1
+        misjudged = ((plain_token & (~steady | ((looks.glare[rows] > BAND_GLARE) & (plainly | one) & ~clipped)))
+                     | (clipped & one))
         reach = (at < len(full)) & ~near & misjudged & (np.sqrt(z2[at, best]) <= TINTED_FAR)
         share = np.where(reach, rel[at, best] / rel.sum(1), share)
         near |= reach
