@@ -125,8 +125,9 @@ def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample
     if bright:
         raise LookupError(f"Too bright to read on {_some(bright)}: glare or an over-exposed picture washes the "
                           "tokens there out to white. Move or dim the lamp (or shade the window) so no bright "
-                          "spot lies on the board, lower the camera's exposure if the whole picture is pale, "
-                          "then capture again.")
+                          "spot lies on the board, lower the camera's exposure if the whole picture is pale "
+                          "(the Pi camera: `exposure = 0.7` under [camera] in config.toml, then restart the "
+                          "table and capture the empty board again), then capture again.")
     if unseen:
         raise LookupError(f"No token seen on {_some([s for _, spaces in unseen for s in spaces])}: lay "
                           f"{', '.join(k for k, _ in unseen)} there as the plan shows, then capture again.")

@@ -11,6 +11,8 @@ module the ``[camera]`` table as a plain dict; every setting is optional::
     height = 720
     fps = 30
     settle_s = 2.0            # picamera2/webcam: let exposure and white balance settle, then lock them
+    exposure = 1.0            # picamera2: the settled exposure times this when locked (0.7: pale tokens
+                              # washed out to white at calibration)
     boards = ["shop", "diet-1", "diet-2"]    # layouts to watch (default: all)
     commit = true             # put snapshots on the table (default: true, except for the
                               # synthetic camera of a simulation, which follows the game)
@@ -68,6 +70,7 @@ class CameraConfig:
     height: int = 720
     fps: float = 30.0
     settle_s: float = 2.0
+    exposure: float = 1.0
     loop: bool = True
     boards: list[str] | None = None
     commit: bool | None = None
@@ -92,7 +95,7 @@ class CameraConfig:
         if cfg.source not in SOURCES:
             problems.append(f"[camera] source must be one of {', '.join(SOURCES)}, not {cfg.source!r}")
         for name, low, high in (("width", 64, 8192), ("height", 48, 8192), ("fps", 1, 120), ("settle_s", 0, 60),
-                                ("doze_after_s", 0, 3600), ("dozing_fps", 0.5, 120), ("deep_doze_after_s", 0, 3600),
+                                ("exposure", 0.1, 4), ("doze_after_s", 0, 3600), ("dozing_fps", 0.5, 120), ("deep_doze_after_s", 0, 3600),
                                 ("deep_dozing_fps", 0.5, 120)):
             if name in raw:
                 value = raw[name]
@@ -105,6 +108,9 @@ class CameraConfig:
                 problems.append("[camera] device must be a camera number like 0 or a path like /dev/video0")
             else:
                 cfg.device = raw["device"]
+        if cfg.exposure != 1.0 and cfg.source != "picamera2":
+            problems.append("[camera] exposure is the Pi camera's (picamera2); a webcam's is set with v4l2-ctl, "
+                            "and other sources have none")
         if cfg.deep_doze_after_s < cfg.doze_after_s:
             problems.append(f"[camera] deep_doze_after_s ({cfg.deep_doze_after_s:g}) must be at least doze_after_s "
                             f"({cfg.doze_after_s:g}): the deeper doze comes after the first")

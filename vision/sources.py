@@ -50,12 +50,14 @@ class FrameSource:
 
 
 class PiCameraSource(FrameSource):
-    """The Raspberry Pi camera through picamera2; exposure, gain and white balance locked after settling."""
+    """The Raspberry Pi camera through picamera2; exposure, gain and white balance locked after settling
+    (the exposure times ``exposure``: below 1 where the automatic one washes pale tokens out to white)."""
 
     name = "picamera2"
 
-    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30, settle_s: float = 2.0):
-        self.size, self.fps, self.settle_s = (width, height), fps, settle_s
+    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30, settle_s: float = 2.0,
+                 exposure: float = 1.0):
+        self.size, self.fps, self.settle_s, self.exposure = (width, height), fps, settle_s, exposure
         self.camera = None
 
     def open(self) -> None:
@@ -81,6 +83,8 @@ class PiCameraSource(FrameSource):
             raise SourceError(_size_advice("The Pi camera", self.size, given))
         time.sleep(self.settle_s)
         metadata = cam.capture_metadata()
+        if "ExposureTime" in metadata:
+            metadata["ExposureTime"] = max(1, round(metadata["ExposureTime"] * self.exposure))
         cam.set_controls({k: metadata[k] for k in ("ExposureTime", "AnalogueGain", "ColourGains") if k in metadata}
                          | {"AeEnable": False, "AwbEnable": False})
         self.camera = cam
@@ -258,7 +262,7 @@ class SyntheticSource(FrameSource):
 def make_source(cfg: CameraConfig, layouts: dict | None = None) -> FrameSource | None:
     """The configured source, not yet opened (None when the camera is off)."""
     if cfg.source == "picamera2":
-        return PiCameraSource(cfg.width, cfg.height, cfg.fps, cfg.settle_s)
+        return PiCameraSource(cfg.width, cfg.height, cfg.fps, cfg.settle_s, cfg.exposure)
     if cfg.source == "webcam":
         return WebcamSource(cfg.device, cfg.width, cfg.height, cfg.fps, cfg.settle_s)
     if cfg.source == "replay":
