@@ -868,6 +868,21 @@ def test_a_board_mostly_under_glare_keeps_its_light_and_never_reads_a_dark_token
     assert all(r in (k, UNKNOWN) for k, r in zip(kinds, dimmed)), "no token read as another type"
 
 
+def _read_without_and_with_a_wide_spot(ref, play, window, tokens=3):
+    """``play``'s windows read without, then with, a wide glare spot of 40 grey levels over the first ``tokens``
+    of them: each time their looks and labels (the spot measured past BAND_GLARE there, and only with it)."""
+    spot = 40 * np.exp(-(window.offsets ** 2).sum(1) / (2 * 20.0 ** 2))
+    out = []
+    for glare in (0, 1):
+        lit = play.copy()
+        lit[:tokens] += glare * spot[None, :, None]
+        lit = np.clip(lit, 0, 255).astype(np.uint8)
+        looks = read_windows(ref, lit, window)
+        assert (looks.glare[:tokens] > BAND_GLARE).all() == bool(glare), looks.glare
+        out.append((looks, classify(ref, lit, window).labels))
+    return out
+
+
 def test_a_dark_token_plainly_there_under_a_wide_glare_spot_a_little_beyond_reach_of_its_type_reads_it():
     """Issue 13's medium tables at 1920x1080: under a soft glare spot (20-30 grey levels measured at the slot) dark
     tokens plainly in view (seafood, water, meat, the seats' markers; their face differing from the empty board by ten
@@ -882,16 +897,9 @@ def test_a_dark_token_plainly_there_under_a_wide_glare_spot_a_little_beyond_reac
     faces = [(60, 35, 175), (80, 35, 175), (90, 35, 175)]      # meat's face ever more off its type
     play = np.stack([_printed_window(window, green, f) for f in faces]
                     + [_printed_window(window, p) for p in prints[3:]]).astype(np.float32)
-    spot = 40 * np.exp(-(window.offsets ** 2).sum(1) / (2 * 20.0 ** 2))          # a wide spot over the tokens only
     labels = {}
-    for glare in (0, 1):
-        lit = play.copy()
-        lit[:3] += glare * spot[None, :, None]
-        lit = np.clip(lit, 0, 255).astype(np.uint8)
-        looks = read_windows(ref, lit, window)
+    for glare, (looks, labels[glare]) in enumerate(_read_without_and_with_a_wide_spot(ref, play, window)):
         assert (looks.diff[:3] > 10 * TOKEN_DIFF).all(), "plainly tokens"
-        assert (looks.glare[:3] > BAND_GLARE).all() == bool(glare), looks.glare
-        labels[glare] = classify(ref, lit, window).labels
     assert labels[1] == ["meat", "meat", UNKNOWN] + [None] * 6
     assert labels[0] == ["meat", UNKNOWN, UNKNOWN] + [None] * 6
 
@@ -961,15 +969,8 @@ def test_on_a_board_of_one_type_a_token_plainly_there_under_glare_a_little_beyon
     faces = [grey, (95, 95, 160), (95, 95, 175)]             # a covered token's face ever more off its type
     play = np.stack([_printed_window(window, printed, f) for f in faces]
                     + [_printed_window(window, printed)] * 6).astype(np.float32)
-    spot = 40 * np.exp(-(window.offsets ** 2).sum(1) / (2 * 20.0 ** 2))          # a wide spot over the tokens only
     labels = {}
-    for glare in (0, 1):
-        lit = play.copy()
-        lit[:3] += glare * spot[None, :, None]
-        lit = np.clip(lit, 0, 255).astype(np.uint8)
-        looks = read_windows(ref, lit, window)
+    for glare, (looks, labels[glare]) in enumerate(_read_without_and_with_a_wide_spot(ref, play, window)):
         assert (looks.diff[:3] > 2 * (TOKEN_DIFF + GLARE_DIFF * looks.glare[:3])).all(), "plainly tokens"
-        assert (looks.glare[:3] > BAND_GLARE).all() == bool(glare), looks.glare
-        labels[glare] = classify(ref, lit, window).labels
     assert labels[1] == ["covered", "covered", UNKNOWN] + [None] * 6
     assert labels[0] == ["covered", UNKNOWN, UNKNOWN] + [None] * 6
