@@ -525,10 +525,11 @@ def test_a_shopping_token_blurred_at_the_far_side_reads_covered_and_one_with_a_d
 RINGS = ((11, (150, 160, 175)), (8, (225, 215, 205)), (4, (90, 70, 60)))
 
 
-def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0, rings=RINGS) -> np.ndarray:
+def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0, rings=RINGS, shade=0.0) -> np.ndarray:
     """A slot's window (K, 3): paper with a space printed as ``rings`` (radius mm, colour; by default a pale ring
     around a dark centre, the harder renderer's slot art), a token of colour ``token`` lying ``at`` (mm) off its
-    centre, all under a light ``gain`` times calibration's (clipped at 255, as a camera saturates); drawn finely,
+    centre, its face brighter towards one side by up to ``shade`` of its colour (and as much darker towards the
+    other), all under a light ``gain`` times calibration's (clipped at 255, as a camera saturates); drawn finely,
     blurred about a window sample."""
     fine = 8
     n, mm = window.side * fine, fine / STEP_MM
@@ -536,7 +537,10 @@ def _ringed_window(window: Window, token=None, at=(1.9, 0.0), gain=1.0, rings=RI
     for radius, colour in rings:
         cv2.circle(img, (n // 2, n // 2), int(radius * mm), colour, -1)
     if token is not None:
-        cv2.circle(img, (int(n / 2 + at[0] * mm), int(n / 2 + at[1] * mm)), int(10 * mm), token, -1)
+        x, y, r = int(n / 2 + at[0] * mm), int(n / 2 + at[1] * mm), int(10 * mm)
+        disc = cv2.circle(np.zeros((n, n), np.uint8), (x, y), r, 1, -1) > 0
+        across = 1 + shade * np.clip((np.arange(n) - x) / r, -1, 1)
+        img[disc] = (np.float32(token) * across[None, :, None] * np.ones((n, 1, 1), np.float32))[disc]
     img = np.clip(cv2.GaussianBlur(img, (0, 0), fine) * gain, 0, 255).astype(np.uint8)
     return cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA).reshape(-1, 3)
 
@@ -567,6 +571,33 @@ def test_a_space_whose_pale_print_saturates_reads_empty_where_the_rest_shows_the
     looks = read_windows(ref, play, window)
     assert looks.clipped[0] and looks.clipped[2:].all(), "the empty space's and the pale tokens' face rings saturate"
     assert classify(ref, play, window).labels == [None, "meat", UNKNOWN, UNKNOWN]
+
+
+def test_a_face_saturated_on_part_of_it_reads_its_own_colour_not_a_darker_one():
+    """Issue 13's hard tables at 1920x1080: water tokens whose blue saturated on 33-49 % of the face ring (a brighter
+    light, glare) lay 2.1-2.4 spreads from water, beyond the reach a saturated face is read within (OVER_TOKEN), and
+    meat tokens with their red partly saturated lay nearer nuts: the face's colour was the median of its unsaturated
+    samples alone, the darker ones.  A saturated sample is brighter than it reads: counted among the brightest, the
+    median is the face's own where less than half of it saturates.  Water and dairy faces shaded 30 % across, learnt
+    under calibration's light and seen under a light 1.25 times it, their brightest channel saturated on 30-40 % of the
+    face ring: each channel reads within half a spread of the type's look (main: blue 1.25 and 0.8 spreads off)."""
+    window = Window.for_token(20.0)
+    faces = {"water": (200, 140, 60), "dairy": (235, 200, 160), "meat": (45, 35, 175)}
+    ref = Reference(board="diet-1", empty=np.stack([_ringed_window(window)] * 2),
+                    white=np.tile(np.float32((185, 180, 175)), (2, 1)), patch=None, slots=["s0", "s1"])
+    for kind, face in faces.items():
+        ref.tokens[kind] = token_look(read_windows(ref, np.stack([_ringed_window(window, face, shade=0.3)] * 2),
+                                                   window).colour)
+    play = np.stack([_ringed_window(window, faces[k], gain=1.25, shade=0.3) for k in ("water", "dairy")])
+    looks = read_windows(ref, play, window)
+    shared = spreads(ref)[1][:3]
+    clipped = np.ascontiguousarray(window.crop(play >= SATURATED)).reshape(2, -1, 3)
+    for k, kind in enumerate(("water", "dairy")):
+        share = clipped[k][looks.faces[k]].mean(0).max()
+        assert 0.2 < share < 0.5, f"{kind}: its brightest channel saturated on part of the face ring ({share:.2f})"
+        look, own = ref.tokens[kind]
+        off = np.abs(looks.colour[k, :3] - look[:3]) / np.sqrt(shared ** 2 + own[:3] ** 2)     # as the match scales
+        assert (off < 0.5).all(), (kind, off)
 
 
 #: The paper around a slot, BGR, in the one-slot references below.

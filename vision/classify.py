@@ -32,7 +32,7 @@ Reading a slot (:func:`read_windows`):
    icon, inside its rim, side wall and shadow; read at the place near where the difference peaked
    whose ring is the most even, as a face of one flat colour is), brought back to the calibration light and
    divided by the paper colour at the slot: the token's own colour relative to white paper,
-   the same on every kind of printed space.  Saturated (glare) samples are left out; a face with
+   the same on every kind of printed space.  A saturated (glare) sample counts among the face's brightest; a face with
    a channel saturated on much of it is ``unknown``, or empty when wherever a token's disc may lie at
    least half of it is unsaturated (counted by channels) and shows the empty board (a token would show in that
    half), or the type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it); so is a
@@ -608,9 +608,12 @@ def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[n
     return out
 
 
-def masked_median(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """Median over axis 1 of ``values`` (N, K, 3) where ``valid``; NaN where nothing is valid."""
-    return masked_quantiles(values, valid)[0]
+def clipped_median(values: np.ndarray, clipped: np.ndarray) -> np.ndarray:
+    """Median over axis 1 of ``values`` (N, K, 3), the ``clipped`` samples (saturated: brighter than they read) counted
+    as the brightest; where half of them or more are clipped, the median of the others (NaN where none is left)."""
+    k = values.shape[1]
+    ranked = np.sort(np.where(clipped, np.inf, values), 1)[:, int(np.round((k - 1) * 0.5))]
+    return np.where(np.isfinite(ranked), ranked, masked_quantiles(values, ~clipped)[0])
 
 
 
@@ -673,13 +676,15 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     lit = _relit(cur_c, core(window.added(added)), 1 / gain)
     mean, best = _find(near, lit, sat_c, window)
     best = _settle(lit, best, window)
-    # the face ring of the token where it lies; per channel, saturated samples are left out,
-    # and a channel saturated on much of the face has no colour
+    # the face ring of the token where it lies; per channel, a saturated sample is brighter than it reads: the
+    # median counts it among the brightest (left out, the median of the rest reads a face partly under glare darker
+    # than it is: issue 13's meat tokens nearest nuts, water nearest seafood), and a channel saturated on much of the
+    # face has no colour
     idx = window.faces[best]                                                # (N, M)
     rows = np.arange(n)[:, None]
     clipped_c = core(clipped)
     face, bad = lit[rows, idx], clipped_c[rows, idx]
-    colour = masked_median(face, ~bad)
+    colour = clipped_median(face, bad)
     washed = ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     # a saturated outside's paper could hide a pale token as a washed face's samples could: both are read for what
     # their unsaturated part shows (``seen``); a face not saturated there keeps its colour (a dark token in glare)
