@@ -16,7 +16,7 @@ from vision import scenes
 from vision.calibration import add_token_colours, capture_empty, capture_tokens, measure, token_plan
 from vision.check import Tally
 from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
-                             GLARE_MOST, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
+                             GLARE_MOST, LOOK, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
                              classify, paper_points, read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
@@ -604,16 +604,17 @@ def test_a_face_saturated_on_part_of_it_reads_its_own_colour_not_a_darker_one():
 PAPER = np.float32((205, 200, 195))
 
 
-def _look(face, icon: float) -> np.ndarray:
-    """A face's look as the classifier reads it: its colour against the paper (log), then its icon's contrast."""
-    return np.r_[np.log((np.float32(face) + DARK) / (PAPER + DARK)), icon]
+def _look(face, icon: float, pattern: float = 0.0) -> np.ndarray:
+    """A face's look as the classifier reads it: its colour against the paper (log), then its icon's contrast and
+    pattern."""
+    return np.r_[np.log((np.float32(face) + DARK) / (PAPER + DARK)), icon, pattern]
 
 
 def _types_learnt(faces: dict) -> tuple[list, np.ndarray, np.ndarray]:
-    """Types learnt from ``faces`` (type -> (BGR face, icon contrast)) as calibration learns them: the types, their
+    """Types learnt from ``faces`` (type -> (BGR face, icon contrast[, icon pattern])) as calibration learns them: the types, their
     centres and their spreads, each type's own included (as the classifier matches them)."""
     ref = Reference(board="x", empty=np.zeros((1, 9, 3), np.uint8), white=PAPER[None], patch=None, slots=["x"])
-    ref.tokens = {k: np.stack([_look(f, i), np.full(4, 0.05)]).astype(np.float32) for k, (f, i) in faces.items()}
+    ref.tokens = {k: np.stack([_look(*v), np.full(LOOK, 0.05)]).astype(np.float32) for k, v in faces.items()}
     centre, spread = spreads(ref)
     return list(ref.tokens), centre, np.sqrt(spread ** 2 + np.stack([ref.tokens[t][1] for t in ref.tokens]) ** 2)
 
@@ -628,7 +629,7 @@ def _meat_face_off(grey: float, glare: float, gain: float) -> dict:
     inner = face * np.exp(icon)
     seen = face + grey
     shifted = np.r_[np.log((seen + DARK) / (PAPER + DARK)),
-                    np.log(inner + grey + DARK).mean() - np.log(seen + DARK).mean()].astype(np.float32)
+                    np.log(inner + grey + DARK).mean() - np.log(seen + DARK).mean(), 0.0].astype(np.float32)
     looks = SimpleNamespace(colour=shifted[None], glare=np.float32([glare]), gain=np.float32([gain]),
                             around=np.float32([[60, 50, 150]]))
     return dict(zip(names, np.sqrt(_distances(looks, np.array([0]), centre, spread, PAPER[None])[0])))
@@ -1005,3 +1006,44 @@ def test_on_a_board_of_one_type_a_token_plainly_there_under_glare_a_little_beyon
         assert (looks.diff[:3] > 2 * (TOKEN_DIFF + GLARE_DIFF * looks.glare[:3])).all(), "plainly tokens"
     assert labels[1] == ["covered", "covered", UNKNOWN] + [None] * 6
     assert labels[0] == ["covered", UNKNOWN, UNKNOWN] + [None] * 6
+
+
+def _yellow_window(window: Window, strokes: bool, turn: float = 0.0, where=(0.0, 0.0)) -> np.ndarray:
+    """A slot's window (K, 3) on plain paper: a yellow token at ``where`` (mm off centre), plain (seat 4's wooden
+    marker) or with an icon printed in ``strokes``, pale and dark bars as much paler as darker than the face (so
+    the icon's mean is the face's) turned by ``turn``; drawn finely, blurred a little, sampled as the reader does."""
+    fine = 8
+    n, r = window.side * fine, 10 * fine / STEP_MM
+    img = np.full((n, n, 3), (205, 200, 195), np.float32)
+    c = np.array((n / 2 + where[0] * fine / STEP_MM, n / 2 + where[1] * fine / STEP_MM))
+    face = np.float32((40, 190, 220))
+    cv2.circle(img, tuple(int(v) for v in c), int(r), face.tolist(), -1)
+    if strokes:
+        yy, xx = np.mgrid[:n, :n] - c[::-1, None, None]
+        across = xx * np.cos(turn) + yy * np.sin(turn)
+        inside = np.hypot(xx, yy) <= 0.45 * r
+        bars = np.where(np.floor(across / (0.3 * r)) % 2 == 0, 1.4, 0.6)
+        img[inside] = face * bars[inside, None]
+    img = cv2.GaussianBlur(img, (0, 0), fine * 0.5)
+    return np.clip(cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA), 0, 255).reshape(-1, 3)
+
+
+def test_seat_fours_yellow_marker_and_a_yellow_token_whose_icon_is_as_bright_as_its_face_are_told_apart():
+    """Seat 4's action markers are yellow wooden discs, plain, and the fats tokens yellow too, with a printed icon
+    (issue 13's medium and hard tables: the two torn, neither read, under a dimmed light).  Where a fats icon's
+    strokes are as much paler as darker than its face, its mean brightness is the face's, as a marker's plain face
+    is: the icon's pattern still tells them apart, each learnt at calibration from its plan tokens, and each
+    reads as what it is wherever it lies and however it is turned."""
+    window = Window.for_token(20.0)
+    empty = np.stack([_token_window(window, token=False)] * 8)
+    ref = Reference(board="diet-4", empty=empty, white=np.tile(PAPER, (8, 1)), patch=None,
+                    slots=[f"diet-4.{i}" for i in range(8)])
+    turns = np.linspace(0, 1.5, 4)
+    for kind, strokes in (("marker", False), ("fats", True)):
+        plan = np.stack([_yellow_window(window, strokes, t) for t in turns])
+        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.arange(4)).colour)
+    assert abs(ref.tokens["fats"][0, 3] - ref.tokens["marker"][0, 3]) < 0.05, "the icon's mean is the face's"
+    lies = [(1.5 * np.cos(a), 1.5 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 4, endpoint=False)]
+    play = np.stack([_yellow_window(window, k >= 4, 0.4 + 0.7 * k, lies[k % 4]) for k in range(8)])
+    assert classify(ref, play, window).labels == ["marker"] * 4 + ["fats"] * 4
+

@@ -234,6 +234,7 @@ CLEAR_MM = 2.0
 #: Least spread of a token type's colour (log units): the tokens' own print varies by a few percent.
 MIN_SIGMA = 0.08
 #: Least spread of a token's icon against its face (log units): blur at the table's far side washes it out.
+#: Also of the icon's own pattern (the spread of its grey level): blur washes that out alike.
 MIN_ICON_SIGMA = 0.1
 #: Farther than this many spreads from every type: unknown.
 MAX_DISTANCE = 4.0
@@ -265,8 +266,10 @@ UNEVEN = 0.6
 #: lost, no wrong value more.
 MAX_SATURATED = 0.3
 SEEN_SHARE = 0.5
-#: A token's look: its face colour (three channels) and its icon's brightness against its face.
-LOOK = 4
+#: A token's look: its face colour (three channels), its icon's brightness against its face, and its icon's
+#: pattern (the spread of the icon's grey level, log): a printed icon has strokes, a wooden marker's face none, so
+#: seat 4's yellow marker and fats under a dimmed light, torn on colour and mean contrast, differ there.
+LOOK = 5
 #: How far the gain read at a slot may be off (a share of it): over paper, added light (glare) and a brighter
 #: light look much alike, but they move a dark token's colour differently.
 GAIN_DOUBT = 0.07
@@ -579,8 +582,8 @@ class Looks:
     """What the windows show per slot: the difference from the empty board, the face's colour, where."""
 
     diff: np.ndarray             # (N,) mean difference from the empty board over the token's square
-    colour: np.ndarray           # (N, LOOK) log of the face colour relative to the paper (calibration light), and
-                                 # of the icon's brightness relative to the face
+    colour: np.ndarray           # (N, LOOK) log of the face colour relative to the paper (calibration light), of
+                                 # the icon's brightness relative to the face, and the icon's pattern
     usable: np.ndarray           # (N,) False: the light or the face could not be read (glare, a hand)
     where: np.ndarray            # (N, 2) the token's place in the window, mm from the slot's centre
     clipped: np.ndarray          # (N,) True: glare or over-exposure saturated much of its face, or all around it
@@ -697,7 +700,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
     icon = np.log(np.maximum(inner, 0) + DARK).mean(1) - np.log(colour).mean(1)
-    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon])
+    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(lit, rows, window.icons[best])])
     cs = side - 2 * window.core
     at = window.places[best]
     where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
@@ -706,6 +709,13 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
                  idx)
+
+
+def _pattern(lit: np.ndarray, rows: np.ndarray, icons: np.ndarray) -> np.ndarray:
+    """(N,) the spread of the grey level (log) over each window's icon samples ``icons`` (N, M') in the windows'
+    cores ``lit`` (N, C, 3, calibration light): a printed icon's strokes, none on a plain face."""
+    grey = np.log(np.maximum(lit[rows, icons].sum(2), 0) + 3 * DARK)
+    return grey.std(1)
 
 
 def _usual_gain(ratio_gain: np.ndarray, usable: np.ndarray, added: np.ndarray | None = None) -> float:
@@ -1068,11 +1078,11 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     face = np.exp(centre[:, :3])[None] * (white[:, None] + DARK) - DARK                 # (M, C, 3) calibration light
     lit = np.maximum(face, 0) + DARK
     v = (face - looks.around[rows, None]) / lit / spread[..., :3]
-    v = np.concatenate([v, np.zeros_like(v[..., :1])], -1)                      # (the icon's ratio: much the same)
+    v = np.concatenate([v, np.zeros_like(v[..., :2])], -1)              # (the icon's ratio and pattern: much the same)
     # added light misjudged by a grey level moves every channel of the face by it, and the icon (paler or darker
     # than the face) by the difference of the two
-    inner = np.maximum(face, 0) * np.exp(centre[None, :, 3:]) + DARK
-    w = np.concatenate([1 / lit, (1 / inner - 1 / lit).mean(-1, keepdims=True)], -1) / spread
+    inner = np.maximum(face, 0) * np.exp(centre[None, :, 3:4]) + DARK
+    w = np.concatenate([1 / lit, (1 / inner - 1 / lit).mean(-1, keepdims=True), np.zeros_like(lit[..., :1])], -1) / spread
     gain = looks.gain[rows]
     least = np.where(floor & (gain < 1), ADDED_FLOOR, 0.0)
     added = np.maximum(np.maximum(ADDED_DOUBT * looks.glare[rows], least) / np.maximum(gain, 0.05), 1e-3)[:, None]
@@ -1088,6 +1098,9 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
         f = np.clip(c * (c - o) / (c * c + (s / ICON_DOUBT) ** 2), 0, 1)
         blurred = (a < 0) & (o * c > 0)
         x[..., 3] = np.where(blurred, (o - c * (1 - f)) / s, x[..., 3])
+        # ... and the icon's pattern with it, by the same share
+        x[..., 4] = np.where(blurred, (looks.colour[rows, None, 4] - centre[None, :, 4] * (1 - f)) / spread[..., 4],
+                             x[..., 4])
         washed_out = np.where(blurred, (f / ICON_DOUBT) ** 2, 0.0)
     # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
     b = (x * w).sum(-1)
@@ -1099,7 +1112,7 @@ def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
     """Every type's look (C, LOOK) and the spread (LOOK,) they share: the few tokens of one type say too little
     about its own spread, all types together say enough (their print and the light vary alike)."""
     stats = np.stack([reference.tokens[t] for t in reference.tokens])      # (C, 2, LOOK)
-    least = np.array([MIN_SIGMA] * 3 + [MIN_ICON_SIGMA], np.float32)
+    least = np.array([MIN_SIGMA] * 3 + [MIN_ICON_SIGMA] * 2, np.float32)
     return stats[:, 0], np.sqrt((stats[:, 1] ** 2).mean(0) + least ** 2)
 
 
