@@ -1047,3 +1047,19 @@ def test_seat_fours_yellow_marker_and_a_yellow_token_whose_icon_is_as_bright_as_
     play = np.stack([_yellow_window(window, k >= 4, 0.4 + 0.7 * k, lies[k % 4]) for k in range(8)])
     assert classify(ref, play, window).labels == ["marker"] * 4 + ["fats"] * 4
 
+
+def test_under_glare_a_token_whose_icon_pattern_washed_out_is_not_taken_for_a_type_with_a_fainter_pattern():
+    """Glare the light fit missed washes a printed icon's strokes out (issue 13's hard tables: a water token under 63
+    grey levels read as seafood, whose icon's pattern is fainter).  Of two types alike but for their icon's pattern,
+    a face with the fainter pattern lies nearer that type where no glare was measured, and as near to both under
+    glare past BAND_GLARE: the camera is unsure there, never sure of the fainter type."""
+    faces = {"water": ((160, 80, 20), 0.3, 0.3), "seafood": ((160, 80, 20), 0.3, 0.05)}
+    names, centre, spread = _types_learnt(faces)
+    face = _look(*faces["seafood"]).astype(np.float32)
+    z = {}
+    for glare in (0.0, 2 * BAND_GLARE):
+        looks = SimpleNamespace(colour=face[None], glare=np.float32([glare]), gain=np.float32([1.0]),
+                                around=np.float32([[150, 90, 40]]))
+        z[glare] = dict(zip(names, _distances(looks, np.array([0]), centre, spread, PAPER[None])[0]))
+    assert z[0.0]["seafood"] + 4 < z[0.0]["water"], z
+    assert z[2 * BAND_GLARE]["seafood"] == pytest.approx(z[2 * BAND_GLARE]["water"]), z

@@ -1102,6 +1102,9 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
         x[..., 4] = np.where(blurred, (looks.colour[rows, None, 4] - centre[None, :, 4] * (1 - f)) / spread[..., 4],
                              x[..., 4])
         washed_out = np.where(blurred, (f / ICON_DOUBT) ** 2, 0.0)
+    # glare the fit missed washes an icon's pattern out (a water token's under 63 grey levels read as seafood's,
+    # fainter): under glare past BAND_GLARE the pattern is not counted
+    x[looks.glare[rows] > BAND_GLARE, :, 4] = 0.0
     # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
     b = (x * w).sum(-1)
     vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
