@@ -177,3 +177,28 @@ def test_markers_refuses_a_bad_area_or_tilt_and_writes_nothing(tmp_path, capsys)
                       (["--tilt", "75"], "0 to 60 degrees")):
         assert main(["markers", "-o", str(out), "--camera-height", "1.25", *bad]) == 2
         assert said in capsys.readouterr().err and not out.exists()
+
+
+def test_a_reference_saved_before_the_icons_pattern_was_learnt_still_reads(tmp_path, capsys):
+    """An owner who updates keeps the boards' calibration: token looks saved with four numbers (colour and icon
+    contrast, before the icon's pattern was learnt) load and read on what they have, and are saved so again."""
+    layout = layouts("diet-1")["diet-1"]
+    path = tmp_path / "diet-1.json"
+    layout.save(path)
+    base = syn.board_scene(layout, 23, hard=False)
+    from vision.pipeline import Pipeline
+    pipe = Pipeline({"diet-1": layout})
+    syn.calibrate(pipe, base)
+    saved = pipe.boards["diet-1"].reference.save(tmp_path / "ref")
+    data = json.loads(saved.read_text())
+    data["tokens"] = {k: [row[:4] for row in look] for k, look in data["tokens"].items()}
+    saved.write_text(json.dumps(data))
+    img, truth = syn.render(syn.with_tokens(base, {"diet-1": syn.random_tokens(layout, np.random.default_rng(6))}, 9))
+    cv2.imwrite(str(tmp_path / "game.png"), img)
+    assert main(["vision", "classify", "--layout", str(path), "--reference", str(tmp_path / "ref"),
+                 str(tmp_path / "game.png"), "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)["images"]
+    assert {slot: s["token"] for slot, s in result["slots"].items()} == truth["boards"]["diet-1"]["slots"]
+    from vision.classify import Reference
+    again = Reference.load(tmp_path / "ref", "diet-1").save(tmp_path / "again")
+    assert json.loads(again.read_text())["tokens"] == data["tokens"]

@@ -147,7 +147,8 @@ def confusable(reference: Reference, limit: float = 4.0) -> list[tuple]:
     out = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            d = float(np.sqrt((((centre[i] - centre[j]) / spread) ** 2).sum()))
+            # (a look saved before the icon's pattern was learnt has none: the pair compared on the rest)
+            d = float(np.sqrt(np.nansum(((centre[i] - centre[j]) / spread) ** 2)))
             if d < limit:
                 out.append((names[i], names[j], round(d, 1)))
     return out

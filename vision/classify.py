@@ -438,11 +438,20 @@ def fit_paper(points: np.ndarray, colours: np.ndarray, where: np.ndarray) -> np.
 
 
 def _look(stats) -> np.ndarray:
-    """A token type's saved look (mean and spread), refused when it is not of this version's shape."""
+    """A token type's saved look (mean and spread), refused when it is not of this version's shape; one saved
+    before the icon's pattern was learnt has it absent (NaN mean, no spread of its own): read on the rest, so an
+    owner who updates need not calibrate again."""
     look = np.asarray(stats, np.float32)
+    if look.shape == (2, LOOK - 1):
+        look = np.column_stack([look, [np.nan, 0.0]]).astype(np.float32)
     if look.shape != (2, LOOK):
         raise ValueError(f"a token type's look has {look.size} numbers, not {2 * LOOK}")
     return look
+
+
+def _saved_look(look: np.ndarray) -> list:
+    """A token type's look as saved: without the pattern where it was never learnt (JSON has no NaN)."""
+    return np.round(look[:, :-1] if np.isnan(look[0, -1]) else look, 4).tolist()
 
 
 def _encode(img: np.ndarray) -> str:
@@ -524,7 +533,7 @@ class Reference:
                 "empty_png": _encode(self.empty.reshape(n * int(round(np.sqrt(k))), -1, 3)),
                 "white": np.round(self.white, 2).tolist(),
                 "patch": None if self.patch is None else np.round(self.patch, 2).tolist(),
-                "tokens": {k: np.round(v, 4).tolist() for k, v in self.tokens.items()},
+                "tokens": {k: _saved_look(v) for k, v in self.tokens.items()},
                 "view_png": None if self.view is None else _encode(self.view),
                 "place": None if self.place is None else np.asarray(self.place, np.float64).tolist()}
 
@@ -1086,7 +1095,9 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     gain = looks.gain[rows]
     least = np.where(floor & (gain < 1), ADDED_FLOOR, 0.0)
     added = np.maximum(np.maximum(ADDED_DOUBT * looks.glare[rows], least) / np.maximum(gain, 0.05), 1e-3)[:, None]
+    counted = _counted(looks, rows, centre)
     x = (looks.colour[rows, None] - centre[None]) / spread
+    x[..., 4] = np.where(counted, x[..., 4], 0.0)
     a = (x * v).sum(-1)                                                         # (v has no icon term)
     washed_out = 0.0
     if washed:
@@ -1099,16 +1110,21 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
         blurred = (a < 0) & (o * c > 0)
         x[..., 3] = np.where(blurred, (o - c * (1 - f)) / s, x[..., 3])
         # ... and the icon's pattern with it, by the same share
-        x[..., 4] = np.where(blurred, (looks.colour[rows, None, 4] - centre[None, :, 4] * (1 - f)) / spread[..., 4],
-                             x[..., 4])
+        x[..., 4] = np.where(blurred & counted,
+                             (looks.colour[rows, None, 4] - centre[None, :, 4] * (1 - f)) / spread[..., 4], x[..., 4])
         washed_out = np.where(blurred, (f / ICON_DOUBT) ** 2, 0.0)
-    # glare the fit missed washes an icon's pattern out (a water token's under 63 grey levels read as seafood's,
-    # fainter): under glare past BAND_GLARE the pattern is not counted
-    x[looks.glare[rows] > BAND_GLARE, :, 4] = 0.0
     # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
     b = (x * w).sum(-1)
     vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
     return (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / (vv * ww - vw * vw) + washed_out
+
+
+def _counted(looks: Looks, rows: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """(M, C) True where the icon's pattern of each slot ``rows``'s face counts against each type's ``centre``
+    (C, LOOK): the type's pattern was learnt (a reference saved before it reads on the rest), and glare the fit
+    missed has not washed the strokes out (a water token's under 63 grey levels read as seafood's, fainter): under
+    glare past BAND_GLARE it is not counted."""
+    return (looks.glare[rows] <= BAND_GLARE)[:, None] & ~np.isnan(centre[None, :, 4])
 
 
 def spreads(reference: Reference) -> tuple[np.ndarray, np.ndarray]:
