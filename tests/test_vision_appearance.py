@@ -15,8 +15,8 @@ from tests.support.vision_scenes import calibrated, layouts, random_layout_token
 from vision import scenes
 from vision.calibration import add_token_colours, capture_empty, capture_tokens, measure, token_plan
 from vision.check import Tally
-from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
-                             GLARE_MOST, LOOK, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _outside_by,
+from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_MARGIN, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
+                             GLARE_MOST, LOOK, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _from_print, _outside_by,
                              classify, paper_points, read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
@@ -1008,15 +1008,19 @@ def test_on_a_board_of_one_type_a_token_plainly_there_under_glare_a_little_beyon
     assert labels[0] == ["covered", UNKNOWN, UNKNOWN] + [None] * 6
 
 
-def _yellow_window(window: Window, strokes: bool, turn: float = 0.0, where=(0.0, 0.0)) -> np.ndarray:
-    """A slot's window (K, 3) on plain paper: a yellow token at ``where`` (mm off centre), plain (seat 4's wooden
-    marker) or with an icon printed in ``strokes``, pale and dark bars as much paler as darker than the face (so
-    the icon's mean is the face's) turned by ``turn``; drawn finely, blurred a little, sampled as the reader does."""
+YELLOW = np.float32((40, 190, 220))                      # the fats tokens' and seat 4's markers' face
+
+
+def _yellow_window(window: Window, strokes: bool, turn: float = 0.0, where=(0.0, 0.0), ground=PAPER) -> np.ndarray:
+    """A slot's window (K, 3) on a space printed plainly in ``ground`` (paper): a yellow token at ``where`` (mm off
+    centre), plain (seat 4's wooden marker) or with an icon printed in ``strokes``, pale and dark bars as much paler
+    as darker than the face (so the icon's mean is the face's) turned by ``turn``; drawn finely, blurred a little,
+    sampled as the reader does."""
     fine = 8
     n, r = window.side * fine, 10 * fine / STEP_MM
-    img = np.full((n, n, 3), (205, 200, 195), np.float32)
+    img = np.full((n, n, 3), ground, np.float32)
     c = np.array((n / 2 + where[0] * fine / STEP_MM, n / 2 + where[1] * fine / STEP_MM))
-    face = np.float32((40, 190, 220))
+    face = YELLOW
     cv2.circle(img, tuple(int(v) for v in c), int(r), face.tolist(), -1)
     if strokes:
         yy, xx = np.mgrid[:n, :n] - c[::-1, None, None]
@@ -1063,3 +1067,28 @@ def test_under_glare_a_token_whose_icon_pattern_washed_out_is_not_taken_for_a_ty
         z[glare] = dict(zip(names, _distances(looks, np.array([0]), centre, spread, PAPER[None])[0]))
     assert z[0.0]["seafood"] + 4 < z[0.0]["water"], z
     assert z[2 * BAND_GLARE]["seafood"] == pytest.approx(z[2 * BAND_GLARE]["water"]), z
+
+
+def test_a_token_with_a_printed_icon_lies_far_from_a_plain_print_of_its_own_colour():
+    """The band's print test weighs a face's distance to its type against its distance to the print under it
+    (issue 13's new sealed hard set: a grain token read empty, its distance to grain counting its icon's pattern,
+    to the print under it colour alone).  On a space printed plainly in the fats tokens' yellow, a fats token lies
+    CAMOUFLAGE_MARGIN spreads nearer fats than that print, by its icon's strokes; the empty space lies on its print."""
+    window = Window.for_token(20.0)
+    printed = np.tile(YELLOW, (window.side ** 2, 1))
+    empty = np.stack([_token_window(window, token=False)] * 4 + [printed] * 2).astype(np.uint8)
+    ref = Reference(board="diet-4", empty=empty, white=np.tile(PAPER, (6, 1)), patch=None,
+                    slots=[f"diet-4.{i}" for i in range(6)])
+    turns = np.linspace(0, 1.5, 4)
+    for kind, strokes in (("marker", False), ("fats", True)):
+        plan = np.stack([_yellow_window(window, strokes, t) for t in turns])
+        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.arange(4)).colour)
+    play = np.stack([_yellow_window(window, True, 0.4, ground=YELLOW), printed]).astype(np.uint8)
+    slot_of = np.array([4, 5])
+    looks = read_windows(ref, play, window, slots=slot_of)
+    centre, shared = spreads(ref)
+    spread = np.sqrt(shared ** 2 + np.stack([ref.tokens[t][1] for t in ref.tokens]) ** 2)
+    from_fats = np.sqrt(_distances(looks, np.arange(2), centre, spread, PAPER[None].repeat(2, 0))[:, 1])
+    from_print = _from_print(ref, window, looks, slot_of, np.arange(2), shared)
+    assert from_print[0] - from_fats[0] >= CAMOUFLAGE_MARGIN, (from_print, from_fats)
+    assert from_print[1] < 1.0, from_print

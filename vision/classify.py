@@ -606,6 +606,7 @@ class Looks:
                                  # over the unsaturated part of a token's disc anywhere it may lie (inf where some
                                  # such disc is less than half unsaturated; NaN for every other slot)
     faces: np.ndarray            # (N, M) the face ring read: its samples in the window's core (``Window.faces``)
+    icons: np.ndarray            # (N, M') the icon read: its samples there (``Window.icons``)
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -709,7 +710,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
     inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
     icon = np.log(np.maximum(inner, 0) + DARK).mean(1) - np.log(colour).mean(1)
-    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(lit, rows, window.icons[best])])
+    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(lit[rows, window.icons[best]])])
     cs = side - 2 * window.core
     at = window.places[best]
     where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
@@ -717,13 +718,13 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
-                 idx)
+                 idx, window.icons[best])
 
 
-def _pattern(lit: np.ndarray, rows: np.ndarray, icons: np.ndarray) -> np.ndarray:
-    """(N,) the spread of the grey level (log) over each window's icon samples ``icons`` (N, M') in the windows'
-    cores ``lit`` (N, C, 3, calibration light): a printed icon's strokes, none on a plain face."""
-    grey = np.log(np.maximum(lit[rows, icons].sum(2), 0) + 3 * DARK)
+def _pattern(icons: np.ndarray) -> np.ndarray:
+    """(N,) the spread of the grey level (log) over each icon's samples ``icons`` (N, M', 3; calibration light): a
+    printed icon's strokes, none on a plain face."""
+    grey = np.log(np.maximum(icons.sum(2), 0) + 3 * DARK)
     return grey.std(1)
 
 
@@ -1020,9 +1021,17 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
 def _from_print(reference: Reference, window: Window, looks: Looks, slot_of: np.ndarray, at: np.ndarray,
                 shared: np.ndarray) -> np.ndarray:
     """(M,) how many spreads (``shared``) the face read at each of the windows ``at`` (indices) lies from the print
-    under that face ring (:func:`_print_colour`; ``slot_of``: each window's slot in the reference)."""
+    under that face ring (:func:`_print_colour`; ``slot_of``: each window's slot in the reference), and its icon's
+    pattern from the print's under the icon where a face's distance to its type counts it (:func:`_counted`): the
+    two distances weighed alike (on colour alone here, a grain token with its pattern read nearer a plain print)."""
     printed = _print_colour(reference, window, slot_of[at], looks.faces[at]).astype(np.float32)
-    return np.sqrt((((looks.colour[at, :3] - printed) / shared[:3]) ** 2).sum(1))
+    z2 = (((looks.colour[at, :3] - printed) / shared[:3]) ** 2).sum(1)
+    counted = _counted(looks, at, spreads(reference)[0]).all(1)
+    if counted.any():
+        ref = np.ascontiguousarray(window.crop(reference.empty_look(slot_of[at]).ref)).reshape(len(at), -1, 3)
+        pattern = _pattern(ref[np.arange(len(at))[:, None], looks.icons[at]].astype(np.float32))
+        z2 += np.where(counted, ((looks.colour[at, 4] - pattern) / shared[4]) ** 2, 0.0)
+    return np.sqrt(z2)
 
 
 def _print_colour(reference: Reference, window: Window, slots: np.ndarray, faces: np.ndarray) -> np.ndarray:
