@@ -1100,7 +1100,8 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     # added light misjudged by a grey level moves every channel of the face by it, and the icon (paler or darker
     # than the face) by the difference of the two
     inner = np.maximum(face, 0) * np.exp(centre[None, :, 3:4]) + DARK
-    w = np.concatenate([1 / lit, (1 / inner - 1 / lit).mean(-1, keepdims=True), np.zeros_like(lit[..., :1])], -1) / spread
+    w = np.concatenate([1 / lit, (1 / inner - 1 / lit).mean(-1, keepdims=True), np.zeros_like(lit[..., :1])],
+                       -1) / spread
     gain = looks.gain[rows]
     least = np.where(floor & (gain < 1), ADDED_FLOOR, 0.0)
     added = np.maximum(np.maximum(ADDED_DOUBT * looks.glare[rows], least) / np.maximum(gain, 0.05), 1e-3)[:, None]
