@@ -1032,6 +1032,17 @@ def _yellow_window(window: Window, strokes: bool, turn: float = 0.0, where=(0.0,
     return np.clip(cv2.resize(img, (window.side, window.side), interpolation=cv2.INTER_AREA), 0, 255).reshape(-1, 3)
 
 
+def _marker_and_fats_learnt(window, empty):
+    """A diet-4 reference over the ``empty`` windows (the first four plain paper) with seat 4's plain yellow marker
+    and the fats tokens (a yellow face with a printed icon) learnt from four turned plan tokens each."""
+    ref = Reference(board="diet-4", empty=empty, white=np.tile(PAPER, (len(empty), 1)), patch=None,
+                    slots=[f"diet-4.{i}" for i in range(len(empty))])
+    for kind, strokes in (("marker", False), ("fats", True)):
+        plan = np.stack([_yellow_window(window, strokes, t) for t in np.linspace(0, 1.5, 4)])
+        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.arange(4)).colour)
+    return ref
+
+
 def test_seat_fours_yellow_marker_and_a_yellow_token_whose_icon_is_as_bright_as_its_face_are_told_apart():
     """Seat 4's action markers are yellow wooden discs, plain, and the fats tokens yellow too, with a printed icon
     (issue 13's medium and hard tables: the two torn, neither read, under a dimmed light).  Where a fats icon's
@@ -1040,12 +1051,7 @@ def test_seat_fours_yellow_marker_and_a_yellow_token_whose_icon_is_as_bright_as_
     reads as what it is wherever it lies and however it is turned."""
     window = Window.for_token(20.0)
     empty = np.stack([_token_window(window, token=False)] * 8)
-    ref = Reference(board="diet-4", empty=empty, white=np.tile(PAPER, (8, 1)), patch=None,
-                    slots=[f"diet-4.{i}" for i in range(8)])
-    turns = np.linspace(0, 1.5, 4)
-    for kind, strokes in (("marker", False), ("fats", True)):
-        plan = np.stack([_yellow_window(window, strokes, t) for t in turns])
-        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.arange(4)).colour)
+    ref = _marker_and_fats_learnt(window, empty)
     assert abs(ref.tokens["fats"][0, 3] - ref.tokens["marker"][0, 3]) < 0.05, "the icon's mean is the face's"
     lies = [(1.5 * np.cos(a), 1.5 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 4, endpoint=False)]
     play = np.stack([_yellow_window(window, k >= 4, 0.4 + 0.7 * k, lies[k % 4]) for k in range(8)])
@@ -1077,12 +1083,7 @@ def test_a_token_with_a_printed_icon_lies_far_from_a_plain_print_of_its_own_colo
     window = Window.for_token(20.0)
     printed = np.tile(YELLOW, (window.side ** 2, 1))
     empty = np.stack([_token_window(window, token=False)] * 4 + [printed] * 2).astype(np.uint8)
-    ref = Reference(board="diet-4", empty=empty, white=np.tile(PAPER, (6, 1)), patch=None,
-                    slots=[f"diet-4.{i}" for i in range(6)])
-    turns = np.linspace(0, 1.5, 4)
-    for kind, strokes in (("marker", False), ("fats", True)):
-        plan = np.stack([_yellow_window(window, strokes, t) for t in turns])
-        ref.tokens[kind] = token_look(read_windows(ref, plan, window, slots=np.arange(4)).colour)
+    ref = _marker_and_fats_learnt(window, empty)
     play = np.stack([_yellow_window(window, True, 0.4, ground=YELLOW), printed]).astype(np.uint8)
     slot_of = np.array([4, 5])
     looks = read_windows(ref, play, window, slots=slot_of)

@@ -108,15 +108,22 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     assert all(0 <= s["confidence"] <= 1 for s in result["slots"].values())
 
 
-def test_classify_reports_a_board_it_cannot_see(tmp_path, capsys):
+def _diet_one_calibrated(tmp_path, seed: int):
+    """diet-1's layout saved in ``tmp_path``, a synthetic scene of it and its reference calibrated there and saved
+    under ``ref``: (layout, the layout's file, the scene, the reference's file)."""
+    from vision.pipeline import Pipeline
+
     layout = layouts("diet-1")["diet-1"]
     path = tmp_path / "diet-1.json"
     layout.save(path)
-    base = syn.board_scene(layout, 22, hard=False)
-    from vision.pipeline import Pipeline
+    base = syn.board_scene(layout, seed, hard=False)
     pipe = Pipeline({"diet-1": layout})
     syn.calibrate(pipe, base)
-    pipe.boards["diet-1"].reference.save(tmp_path / "ref")
+    return layout, path, base, pipe.boards["diet-1"].reference.save(tmp_path / "ref")
+
+
+def test_classify_reports_a_board_it_cannot_see(tmp_path, capsys):
+    _layout, path, _base, _saved = _diet_one_calibrated(tmp_path, 22)
     cv2.imwrite(str(tmp_path / "table.png"), np.full((360, 480, 3), 90, np.uint8) + np.uint8(
         np.random.default_rng(0).integers(0, 60, (360, 480, 3))))
     assert main(["vision", "classify", "--layout", str(path), "--reference", str(tmp_path / "ref"),
@@ -182,14 +189,7 @@ def test_markers_refuses_a_bad_area_or_tilt_and_writes_nothing(tmp_path, capsys)
 def test_a_reference_saved_before_the_icons_pattern_was_learnt_still_reads(tmp_path, capsys):
     """An owner who updates keeps the boards' calibration: token looks saved with four numbers (colour and icon
     contrast, before the icon's pattern was learnt) load and read on what they have, and are saved so again."""
-    layout = layouts("diet-1")["diet-1"]
-    path = tmp_path / "diet-1.json"
-    layout.save(path)
-    base = syn.board_scene(layout, 23, hard=False)
-    from vision.pipeline import Pipeline
-    pipe = Pipeline({"diet-1": layout})
-    syn.calibrate(pipe, base)
-    saved = pipe.boards["diet-1"].reference.save(tmp_path / "ref")
+    layout, path, base, saved = _diet_one_calibrated(tmp_path, 23)
     data = json.loads(saved.read_text())
     data["tokens"] = {k: [row[:4] for row in look] for k, look in data["tokens"].items()}
     saved.write_text(json.dumps(data))
