@@ -707,10 +707,11 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     if unseen.any():
         seen[unseen] = _seen(tuple(v[unseen] for v in near), lit[unseen], clipped_c[unseen], window)
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
-    # the icon: its mean brightness against the face ring's (its saturated samples counted as they are)
-    inner = lit[rows, window.icons[best]].mean(1)                            # (N, 3)
-    icon = np.log(np.maximum(inner, 0) + DARK).mean(1) - np.log(colour).mean(1)
-    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(lit[rows, window.icons[best]])])
+    # the icon: its mean brightness against the face ring's (its saturated samples counted as they are), and its pattern
+    icons = window.icons[best]                                               # (N, M')
+    inner = lit[rows, icons]                                                 # (N, M', 3)
+    icon = np.log(np.maximum(inner.mean(1), 0) + DARK).mean(1) - np.log(colour).mean(1)
+    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(inner)])
     cs = side - 2 * window.core
     at = window.places[best]
     where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
@@ -718,7 +719,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
-                 idx, window.icons[best])
+                 idx, icons)
 
 
 def _pattern(icons: np.ndarray) -> np.ndarray:
@@ -1024,24 +1025,31 @@ def _from_print(reference: Reference, window: Window, looks: Looks, slot_of: np.
     under that face ring (:func:`_print_colour`; ``slot_of``: each window's slot in the reference), and its icon's
     pattern from the print's under the icon where a face's distance to its type counts it (:func:`_counted`): the
     two distances weighed alike (on colour alone here, a grain token with its pattern read nearer a plain print)."""
-    printed = _print_colour(reference, window, slot_of[at], looks.faces[at]).astype(np.float32)
+    core, white = _print_core(reference, window, slot_of[at])
+    printed = _print_colour(core, white, looks.faces[at]).astype(np.float32)
     z2 = (((looks.colour[at, :3] - printed) / shared[:3]) ** 2).sum(1)
     counted = _counted(looks, at, spreads(reference)[0]).all(1)
     if counted.any():
-        ref = np.ascontiguousarray(window.crop(reference.empty_look(slot_of[at]).ref)).reshape(len(at), -1, 3)
-        pattern = _pattern(ref[np.arange(len(at))[:, None], looks.icons[at]].astype(np.float32))
+        pattern = _pattern(core[np.arange(len(at))[:, None], looks.icons[at]].astype(np.float32))
         z2 += np.where(counted, ((looks.colour[at, 4] - pattern) / shared[4]) ** 2, 0.0)
     return np.sqrt(z2)
 
 
-def _print_colour(reference: Reference, window: Window, slots: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    """(M, 3) the print of each of the ``slots`` (indices) under a face ring, ``faces`` (M, R) its samples in the
-    window's core: the empty board there, relative to the paper, as a face's colour is read (log)."""
-    if not len(slots):
-        return np.zeros((0, 3))
+def _print_core(reference: Reference, window: Window, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The empty board of each of the ``slots`` (indices) in the window's core (M, K, 3), and its paper colour there
+    (M, 3)."""
     empty = reference.empty_look(slots)
-    ref = np.ascontiguousarray(window.crop(empty.ref)).reshape(len(slots), -1, 3)
-    return np.log((np.median(ref[np.arange(len(slots))[:, None], faces], 1) + DARK) / (empty.white + DARK))
+    core = np.ascontiguousarray(window.crop(empty.ref))                     # (M, core side, core side, 3)
+    return core.reshape(len(core), core.shape[1] * core.shape[2], 3), empty.white
+
+
+def _print_colour(core: np.ndarray, white: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(M, 3) the print under a face ring of each slot whose empty board in the window's core is ``core`` (M, K, 3),
+    its paper colour ``white`` (M, 3), ``faces`` (M, R) the ring's samples there: relative to the paper, as a face's
+    colour is read (log)."""
+    if not len(core):
+        return np.zeros((0, 3))
+    return np.log((np.median(core[np.arange(len(core))[:, None], faces], 1) + DARK) / (white + DARK))
 
 
 def _centred_print(reference: Reference, window: Window) -> np.ndarray:
@@ -1053,8 +1061,8 @@ def _centred_print(reference: Reference, window: Window) -> np.ndarray:
         cs = window.side - 2 * window.core
         centred = window.faces[np.flatnonzero(window.places == cs // 2 * (cs + 1))[0]]
         n = len(reference.empty)
-        reference._centred_prints[key] = _print_colour(reference, window, np.arange(n),
-                                                       np.broadcast_to(centred, (n, len(centred))))
+        core, white = _print_core(reference, window, np.arange(n))
+        reference._centred_prints[key] = _print_colour(core, white, np.broadcast_to(centred, (n, len(centred))))
     return reference._centred_prints[key]
 
 
