@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from server.cli import main
-from tests.support.vision_scenes import layouts
+from tests.support.vision_scenes import blow_out, layouts
 from vision import synthetic as syn
 from vision.calibration import token_plan
 from vision.lens import Lens
@@ -59,6 +59,8 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     cv2.imwrite(str(tmp_path / "game.png"), img)
     hand = syn.Hand(tip=(60, 150), origin=(-400, 150), width_mm=60)      # reaching in from the left
     cv2.imwrite(str(tmp_path / "hand.png"), syn.render(syn.with_tokens(base, {"diet-1": tokens}, 10, [hand]))[0])
+    distance = blow_out([img], base)                 # a lamp's reflection round the middle space
+    cv2.imwrite(str(tmp_path / "glare.png"), img)
     ref = tmp_path / "ref"
     assert main(["vision", "calibrate", "--layout", str(path), "--empty", str(tmp_path / "empty-1.png"),
                  str(tmp_path / "empty-2.png"), "--tokens", str(tmp_path / "plan-1.png"),
@@ -66,14 +68,20 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     assert (ref / "diet-1.json").exists()
     capsys.readouterr()
     assert main(["vision", "classify", "--layout", str(path), "--reference", str(ref),
-                 str(tmp_path / "game.png"), str(tmp_path / "hand.png"), "--json"]) == 0
-    result, with_hand = json.loads(capsys.readouterr().out)["images"]
+                 str(tmp_path / "game.png"), str(tmp_path / "hand.png"), str(tmp_path / "glare.png"), "--json"]) == 0
+    result, with_hand, with_glare = json.loads(capsys.readouterr().out)["images"]
     assert result["located"] and result["status"] == "ok"
     # each board says whether something lies over it and how far the light is from calibration's
     assert not result["busy"] and result["edge_mm2"] == 0 and not result["recalibrate"]
     assert with_hand["busy"] and with_hand["edge_mm2"] > 1000 and with_hand["foreground_mm2"] > 1000
     assert 0 <= result["light_change"] < 0.25
     assert result["too_far"] == [], "every space is seen finely enough to read (issue 13's far boards)"
+    # the spaces the reflection blows out read unsure and are named as glare's (the owner can shade the lamp)
+    assert result["glare"] == [] and {s for s, d in distance.items() if d <= 1.0} <= set(with_glare["glare"])
+    assert all(with_glare["slots"][s]["token"] == "unknown" and distance[s] < 2.0 for s in with_glare["glare"])
+    assert main(["vision", "classify", "--layout", str(path), "--reference", str(ref), str(tmp_path / "glare.png")]) == 0
+    assert (f"glare: {len(with_glare['glare'])} of its spaces read unsure are washed out by a reflection: shade or "
+            "move the lamp") in capsys.readouterr().out
 
     # the owner's measure: photos and what truly lay where; one slot written down wrongly on purpose
     photos = tmp_path / "photos"

@@ -1,10 +1,11 @@
 """Hands, bumps, covered markers and bad frames: the camera commits only what is true, once the table is still."""
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 
-from tests.support.vision_scenes import Frames, expected_changes, layouts
+from tests.support.vision_scenes import Frames, blow_out, expected_changes, layouts
 from vision import synthetic as syn
 from vision.pipeline import Pipeline, Settings
 from vision.service import CameraService
@@ -117,7 +118,6 @@ def test_unsure_slots_keep_their_value_and_are_reported():
 def _slot_error(pipe, scene, board):
     truth = syn.board_homography(scene, scene.boards[0])
     pts = pipe.boards[board].layout.slot_centres()[None].astype(np.float64)
-    import cv2
     a = cv2.perspectiveTransform(pts, truth)[0]
     b = cv2.perspectiveTransform(pts, pipe.boards[board].fix.homography)[0]
     return float(np.abs(a - b).max())
@@ -297,3 +297,32 @@ def test_odd_frames_are_named_not_crashed_on(frame, status):
     pipe = Pipeline(layouts("shop"))
     assert pipe.process(frame) == []
     assert pipe.frame_status == status
+
+
+def test_spaces_washed_out_by_a_reflection_are_named_on_the_health_line_with_what_to_do():
+    """Issue 13: a lamp's reflection that blows out some spaces leaves them unsure, and nothing the camera
+    does can read them; the owner is told which, and that shading or moving the light (or tilting the board)
+    is the cure, so those spaces are not only "unsure"."""
+    layout, scene, pipe = _board(15)
+    tokens = {layout.board: syn.random_tokens(layout, np.random.default_rng(15))}
+    frames = [syn.render(syn.with_tokens(scene, tokens, 2000 + i))[0] for i in range(24)]
+    distance = blow_out(frames[12:], scene)          # a lamp's reflection in the second half
+    service = CameraService(Frames(frames), pipe, lambda _: None)
+
+    def settled() -> tuple[dict, dict]:
+        """Step until the board lies still and is read (the tracker's still frames): its health, its status."""
+        while pipe.status()["boards"]["diet-1"]["tracker"] != "still":
+            assert service.source.frames, "the frames ran out before the board was read"
+            service.step()
+        return {r["name"]: r for r in service.health()}["board diet-1"], pipe.status()["boards"]["diet-1"]
+
+    board, _ = settled()
+    assert "glare" not in board["detail"], board["detail"]
+    while len(service.source.frames) > 11:           # on to the reflection's first frame: read again once still
+        service.step()
+    board, status = settled()
+    glared = status["glare"]
+    assert {s for s, d in distance.items() if d <= 1.0} <= set(glared), (glared, board["detail"])
+    assert all(distance[s] < 2.0 for s in glared), "only spaces the reflection reaches"
+    assert f"glare: {len(glared)} spaces (" in board["detail"] and "shade or move the lamp" in board["detail"]
+    assert not set(glared) & set(board["detail"].split("unsure: ")[-1].split(", ")), "said once, with its cure"

@@ -869,10 +869,12 @@ def solve_light(sums: tuple, usual: float | None = None) -> tuple[np.ndarray, np
 
 @dataclass
 class Reading:
-    """The classifier's answer for each slot of a board: label (type, None or 'unknown') + confidence."""
+    """The classifier's answer for each slot of a board: label (type, None or 'unknown') + confidence, and
+    which slots glare washed out (the owner can shade a lamp; nothing else makes those readable)."""
 
     labels: list
     confidence: np.ndarray
+    glared: np.ndarray           # (N,) True: glare or over-exposure saturated much of the face, or all around it
 
 
 def classify(reference: Reference, windows: np.ndarray, window: Window,
@@ -1016,7 +1018,7 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         token_like = from_print - np.sqrt(z2[len(rows) - len(emptied):].min(1)) >= CAMOUFLAGE_MARGIN
         for i in emptied[token_like]:
             labels[i], conf[i] = UNKNOWN, 0.0
-    return Reading(labels, conf)
+    return Reading(labels, conf, looks.clipped.copy())
 
 
 def _from_print(reference: Reference, window: Window, looks: Looks, slot_of: np.ndarray, at: np.ndarray,

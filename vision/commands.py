@@ -244,10 +244,13 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
              "light_change": round(light_change(watch.gain), 2),
              "recalibrate": light_change(watch.gain) > LIGHT_WARN,
              # slots seen too coarsely to be read reliably (still read)
-             **{k: seen[k] for k in ("too_far", "too_far_advice")}, "slots": {}}
+             **{k: seen[k] for k in ("too_far", "too_far_advice")}, "slots": {}, "glare": []}
     if watch.reading is not None:
         entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
                           for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
+        # unsure where glare washed the face out: the light's doing, which the owner can change
+        entry["glare"] = [s.id for s, label, washed in zip(layout.slots, watch.reading.labels, watch.reading.glared)
+                          if washed and label == UNKNOWN]
     return entry
 
 
@@ -271,6 +274,9 @@ def classify(args) -> int:
             if r["too_far"]:
                 print(f"  too far: {len(r['too_far'])} of its {len(layout.slots)} spaces are seen too small to read reliably "
                       f"(under {MIN_PX_PER_MM} pixels a mm): {r['too_far_advice']}")
+            if r["glare"]:
+                print(f"  glare: {len(r['glare'])} of its spaces read unsure are washed out by a reflection: shade or "
+                      "move the lamp, or tilt the board")
             for slot, s in r["slots"].items():
                 print(f"  {slot:<20} {str(s['token'] or 'empty'):<12} {s['confidence']:.3f}")
     return 1 if failed else 0

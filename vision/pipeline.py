@@ -115,6 +115,15 @@ def too_far(watch: "BoardWatch") -> list[str]:
     return [watch.layout.slots[i].id for i in np.flatnonzero(watch.scale < MIN_PX_PER_MM)]
 
 
+def glared_unsure(watch: "BoardWatch") -> list[str]:
+    """The slots reported unsure whose faces glare washed out when last read: a reflection of a lamp or a
+    window hides them, and only moving or shading the light (or tilting the board) makes them readable."""
+    if watch.reading is None:
+        return []
+    unsure = set(watch.tracker.unsure)
+    return [s.id for s, washed in zip(watch.layout.slots, watch.reading.glared) if washed and s.id in unsure]
+
+
 def too_far_advice(width: int | None) -> str:
     """What to do about spaces seen too far, for a picture ``width`` pixels wide (None: not known yet)."""
     return "move the camera closer" + (", higher over the middle, or straighter down" if width and width >= 1920
@@ -370,11 +379,12 @@ class Pipeline:
         slots = np.union1d(slots, watch.light_slots)
         windows = cv2.remap(frame, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
         got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots)
-        labels, confidence = list(watch.reading.labels), watch.reading.confidence.copy()
+        labels, confidence, glared = list(watch.reading.labels), watch.reading.confidence.copy(), \
+            watch.reading.glared.copy()
         for j, i in enumerate(slots):
             labels[i] = got.labels[j]
-        confidence[slots] = got.confidence
-        watch.reading = Reading(labels, confidence)
+        confidence[slots], glared[slots] = got.confidence, got.glared
+        watch.reading = Reading(labels, confidence, glared)
         watch.signs[slots] = windows[:, watch.sign_samples]
         self._unread_far_while_held(watch)
 
@@ -394,7 +404,7 @@ class Pipeline:
                 & (watch.reading.confidence >= HELD_FAR_EMPTY)
             doubt = far & ~sure_empty
             watch.reading = Reading([UNKNOWN if d else label for label, d in zip(watch.reading.labels, doubt)],
-                                    np.where(doubt, 0.0, watch.reading.confidence))
+                                    np.where(doubt, 0.0, watch.reading.confidence), watch.reading.glared)
 
     def _build_maps(self, watch: BoardWatch) -> None:
         layout = watch.layout
@@ -452,6 +462,7 @@ class Pipeline:
                 "missing_types": w.reference.missing_types(w.layout.token_types()) if w.reference else None,
                 "tracker": w.tracker.state,
                 "unsure": list(w.tracker.unsure),
+                "glare": glared_unsure(w),
                 "clutter": w.motion.absorbed,
                 "motion": dict(w.motion.last),
                 "light_change": round(light_change(w.gain), 2),

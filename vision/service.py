@@ -91,6 +91,12 @@ TRIM_EVERY_S = 2.0
 YIELD_TO_TABLE_S = 0.04
 
 
+def _some(slots: list[str], shown: int = 3) -> str:
+    """How many spaces, with the first few named: "4 spaces (a, b, c, ...)"."""
+    more = ", ..." if len(slots) > shown else ""
+    return f"{len(slots)} space{'s' if len(slots) != 1 else ''} ({', '.join(slots[:shown])}{more})"
+
+
 def lower_priority(steps: int) -> None:
     """Lower the calling thread's OS priority by ``steps`` nice levels (Linux sets it per thread)."""
     try:
@@ -384,6 +390,8 @@ class CameraService:
                 state, detail = fault, "not calibrated: capture the empty board and token colours on /calibrate"
             else:
                 state = "ok"
+                glared = set(b["glare"])        # said apart, with what cures them
+                unsure = [slot for slot in b["unsure"] if slot not in glared]
                 detail = "; ".join(x for x in (
                     f"markers covered ({len(b['markers_seen'])} of {len(b['markers'])} seen)"
                     if b["status"] in ("covered", "partly_covered") else "",
@@ -392,7 +400,9 @@ class CameraService:
                     f"too far: {len(b['too_far'])} spaces seen too small to read well: {b['too_far_advice']}"
                     if b["too_far"] else "",
                     "busy (hand over it)" if b["busy"] else "",
-                    f"unsure: {', '.join(b['unsure'][:5])}" if b["unsure"] else "",
+                    f"glare: {_some(b['glare'])} washed out by a reflection: shade or move the lamp, or tilt the "
+                    "board" if b["glare"] else "",
+                    f"unsure: {', '.join(unsure[:5])}" if unsure else "",
                     "something lies still outside the slots" if b["clutter"] else "",
                     f"the light changed since calibration ({b['light_change']:.0%}): capture again on /calibrate"
                     if b["light_change"] > LIGHT_WARN else "") if x)

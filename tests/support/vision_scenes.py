@@ -1,6 +1,7 @@
 """Synthetic tables for the vision tests: a calibrated pipeline and frame sequences with hands."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision import synthetic as syn
@@ -53,3 +54,18 @@ def expected_changes(before: dict, after: dict, board: str) -> dict:
     """The slot changes a correct camera commits for ``board`` (None for emptied slots)."""
     b, a = before.get(board, {}), after.get(board, {})
     return {s: a.get(s) for s in set(a) | set(b) if a.get(s) != b.get(s)}
+
+
+def blow_out(images: list, scene: syn.Scene) -> dict:
+    """Paint a lamp's reflection into ``images`` (in place): a disc blown out to white, about three spaces
+    across, round the middle space of the scene's first board.  Each slot's distance from its centre, in
+    spaces (the pitch from that space to the nearest)."""
+    layout = scene.boards[0].layout
+    centres = cv2.perspectiveTransform(layout.slot_centres()[None].astype(np.float64),
+                                       syn.board_homography(scene, scene.boards[0]))[0]
+    middle = centres[len(centres) // 2]
+    away = np.linalg.norm(centres - middle, axis=1)
+    pitch = float(np.sort(away)[1])
+    for img in images:
+        cv2.circle(img, tuple(int(v) for v in middle), int(1.6 * pitch), (255, 255, 255), -1)
+    return dict(zip((s.id for s in layout.slots), away / pitch))
