@@ -115,3 +115,27 @@ def test_the_camera_self_test_reads_a_laid_plan_and_names_each_wrong_space(tmp_p
         page.locator("#selftest").scroll_into_view_if_needed()
         screenshot(page, "calibrate-selftest-390x844")
 
+
+
+def test_the_page_names_the_spaces_a_reflection_washes_out_and_the_cure(tmp_path):
+    """Issue 13: where glare leaves spaces unreadable, the owner at /calibrate reads which and what to do (the
+    simulated camera has no glare: its status is given some, as a real camera's would list them)."""
+    glared = ["body.dairy.1", "body.dairy.2", "kitchen.1.1", "kitchen.2.1"]
+
+    def with_glare(route):
+        response = route.fetch()
+        status = response.json()
+        for board in status["boards"].values():
+            board["glare"] = glared
+        route.fulfill(response=response, json=status)
+
+    with run_server(tmp_path / "data") as srv, browser() as b:
+        page = b.new_page(viewport={"width": 390, "height": 844})
+        page.route("**/api/camera/status", with_glare)
+        page.goto(f"{srv.url}/calibrate?token={srv.host_token}")
+        page.wait_for_selector("#board option[value='diet-1']", state="attached", timeout=20000)
+        board = page.eval_on_selector("#board", "s => s.value")
+        note = page.wait_for_selector("#message:not([hidden])")
+        assert (f"A reflection washes out 4 spaces of {board} (body.dairy.1, body.dairy.2, kitchen.1.1, ...)"
+                in note.text_content()) and "Shade or move the lamp" in note.text_content()
+        screenshot(page, "calibrate-glare-phone")

@@ -51,6 +51,11 @@ async function refreshStatus() {
       notes.push("The camera sees " + b.too_far.length + " spaces of " + sel.value + " too small to read reliably " +
           "(too far): " + b.too_far_advice + ".");
     }
+    if (b.glare && b.glare.length) {
+      notes.push("A reflection washes out " + b.glare.length + " spaces of " + sel.value + " (" +
+          b.glare.slice(0, 3).join(", ") + (b.glare.length > 3 ? ", ..." : "") + "): the camera cannot read a token " +
+          "there. Shade or move the lamp (or the window's light), or tilt the board.");
+    }
     if (notes.length) say(notes.join(" "), true);
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
     $("plan-count").textContent = Object.keys(b.plan).length;
