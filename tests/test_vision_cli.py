@@ -99,6 +99,15 @@ def test_calibrate_then_classify_still_images(tmp_path, capsys):
     assert main(args) == 1
     out = capsys.readouterr().out
     assert f"1 of {len(layout.slots)} slots wrong" in out and "kitchen.1.1" in out
+    assert "glare" not in out
+    # a photo under a reflection: the spaces it washes out are named as glare's, with the cure
+    (tmp_path / "glare.png").rename(photos / "glare.png")
+    truth_file.write_text(json.dumps({"glare.png": dict(truth["boards"]["diet-1"]["slots"])}))
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert out.count("(washed out by glare)") == len(with_glare["glare"])
+    assert f"{len(with_glare['glare'])} of the unsure are washed out by a reflection: shade or move the lamp" in out
+    (photos / "glare.png").unlink()
     truth_file.write_text(json.dumps({"game.png": {"kitchen.9.9": None}}))
     assert main(args) == 2
     assert "kitchen.9.9" in capsys.readouterr().err

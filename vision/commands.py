@@ -314,8 +314,9 @@ def check(args) -> int:
         tally.add_board(want, read)
         photos.append({"image": name, "located": entry["located"], "busy": entry["busy"],
                        "light_change": entry["light_change"],
-                       "wrong": {slot: {"truth": v, "read": (read or {}).get(slot, UNKNOWN)}
+                       "wrong": {slot: {"truth": v, "read": (read or {}).get(slot, UNKNOWN), "glare": slot in entry["glare"]}
                                  for slot, v in sorted(want.items()) if (read or {}).get(slot, UNKNOWN) != v}})
+    glared = sum(w["glare"] for p in photos for w in p["wrong"].values())
     summary = tally.summary()
     if args.json:
         print(json.dumps({"summary": summary, "photos": photos}, indent=1))
@@ -324,8 +325,12 @@ def check(args) -> int:
             state = "board NOT found" if not p["located"] else f"{len(p['wrong'])} slot(s) wrong"
             print(f"{p['image']}: {state}" + (" (something lay over the board)" if p["busy"] else ""))
             for slot, w in p["wrong"].items():
-                print(f"  {slot:<20} is {w['truth'] or 'empty'}, read {w['read'] or 'empty'}")
+                print(f"  {slot:<20} is {w['truth'] or 'empty'}, read {w['read'] or 'empty'}"
+                      + (" (washed out by glare)" if w["glare"] else ""))
         print(f"{summary['errors']} of {summary['slots']} slots wrong ({summary['error_percent']} %): "
               f"{summary['unknown']} unsure, {summary['wrong']} read as something else; "
               f"{summary['boards_right']} of {summary['boards']} photos fully right.")
+        if glared:
+            print(f"{glared} of the unsure are washed out by a reflection: shade or move the lamp, or tilt the board, "
+                  "and check again.")
     return 0 if tally.errors == 0 else 1
