@@ -325,4 +325,5 @@ def test_spaces_washed_out_by_a_reflection_are_named_on_the_health_line_with_wha
     assert {s for s, d in distance.items() if d <= 1.0} <= set(glared), (glared, board["detail"])
     assert all(distance[s] < 2.0 for s in glared), "only spaces the reflection reaches"
     assert f"glare: {len(glared)} spaces (" in board["detail"] and "shade or move the lamp" in board["detail"]
+    assert board["glare"] == len(glared), "the count the TV tells the players"
     assert not set(glared) & set(board["detail"].split("unsure: ")[-1].split(", ")), "said once, with its cure"

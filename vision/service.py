@@ -407,7 +407,8 @@ class CameraService:
                     f"the light changed since calibration ({b['light_change']:.0%}): capture again on /calibrate"
                     if b["light_change"] > LIGHT_WARN else "") if x)
             records.append({"name": f"board {name}", "status": state, "detail": detail,
-                            "last_seen": self.last_frame_at, "tracker": b["tracker"]})
+                            "last_seen": self.last_frame_at, "tracker": b["tracker"],
+                            "glare": len(b["glare"]) if b["located"] and b["calibrated"] else 0})
         return records
 
     def _pipeline_status(self) -> tuple[dict, float | None]:

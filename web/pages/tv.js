@@ -174,8 +174,8 @@ async function render(view) {
 // Problems the players must know about, from /api/health: the journal (the table's memory on
 // disk) cannot be written, so every input is refused until an input is saved again; a reader
 // is not answering, while the other seats play on; the camera is gone, so the boards follow
-// the recorded actions.
-let journalProblem = "", readersDown = [], cameraDown = false, lastHealthCheck = 0;
+// the recorded actions; a reflection hides spaces of a board from the camera.
+let journalProblem = "", readersDown = [], cameraDown = false, glared = [], lastHealthCheck = 0;
 function showProblems() {
   const lines = [];
   if (journalProblem) lines.push("The table cannot save, so it is refusing every input until the host " +
@@ -185,6 +185,9 @@ function showProblems() {
                " is not answering: check its cable. The rest of the table plays on.");
   if (cameraDown) lines.push("The camera is not seeing the table: the boards follow the recorded actions " +
                              "(the host page can correct them) until it is back.");
+  for (const r of glared)
+    lines.push(`Glare on the ${r.name.replace(/^board /, "")} board: the camera cannot see ${r.glare} of its spaces. ` +
+               "Shade or move the lamp, or tilt the board.");
   $("problems").classList.toggle("show", lines.length > 0);
   $("problems").replaceChildren(...lines.map((t) => h("div", {}, t)));
 }
@@ -203,6 +206,7 @@ async function checkHealth() {
     // (not while it is still being opened at start: only once it failed or stopped giving frames)
     cameraDown = (health.camera || []).some((r) => r.name === "camera" && r.status === "down" &&
                                                    (r.last_seen || r.detail !== "opening the camera"));
+    glared = (health.camera || []).filter((r) => r.glare > 0);
     showProblems();
   } catch (e) { /* the connection banner says the table is gone */ }
 }
