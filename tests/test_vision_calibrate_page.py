@@ -115,27 +115,31 @@ def test_the_camera_self_test_reads_a_laid_plan_and_names_each_wrong_space(tmp_p
         page.locator("#selftest").scroll_into_view_if_needed()
         screenshot(page, "calibrate-selftest-390x844")
 
+        # a lamp's reflection over the board's middle: the spaces it washes out are named as glare's
+        assert _api(srv, "POST", "/api/camera/simulate/diet-1", {"hand": False, "glare": True})[0] == 200
+        page.click("#st-read")
+        page.wait_for_selector("#st-result li >> text=washed out by glare", timeout=20000)
+        run = _api(srv, "GET", "/api/camera/selftest")[1]["runs"][-1]
+        glared = [e["slot"] for e in run["slot_errors"] if e["glare"]]
+        assert glared and all(e["got"] == "unknown" for e in run["slot_errors"] if e["glare"])
+        assert sum("(washed out by glare: shade or move the lamp)" in t
+                   for t in page.locator("#st-result li").all_inner_texts()) == len(glared)
+
 
 
 def test_the_page_names_the_spaces_a_reflection_washes_out_and_the_cure(tmp_path):
     """Issue 13: where glare leaves spaces unreadable, the owner at /calibrate reads which and what to do (the
-    simulated camera has no glare: its status is given some, as a real camera's would list them)."""
-    glared = ["body.dairy.1", "body.dairy.2", "kitchen.1.1", "kitchen.2.1"]
-
-    def with_glare(route):
-        response = route.fetch()
-        status = response.json()
-        for board in status["boards"].values():
-            board["glare"] = glared
-        route.fulfill(response=response, json=status)
-
+    simulated camera blows out the board's middle as a lamp's reflection would)."""
     with run_server(tmp_path / "data") as srv, browser() as b:
         page = b.new_page(viewport={"width": 390, "height": 844})
-        page.route("**/api/camera/status", with_glare)
         page.goto(f"{srv.url}/calibrate?token={srv.host_token}")
         page.wait_for_selector("#board option[value='diet-1']", state="attached", timeout=20000)
-        board = page.eval_on_selector("#board", "s => s.value")
-        note = page.wait_for_selector("#message:not([hidden])")
-        assert (f"A reflection washes out 4 spaces of {board} (body.dairy.1, body.dairy.2, kitchen.1.1, ...)"
-                in note.text_content()) and "Shade or move the lamp" in note.text_content()
+        page.select_option("#board", "diet-2")
+        assert _api(srv, "POST", "/api/camera/simulate/diet-2", {"glare": True})[0] == 200
+        note = page.wait_for_selector("#message >> text=A reflection washes out", timeout=20000)
+        glared = _api(srv, "GET", "/api/camera/status")[1]["boards"]["diet-2"]["glare"]
+        assert glared and f"A reflection washes out {len(glared)} spaces of diet-2 ({', '.join(glared[:3])}" \
+            in note.text_content() and "Shade or move the lamp" in note.text_content()
         screenshot(page, "calibrate-glare-phone")
+        assert _api(srv, "POST", "/api/camera/simulate/diet-2", {"glare": False})[0] == 200
+        page.wait_for_selector("#message >> text=A reflection washes out", state="detached", timeout=20000)

@@ -218,7 +218,7 @@ def test_the_self_test_reads_an_owners_own_plan_laid_on_the_table(table):
     run = r.get_json()["run"]
     slots = len(service.pipeline.boards["diet-1"].layout.slots)
     assert (run["slots"], run["errors"], run["boards_right"]) == (slots, 1, 0)
-    assert run["slot_errors"] == [{"slot": "kitchen.1.1", "want": "veg", "got": None}]
+    assert run["slot_errors"] == [{"slot": "kitchen.1.1", "want": "veg", "got": None, "glare": False}]
     # the board comes into play: its plan goes (the boxes on the pictures would be taken for the game's)
     assert ctx.table.submit({"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 4}}).accepted
     assert _wait(lambda: "diet-1" not in service.marks)

@@ -88,9 +88,10 @@ def plan_asked(layout: Layout, body, types: list[str]) -> dict[str, str]:
     return make_plan(layout, [t for t in types if t in chosen], count, seed)
 
 
-def read_still(service, board: str, timeout: float = READ_TIMEOUT_S) -> tuple[dict[str, object], float]:
+def read_still(service, board: str, timeout: float = READ_TIMEOUT_S) -> tuple[dict[str, object], float, set[str]]:
     """What the camera reads on ``board`` once it has lain still for the pipeline's still frames
-    (``unknown`` where unsure), and the light change since calibration then.
+    (``unknown`` where unsure), the light change since calibration then, and the unsure slots glare
+    washed out.
 
     Raises :class:`SelfTestError` when the board is out of view or never lies still (a hand over it).
     """
@@ -120,18 +121,21 @@ def read_still(service, board: str, timeout: float = READ_TIMEOUT_S) -> tuple[di
                             f"{timeout:g} s. Take hands away from the board and read again.")
     read = {s: (tracker.committed or {}).get(s, UNKNOWN) for s in slots}
     read.update({s: UNKNOWN for s in tracker.unsure})
-    return read, round(float(service.pipeline.status()["boards"][board]["light_change"]), 2)
+    glared = {s for s, washed in zip(slots, watch.reading.glared) if washed and read[s] == UNKNOWN}
+    return read, round(float(service.pipeline.status()["boards"][board]["light_change"]), 2), glared
 
 
-def score(layout: Layout, plan: dict[str, str], read: dict[str, object]) -> tuple[Tally, list[dict]]:
+def score(layout: Layout, plan: dict[str, str], read: dict[str, object],
+          glared: set[str] = frozenset()) -> tuple[Tally, list[dict]]:
     """Every slot of ``layout`` scored: the ``plan``'s token where it has one, empty elsewhere.
 
-    Returns the tally and the slots read wrong, ``{"slot", "want", "got"}`` (``got`` ``unknown``: unsure).
+    Returns the tally and the slots read wrong, ``{"slot", "want", "got", "glare"}`` (``got`` ``unknown``:
+    unsure; ``glare``: one of the ``glared`` slots, washed out by a reflection).
     """
     truth = {s.id: plan.get(s.id) for s in layout.slots}
     tally = Tally()
     tally.add_board(truth, read)
-    return tally, [{"slot": s, "want": want, "got": read.get(s, UNKNOWN)}
+    return tally, [{"slot": s, "want": want, "got": read.get(s, UNKNOWN), "glare": s in glared}
                    for s, want in truth.items() if read.get(s, UNKNOWN) != want]
 
 

@@ -210,6 +210,7 @@ class SyntheticSource(FrameSource):
         self._version = 0
         self._frame: tuple[int, np.ndarray] | None = None
         self._held: np.ndarray | None = None
+        self._glared: set[str] = set()       # boards under a lamp's reflection
 
     def hold(self, picture: np.ndarray | None) -> None:
         """Show ``picture`` (BGR: something held up to the camera, such as the lens sheet) instead
@@ -243,6 +244,12 @@ class SyntheticSource(FrameSource):
                 self.scene.hands.append(self._synthetic.Hand(tip, (tip[0], tip[1] + 1000)))
             self._version += 1
 
+    def set_glare(self, board: str, on: bool) -> None:
+        """Blow out the middle of the named board with a lamp's reflection (``on``), or take it away."""
+        with self._lock:
+            self._glared = self._glared | {board} if on else self._glared - {board}
+            self._version += 1
+
     def read(self) -> np.ndarray | None:
         with self._lock:
             if self._held is not None:
@@ -252,7 +259,10 @@ class SyntheticSource(FrameSource):
             version = self._version
             scene = self._synthetic.with_tokens(self.scene, {p.layout.board: p.tokens for p in self.scene.boards},
                                                 self.scene.seed, self.scene.hands)
+            glared = [p for p in scene.boards if p.layout.board in self._glared]
         frame = self._synthetic.render(scene)[0]
+        for place in glared:
+            self._synthetic.blow_out(frame, scene, place)
         self._synthetic.release_caches()      # the picture is kept instead, until a token moves
         give_back_free_memory()               # (most of them lay in the heaps, which keep freed memory)
         self._frame = (version, frame)

@@ -261,6 +261,20 @@ def board_homography(scene: Scene, place: Placement) -> np.ndarray:
     return h / h[2, 2]
 
 
+def blow_out(img: np.ndarray, scene: Scene, place: Placement) -> np.ndarray:
+    """Paint a lamp's reflection into ``img`` (in place): a disc blown out to white, about three spaces
+    across, round the middle space of the placed board.  Each slot's distance from its centre, in spaces
+    (the pitch from that space to the nearest)."""
+    layout = place.layout
+    centres = cv2.perspectiveTransform(layout.slot_centres()[None].astype(np.float64),
+                                       board_homography(scene, place))[0]
+    middle = centres[len(centres) // 2]
+    away = np.linalg.norm(centres - middle, axis=1)
+    pitch = float(np.sort(away)[1])
+    cv2.circle(img, tuple(int(v) for v in middle), int(1.6 * pitch), (255, 255, 255), -1)
+    return away / pitch
+
+
 _LIGHT_CACHE: dict[str, np.ndarray] = {}
 
 #: Rows :func:`render` lights at a time: a 1280x720 picture in floats is 10.5 MiB and its noise 21 in

@@ -16,7 +16,7 @@ simulation the two live pictures are open to the simulator page)::
     GET  /api/camera/selftest                   the self-test: this session's plans, runs and their total
     POST /api/camera/selftest/<board>/plan      a new plan ({"count", "types", "seed"} or {"plan": {slot: type}})
     POST /api/camera/selftest/<board>/read      read the board once it lies still; score it against its plan
-    POST /api/camera/simulate/<board>           simulation only: {"lay_plan": true}, {"slots": {...}}, {"hand": bool}
+    POST /api/camera/simulate/<board>           simulation only: {"lay_plan": true}, {"slots": {...}}, {"hand"|"glare": bool}
     GET  /api/camera/lens                       the lens: in use or not, the views taken so far and what is missing
     GET  /api/camera/lens/sheet.png             the ChArUco sheet to print
     POST /api/camera/lens/view                  keep the camera's picture of the sheet as a view
@@ -338,10 +338,10 @@ def register(app, socketio, ctx) -> None:
             return json_error(409, "no_plan", f"There is no plan for {board} yet: press \"Make a plan\", lay its "
                               "tokens, then read.")
         try:
-            read, light = read_still(service_for(ctx), board)
+            read, light, glared = read_still(service_for(ctx), board)
         except SelfTestError as exc:
             return json_error(409, exc.code, str(exc))
-        tally, errors = score(watch.layout, plan, read)
+        tally, errors = score(watch.layout, plan, read, glared)
         run = tests.record(board, plan, tally, errors, light)
         return jsonify({"ok": True, "run": run, **tests.summary()})
 
@@ -359,9 +359,9 @@ def register(app, socketio, ctx) -> None:
                               "where tokens lie: on a real table, lay them by hand.")
         body = request.get_json(silent=True)
         ids = {s.id for s in watch.layout.slots}
-        if not isinstance(body, dict) or not set(body) <= {"lay_plan", "slots", "hand"} or not body:
-            return json_error(400, "bad_simulation", 'Send {"lay_plan": true}, {"slots": {"slot": "type" or null}} '
-                              'or {"hand": true or false}.')
+        if not isinstance(body, dict) or not set(body) <= {"lay_plan", "slots", "hand", "glare"} or not body:
+            return json_error(400, "bad_simulation", 'Send {"lay_plan": true}, {"slots": {"slot": "type" or null}}, '
+                              '{"hand": true or false} or {"glare": true or false}.')
         slots = body.get("slots", {})
         if not isinstance(slots, dict) or not set(slots) <= ids or not all(
                 v is None or isinstance(v, str) for v in slots.values()):
@@ -374,6 +374,8 @@ def register(app, socketio, ctx) -> None:
         source.set_slots(board, slots)
         if "hand" in body:
             source.set_hand(board, bool(body["hand"]))
+        if "glare" in body:
+            source.set_glare(board, bool(body["glare"]))
         return jsonify({"ok": True})
 
     # ----- the lens: views of the printed ChArUco sheet, then the calibration (vision/lens.py) -----

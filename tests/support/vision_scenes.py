@@ -1,7 +1,6 @@
 """Synthetic tables for the vision tests: a calibrated pipeline and frame sequences with hands."""
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision import synthetic as syn
@@ -57,15 +56,8 @@ def expected_changes(before: dict, after: dict, board: str) -> dict:
 
 
 def blow_out(images: list, scene: syn.Scene) -> dict:
-    """Paint a lamp's reflection into ``images`` (in place): a disc blown out to white, about three spaces
-    across, round the middle space of the scene's first board.  Each slot's distance from its centre, in
-    spaces (the pitch from that space to the nearest)."""
-    layout = scene.boards[0].layout
-    centres = cv2.perspectiveTransform(layout.slot_centres()[None].astype(np.float64),
-                                       syn.board_homography(scene, scene.boards[0]))[0]
-    middle = centres[len(centres) // 2]
-    away = np.linalg.norm(centres - middle, axis=1)
-    pitch = float(np.sort(away)[1])
+    """A lamp's reflection painted into each of ``images`` round the middle space of the scene's first board
+    (:func:`vision.synthetic.blow_out`): each slot's distance from its centre, in spaces."""
     for img in images:
-        cv2.circle(img, tuple(int(v) for v in middle), int(1.6 * pitch), (255, 255, 255), -1)
-    return dict(zip((s.id for s in layout.slots), away / pitch))
+        away = syn.blow_out(img, scene, scene.boards[0])
+    return dict(zip((s.id for s in scene.boards[0].layout.slots), away))

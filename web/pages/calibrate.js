@@ -23,6 +23,7 @@ async function api(method, path, body) {
   return data;
 }
 
+let boardNote = "";      // the light, the distance or glare, as the message says it now
 async function refreshStatus() {
   try { status = await api("GET", "/api/camera/status"); } catch (e) { say(e.message, true); return; }
   // the session's self-tests (another page may have read; a board that came into play lost its plan)
@@ -56,7 +57,9 @@ async function refreshStatus() {
           b.glare.slice(0, 3).join(", ") + (b.glare.length > 3 ? ", ..." : "") + "): the camera cannot read a token " +
           "there. Shade or move the lamp (or the window's light), or tilt the board.");
     }
-    if (notes.length) say(notes.join(" "), true);
+    // the board's own notes stand until what they say is over (another message, a capture's, is left alone)
+    if (notes.length) say(boardNote = notes.join(" "), true);
+    else if (boardNote && $("message").textContent === boardNote) say(boardNote = "");
     $("plan").replaceChildren(...Object.entries(b.plan).map(([slot, kind]) => h("li", {}, h("b", {}, kind), " on ", slot)));
     $("plan-count").textContent = Object.keys(b.plan).length;
     $("warnings").replaceChildren(...b.warnings.map((w) => h("li", { class: "no" }, w)));
@@ -240,7 +243,8 @@ function showRun(run) {
     h("p", { class: "verdict " + (run.errors ? "no" : "ok") }, run.errors
       ? `${run.errors} of ${run.slots} spaces wrong (${Number(run.error_percent.toFixed(2))} %): ${run.wrong} read as something else, ${run.unknown} unsure.`
       : `Fully right: all ${run.slots} spaces read as planned (${run.tokens} tokens, the rest empty).`),
-    h("ul", {}, ...run.slot_errors.map((e) => h("li", { class: "no" }, h("b", {}, e.slot), `: ${said(e.want)} there, read ${said(e.got)}`))));
+    h("ul", {}, ...run.slot_errors.map((e) => h("li", { class: "no" }, h("b", {}, e.slot),
+      `: ${said(e.want)} there, read ${said(e.got)}` + (e.glare ? " (washed out by glare: shade or move the lamp)" : "")))));
 }
 async function selftestCall(path, body) {
   try { selftest = await api("POST", path, body); selftestAnswers++; return selftest; }
