@@ -76,22 +76,28 @@ def test_camera_gone_boards_follow_recorded_actions_and_it_comes_back(tmp_path):
 
 def test_glare_hiding_spaces_of_a_board_is_told_on_the_tv_with_the_cure(tmp_path):
     """Issue 13: a token laid under a lamp's reflection is not seen, and the players would wait for the table
-    to notice it; the TV says which board the glare hides spaces of and what to do (the simulated camera has
-    no glare: /api/health is given a board record with some, as a real camera's health would carry)."""
+    to notice it; the TV says which board the glare hides spaces of and what to do, until the light is
+    changed (the simulated camera blows out the board's middle as a reflection would)."""
     from tests.support.server import run_server
 
-    def with_glare(route):
-        response = route.fetch()
-        health = response.json()
-        health["camera"] = health.get("camera", []) + [
-            {"name": "board diet-2", "status": "ok", "detail": "glare: 5 spaces (...)", "glare": 5}]
-        route.fulfill(response=response, json=health)
+    def simulate(srv, body):
+        r = requests.post(f"{srv.url}/api/camera/simulate/diet-2", json=body, timeout=10,
+                          headers={"Authorization": f"Bearer {srv.host_token}"})
+        assert r.status_code == 200, r.text
+
+    def hidden_by_glare(srv) -> int:
+        records = requests.get(srv.url + "/api/health", timeout=5).json()["camera"]
+        return next(r for r in records if r["name"] == "board diet-2")["glare"]
 
     with run_server(tmp_path / "data") as srv, browser() as b:
         tv = b.new_page(viewport={"width": 1920, "height": 1080})
-        tv.route("**/api/health", with_glare)
         tv.goto(srv.url + "/")
+        simulate(srv, {"glare": True})
+        wait_until(lambda: hidden_by_glare(srv) > 0)
+        hidden = hidden_by_glare(srv)
         tv.wait_for_selector("#problems.show", timeout=10000)
-        assert ("Glare on the diet-2 board: the camera cannot see 5 of its spaces. Shade or move the lamp, or tilt the board."
-                in tv.locator("#problems").inner_text())
+        assert (f"Glare on the diet-2 board: the camera cannot see {hidden} of its spaces. Shade or move the lamp, "
+                "or tilt the board.") in tv.locator("#problems").inner_text()
         screenshot(tv, "tv-glare")
+        simulate(srv, {"glare": False})
+        tv.wait_for_selector("#problems.show", state="hidden", timeout=20000)
