@@ -953,6 +953,34 @@ def test_a_shopping_token_where_the_paper_around_saturates_and_the_light_fit_mis
     assert labels[:2] == ["covered", "covered"] and "covered" not in labels[2:], labels
 
 
+def test_a_space_mostly_saturated_reads_empty_where_no_type_could_saturate_there_and_unknown_where_one_could():
+    """Issue 13's medium benchmark at 1920x1080 (shot 2001): a brighter light and glare clipped the shopping list's
+    paper and the pale picture inside three spaces, only their dark printed ring left unsaturated (66-70 % of the
+    window's core saturated): wherever a token's disc may lie less than half of it unsaturated, so a token could have
+    hidden in the glare, and they read unknown though plainly empty.  But the board's one type, a dark grey shopping
+    token, reads far below saturation under the light fitted there: a disc more than half saturated holds none of it
+    (its icon is less than a third of the disc).  Those spaces read empty, and the tokens there covered.  Where the
+    board's type is pale (it saturates under that light) the spaces stay unknown, and so they do, a pale token on
+    them never empty, where the light fitted there does not saturate the empty board (brighter than fitted)."""
+    window = Window.for_token(20.0)
+    grey, pale = (95, 95, 100), (235, 200, 160)
+    # a shopping space: a dark ring around a pale picture with a dark centre, on the paper
+    art = ((14, (205, 200, 195)), (11, (110, 120, 130)), (9, (225, 215, 205)), (2.5, (90, 70, 60)))
+
+    def read(face, glare: float):
+        ref = _ringed_reference(window, [art] * 4, {"covered": face}, board="shop")
+        play = np.stack([_ringed_window(window, rings=art)] * 2
+                        + [_ringed_window(window, face, at, rings=art) for at in ((1.9, 0.0), (0.0, -3.0))])
+        lit = np.clip(play.astype(np.float32) * 1.1 + glare, 0, 255).astype(np.uint8)
+        return read_windows(ref, lit, window), classify(ref, lit, window).labels
+
+    looks, labels = read(grey, 45.0)
+    assert looks.clipped[:2].all(), "the empty spaces' face rings are washed out"
+    assert labels == [None, None, "covered", "covered"]
+    for glare in (45.0, 60.0):
+        assert read(pale, glare)[1] == [UNKNOWN] * 4, glare
+
+
 def test_a_pale_token_on_a_picture_as_pale_as_it_under_the_empty_threshold_reads_unknown_where_nearer_its_type():
     """Food for Thought: a food missed on a diet board is a wrong score.  Issue 13's medium tables read a nuts token
     empty (its difference from the empty board just under the threshold, its space printed unlike nuts, so no

@@ -35,7 +35,8 @@ Reading a slot (:func:`read_windows`):
    the same on every kind of printed space.  A saturated (glare) sample counts among the face's brightest; a face with
    a channel saturated on much of it is ``unknown``, or empty when wherever a token's disc may lie at
    least half of it is unsaturated (counted by channels) and shows the empty board (a token would show in that
-   half), or the type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it); so is a
+   half; a disc more than half saturated where no learnt type's face could saturate under the light fitted there
+   holds no token), or the type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it); so is a
    face under more glare than GLARE_MOST, saturated or not (unsaturated, within MAX_DISTANCE where it lies
    GLARE_MARGIN spreads nearer its type than the next).
    And the icon's brightness against that face (the mean inside the ring): tokens of one colour
@@ -263,7 +264,10 @@ UNEVEN = 0.6
 #: unknown), no wrong value more; SEEN_SHARE 0.3 or 0.4 read 1 more.  Held to the camouflage share everywhere at
 #: first: the plain threshold read 29 more empty spaces right over issue 13's benchmark and fresh sets (7-12 grey
 #: levels off under a glare spot's edge; a fresh set rendered after the rule was fixed, hard 121-126: 186 -> 183), none
-#: lost, no wrong value more.
+#: lost, no wrong value more.  A disc more than half saturated where no learnt type's face could saturate (its palest
+#: channel MAX_DISTANCE spreads paler, under the light fitted there with ADDED_DOUBT more added, and that light
+#: saturating the empty board there too) holds no token: issue 13's shopping list, a dark type, its paper and pale
+#: pictures clipped by glare around empty spaces (the medium benchmark's shot 2001).
 MAX_SATURATED = 0.3
 SEEN_SHARE = 0.5
 #: A token's look: its face colour (three channels), its icon's brightness against its face, and its icon's
@@ -686,7 +690,8 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     if len(spot):
         gain[spot], added[spot] = fit_light(tuple(v[spot] for v in parts), keep[spot], grid, usual, curved=True)
     gain = gain[:, None] * tint
-    lit = _relit(cur_c, core(window.added(added)), 1 / gain)
+    added_c = core(window.added(added))                                     # (N, C) over the core
+    lit = _relit(cur_c, added_c, 1 / gain)
     mean, best = _find(near, lit, sat_c, window)
     best = _settle(lit, best, window)
     # the face ring of the token where it lies; per channel, a saturated sample is brighter than it reads: the
@@ -705,7 +710,9 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     usable = (usable | glared) & ~washed
     seen = np.full(n, np.nan, np.float32)
     if unseen.any():
-        seen[unseen] = _seen(tuple(v[unseen] for v in near), lit[unseen], clipped_c[unseen], window)
+        hidden = clipped_c[unseen] & _could_saturate(reference, empty.white[unseen], near[1][unseen], gain[unseen],
+                                                     added_c[unseen])
+        seen[unseen] = _seen(tuple(v[unseen] for v in near), lit[unseen], clipped_c[unseen], hidden, window)
     colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
     # the icon: its mean brightness against the face ring's (its saturated samples counted as they are), and its pattern
     icons = window.icons[best]                                               # (N, M')
@@ -788,15 +795,36 @@ def _discs(values: np.ndarray, window: Window) -> np.ndarray:
     return mean[:, window.places]
 
 
-def _seen(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, clipped: np.ndarray, window: Window) -> np.ndarray:
+def _seen(near: tuple[np.ndarray, np.ndarray], lit: np.ndarray, clipped: np.ndarray, hidden: np.ndarray,
+          window: Window) -> np.ndarray:
     """(N,) for windows' cores as :func:`_find` takes them, the largest mean difference from the empty board over the
     unsaturated part of a token's disc at any place it may lie; inf where some such disc is less than
     SEEN_SHARE unsaturated (a token could hide in the glare there).  Channel by channel (``clipped``: (N, C, 3)): a
     sample saturated in one channel still shows a token in the others (a glare spot or a brighter light saturates a
-    print's brightest channel first), the disc's unsaturated share counted by channels."""
-    clear = _discs((3 - clipped.sum(2)).astype(np.float32) / 3, window)
-    worst = (_discs(_difference(near, lit, clipped), window) / np.maximum(clear, 1e-3)).max(1)
-    return np.where(clear.min(1) >= SEEN_SHARE, worst, np.inf).astype(np.float32)
+    print's brightest channel first), the disc's unsaturated share counted by channels.  Of those saturated samples
+    only the ``hidden`` ones (N, C, 3) could be a token's face (:func:`_could_saturate`): a disc more than half
+    saturated otherwise holds no token (its face would show there; its icon is less than a third of the disc), so
+    no token hides there either."""
+    shown = _discs((3 - clipped.sum(2)).astype(np.float32) / 3, window)
+    unlike = _discs((clipped & ~hidden).sum(2).astype(np.float32) / 3, window)
+    room = unlike <= 1 - SEEN_SHARE                                 # a token's face could lie there
+    worst = np.where(room, _discs(_difference(near, lit, clipped), window) / np.maximum(shown, 1e-3), 0).max(1)
+    return np.where(((shown >= SEEN_SHARE) | ~room).all(1), worst, np.inf).astype(np.float32)
+
+
+def _could_saturate(reference: Reference, white: np.ndarray, printed: np.ndarray, gain: np.ndarray,
+                    added: np.ndarray) -> np.ndarray:
+    """(N, C, 3) where a token's face could read saturated in each channel of windows' samples (N, C), the light
+    there being ``gain`` (N, 3) and ``added`` (N, C): the palest learnt type's channel, MAX_DISTANCE spreads paler
+    still, under the light added there ADDED_DOUBT more, reaches SATURATED; or that light does not saturate the
+    empty board there (``printed``, (N, C, 3): its brightest within a sample, the pixel of play a difference allows),
+    so the light is brighter than fitted.  Everywhere before a type is learnt."""
+    lit = lambda v, doubt: v * gain[:, None] + doubt * added[..., None] >= SATURATED
+    if not reference.tokens:
+        return np.ones(printed.shape, bool)
+    centre, shared = spreads(reference)
+    palest = np.exp(centre[:, :3].max(0) + MAX_DISTANCE * shared[:3])                   # (3,) relative to the paper
+    return lit((palest * (white + DARK) - DARK)[:, None], 1 + ADDED_DOUBT) | ~lit(printed.astype(np.float32), 1)
 
 
 def _settle(lit: np.ndarray, best: np.ndarray, window: Window) -> np.ndarray:
