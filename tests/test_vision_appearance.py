@@ -16,7 +16,7 @@ from vision import scenes
 from vision.calibration import add_token_colours, capture_empty, capture_tokens, measure, token_plan
 from vision.check import Tally
 from vision.classify import (ADDED_DOUBT, BAND_GLARE, CAMOUFLAGE_MARGIN, CAMOUFLAGE_SHARE, DARK, EMPTY_DIFF, GAIN_DOUBT, GLARE_DIFF,
-                             GLARE_MOST, LOOK, MAX_DISTANCE, SATURATED, STEP_MM, TOKEN_DIFF, Reference, Window, _distances, _from_print, _outside_by,
+                             GLARE_MOST, LOOK, MAX_DISTANCE, SATURATED, STEP_MM, TINT_CHANGE, TOKEN_DIFF, Reference, Window, _distances, _from_print, _outside_by,
                              classify, paper_points, read_windows, spreads, token_look)
 from vision.pipeline import MIN_PX_PER_MM, Pipeline, too_far_advice
 from vision.tokens import UNKNOWN, food_types
@@ -456,6 +456,28 @@ def test_under_a_light_whose_colour_changed_a_space_printed_like_a_type_reads_un
         labels[change] = classify(ref, lit, window).labels
     assert labels["warmer"] == [UNKNOWN, "meat", None, None]
     assert labels["none"] == ["dairy", "meat", None, None]
+
+
+def test_a_space_printed_like_a_type_whose_face_lies_much_nearer_its_print_than_that_type_reads_unknown_not_that_token():
+    """Issue 13's hard tables at 1920x1080 read empty spaces printed like nuts, fats, water and seat 4's marker as those
+    tokens (a food scored that is not there), the light's colour barely changed since calibration (so the changed
+    light's test did not hold), their difference just past the token threshold (the lamp's share there a few percent
+    off the board's), the face 1.7-3.9 spreads from the type and 1.2-2.9 nearer the print under it.  Such a face is
+    the print: unknown.  A dairy token on the same space, under the same light, still reads dairy."""
+    window = Window.for_token(20.0)
+    like_dairy, green = (230, 200, 195), (60, 120, 40)
+    prints = [like_dairy, like_dairy, green, (150, 150, 150), (120, 90, 200)]
+    ref = _dairy_and_meat_reference(window, prints, ["body.dairy.1", "body.dairy.2", "body.veg.1", "body.grain.1",
+                                                     "body.fats.1"], 2)
+    play = np.stack([_printed_window(window, like_dairy), _printed_window(window, like_dairy, (235, 200, 160))]
+                    + [_printed_window(window, p) for p in prints[2:]]).astype(np.float32)
+    light = np.ones((5, 3), np.float32)
+    light[:2] *= (1 / 1.08, 1.0, 1.08)                   # the dairy-like spaces: 8 % off the board's light colour
+    lit = np.clip(play * light[:, None, :], 0, 255).astype(np.uint8)
+    looks = read_windows(ref, lit, window)
+    assert np.abs(np.log(looks.tint)).max() <= TINT_CHANGE, "the board's light kept its colour"
+    assert looks.diff[0] >= TOKEN_DIFF, "the empty space differs by a token's difference"
+    assert classify(ref, lit, window).labels == [UNKNOWN, "dairy", None, None, None]
 
 
 def test_between_the_thresholds_the_face_decides_where_it_says_much_and_the_light_kept_its_colour():
