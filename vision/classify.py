@@ -138,8 +138,8 @@ CAMOUFLAGE_MARGIN = 1.5
 #: grey levels under a light 0.6-0.7 of calibration's), a pale token's difference does not: issue 13's hard tables at
 #: 1920x1080 read dairy, grain, fats, nuts and fruit tokens empty so, 0.8-3.1 spreads from their type and 0.4-2.0
 #: nearer it than their print, their difference 7-24, past the camouflage share of the threshold before the light grew
-#: it.  Chosen on that benchmark's hard shots and hard sets 72-168 (main's reads probed; such empty spaces lay 0-1.2
-#: nearer a type): margins of 0.3, 0.5, 0.75 and 1.0 turned 15, 14, 12 and 9 missed tokens unknown, and 12, 9, 5
+#: it.  Chosen on that benchmark's hard shots and hard sets 72-174 (main's reads probed; such empty spaces lay 0-1.2
+#: nearer a type): margins of 0.3, 0.5, 0.75 and 1.0 turned 15, 14, 12 and 9 missed tokens unknown, and 13, 10, 6
 #: and 3 empty spaces; a missed token is a wrong score, an unknown a tap.
 DIMMED_MARGIN = 0.5
 #: The board's one tint (the light's colour change since calibration, fitted over the whole board) misses the
