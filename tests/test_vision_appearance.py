@@ -622,6 +622,25 @@ def test_a_face_saturated_on_part_of_it_reads_its_own_colour_not_a_darker_one():
         assert (off < 0.5).all(), (kind, off)
 
 
+
+def test_a_face_saturated_on_most_of_it_in_one_channel_reads_the_type_at_least_that_bright_there():
+    """Issue 13's hard tables at 1920x1080: a channel saturated on at least half of a face ring has no median to read;
+    the median of its unsaturated samples, the darker ones, put a dairy token's blue far below dairy's (unknown).  What
+    the saturated channel says is that the face is at least that bright there: the median with its saturated samples
+    as they read.  A dairy token on a dark print under a light 1.2-1.3 times calibration's, its blue saturated on most
+    of its face, reads dairy (main: unknown); a yellow token as dairy but for a darker blue, and a water token with its
+    blue saturated on part of its face, still read their own types beside it."""
+    window = Window.for_token(20.0)
+    rings = ((11, (90, 70, 60)),)
+    faces = {"dairy": (235, 200, 160), "grain": (150, 200, 160), "water": (200, 140, 60)}
+    ref = _ringed_reference(window, [rings] * 3, faces)
+    for gain in (1.2, 1.3):
+        play = np.stack([_ringed_window(window, face, gain=gain, shade=0.1, rings=rings) for face in faces.values()])
+        looks = read_windows(ref, play, window)
+        clipped = np.ascontiguousarray(window.crop(play >= SATURATED)).reshape(3, -1, 3)
+        assert clipped[0][looks.faces[0]].mean(0)[0] > 0.5, "dairy's blue saturated on most of its face ring"
+        assert classify(ref, play, window).labels == list(faces), gain
+
 #: The paper around a slot, BGR, in the one-slot references below.
 PAPER = np.float32((205, 200, 195))
 
@@ -653,7 +672,7 @@ def _meat_face_off(grey: float, glare: float, gain: float) -> dict:
     shifted = np.r_[np.log((seen + DARK) / (PAPER + DARK)),
                     np.log(inner + grey + DARK).mean() - np.log(seen + DARK).mean(), 0.0].astype(np.float32)
     looks = SimpleNamespace(colour=shifted[None], glare=np.float32([glare]), gain=np.float32([gain]),
-                            around=np.float32([[60, 50, 150]]))
+                            around=np.float32([[60, 50, 150]]), bound=np.full((1, 3), np.nan, np.float32))
     return dict(zip(names, np.sqrt(_distances(looks, np.array([0]), centre, spread, PAPER[None])[0])))
 
 
@@ -698,7 +717,8 @@ def test_a_shopping_token_whose_icon_blur_washed_out_is_never_a_negative_distanc
     seen = [(grey, icon, glare) for grey in (90, 100, 110) for icon in (0.1, 0.2, 0.3) for glare in (0, 20, 40, 60)]
     looks = SimpleNamespace(colour=np.stack([_look((g, g, g), i) for g, i, _ in seen]).astype(np.float32),
                             glare=np.float32([gl for *_, gl in seen]), gain=np.ones(len(seen), np.float32),
-                            around=np.tile(np.float32((60, 50, 150)), (len(seen), 1)))
+                            around=np.tile(np.float32((60, 50, 150)), (len(seen), 1)),
+                            bound=np.full((len(seen), 3), np.nan, np.float32))
     z2 = _distances(looks, np.arange(len(seen)), centre, spread, np.tile(PAPER, (len(seen), 1)), washed=True)
     assert (z2 >= 0).all(), [(s, z) for s, z in zip(seen, z2.round(2)) if (z < 0).any()]
     assert (z2.argmin(1) == names.index("covered")).all()
@@ -1149,7 +1169,7 @@ def test_under_glare_a_token_whose_icon_pattern_washed_out_is_not_taken_for_a_ty
     z = {}
     for glare in (0.0, 2 * BAND_GLARE):
         looks = SimpleNamespace(colour=face[None], glare=np.float32([glare]), gain=np.float32([1.0]),
-                                around=np.float32([[150, 90, 40]]))
+                                around=np.float32([[150, 90, 40]]), bound=np.full((1, 3), np.nan, np.float32))
         z[glare] = dict(zip(names, _distances(looks, np.array([0]), centre, spread, PAPER[None])[0]))
     assert z[0.0]["seafood"] + 4 < z[0.0]["water"], z
     assert z[2 * BAND_GLARE]["seafood"] == pytest.approx(z[2 * BAND_GLARE]["water"]), z

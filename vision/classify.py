@@ -36,7 +36,9 @@ Reading a slot (:func:`read_windows`):
    a channel saturated on much of it is ``unknown``, or empty when wherever a token's disc may lie at
    least half of it is unsaturated (counted by channels) and shows the empty board (a token would show in that
    half; a disc more than half saturated where no learnt type's face could saturate under the light fitted there
-   holds no token), or the type its unsaturated samples lie very near (within OVER_TOKEN spreads, and sure of it); so is a
+   holds no token), or the type its colour lies very near (within OVER_TOKEN spreads, and sure of it; a channel
+   saturated on at least half of the face says only that the face is at least that bright there, which a type that
+   bright or brighter meets); so is a
    face under more glare than GLARE_MOST, saturated or not (unsaturated, within MAX_DISTANCE where it lies
    GLARE_MARGIN spreads nearer its type than the next).
    And the icon's brightness against that face (the mean inside the ring): tokens of one colour
@@ -625,6 +627,9 @@ class Looks:
                                  # such disc is less than half unsaturated; NaN for every other slot)
     faces: np.ndarray            # (N, M) the face ring read: its samples in the window's core (``Window.faces``)
     icons: np.ndarray            # (N, M') the icon read: its samples there (``Window.icons``)
+    bound: np.ndarray            # (N, 3) where a channel saturated on at least half of the face ring, the least its
+                                 # colour can be (log, as ``colour``; the median with its saturated samples as they
+                                 # read, which are brighter than that); NaN in every other channel
 
 
 def masked_quantiles(values: np.ndarray, valid: np.ndarray, qs=(0.5,)) -> list[np.ndarray]:
@@ -717,6 +722,9 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     clipped_c = core(clipped)
     face, bad = lit[rows, idx], clipped_c[rows, idx]
     colour = clipped_median(face, bad)
+    # a channel saturated on at least half of the ring has no median to read (``clipped_median`` takes the darker
+    # rest's), but its median is at least the one over the samples as they read: a bound, not a colour
+    bound = np.where(bad.sum(1) * 2 >= idx.shape[1], np.median(face, 1), np.nan)
     washed = ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
     # a saturated outside's paper could hide a pale token as a washed face's samples could: both are read for what
     # their unsaturated part shows (``seen``); a face not saturated there keeps its colour (a dark token in glare)
@@ -733,6 +741,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     inner = lit[rows, icons]                                                 # (N, M', 3)
     icon = np.log(np.maximum(inner.mean(1), 0) + DARK).mean(1) - np.log(colour).mean(1)
     colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(inner)])
+    bound = np.log((np.maximum(bound, 0) + DARK) / (empty.white + DARK))
     cs = side - 2 * window.core
     at = window.places[best]
     where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
@@ -740,7 +749,7 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     around = (w * rc).sum(1) / np.maximum(w.sum(1), 1)
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
-                 idx, icons)
+                 idx, icons, bound.astype(np.float32))
 
 
 def _pattern(icons: np.ndarray) -> np.ndarray:
@@ -1187,10 +1196,32 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
         x[..., 4] = np.where(blurred & counted,
                              (looks.colour[rows, None, 4] - centre[None, :, 4] * (1 - f)) / spread[..., 4], x[..., 4])
         washed_out = np.where(blurred, (f / ICON_DOUBT) ** 2, 0.0)
-    # the least |x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2 over the two doubts p and q
-    b = (x * w).sum(-1)
+    # a channel saturated on at least half of the face says only how bright it is at least: a type that bright or
+    # brighter there (its doubts allowed) pays nothing for it, a darker one the way short.  The least over which of
+    # those channels are left out, where the type fitted without them is that bright in each left out
+    bound = looks.bound[rows]
+    bounded = ~np.isnan(bound)
+    x[..., :3] = np.where(bounded[:, None], (bound[:, None] - centre[None, :, :3]) / spread[..., :3], x[..., :3])
+    least = _doubted(x, v, w, added)[0]
+    if bounded.any():
+        for out in range(1, 8):
+            drop = np.array([out >> c & 1 for c in range(3)] + [0, 0], bool)
+            kept = ~drop
+            z2, p, q = _doubted(x * kept, v * kept, w * kept, added)
+            brighter = ((x - p[..., None] * v - q[..., None] * w)[..., drop] <= 0).all(-1)
+            least = np.where(bounded[:, drop[:3]].all(1)[:, None] & brighter, np.minimum(least, z2), least)
+    return least + washed_out
+
+
+def _doubted(x: np.ndarray, v: np.ndarray, w: np.ndarray, added: np.ndarray) -> tuple:
+    """The least ``|x - p v - q w|^2 + (p / GAIN_DOUBT)^2 + (q / added)^2`` (M, C) over the two doubts (the gain's
+    p and the added light's q, each (M, C)) for scaled residuals ``x`` (M, C, LOOK) and their moves ``v`` and ``w``
+    under each doubt; with p and q."""
+    a, b = (x * v).sum(-1), (x * w).sum(-1)
     vv, ww, vw = (v * v).sum(-1) + 1 / GAIN_DOUBT ** 2, (w * w).sum(-1) + 1 / added ** 2, (v * w).sum(-1)
-    return (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / (vv * ww - vw * vw) + washed_out
+    det = vv * ww - vw * vw
+    least = (x * x).sum(-1) - (ww * a * a - 2 * vw * a * b + vv * b * b) / det
+    return least, (ww * a - vw * b) / det, (vv * b - vw * a) / det
 
 
 def _counted(looks: Looks, rows: np.ndarray, centre: np.ndarray) -> np.ndarray:
