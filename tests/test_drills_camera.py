@@ -76,28 +76,35 @@ def test_camera_gone_boards_follow_recorded_actions_and_it_comes_back(tmp_path):
 
 def test_glare_hiding_spaces_of_a_board_is_told_on_the_tv_with_the_cure(tmp_path):
     """Issue 13: a token laid under a lamp's reflection is not seen, and the players would wait for the table
-    to notice it; the TV says which board the glare hides spaces of and what to do, until the light is
-    changed (the simulated camera blows out the board's middle as a reflection would)."""
+    to notice it; while a game watches the boards the TV says which board the glare hides spaces of and what to
+    do, until the light is changed (the simulated camera blows out the board's middle as a reflection would).
+    With no game watching the boards (the lobby, a card game) only the host's health line says it."""
     from tests.support.server import run_server
 
-    def simulate(srv, body):
-        r = requests.post(f"{srv.url}/api/camera/simulate/diet-2", json=body, timeout=10,
-                          headers={"Authorization": f"Bearer {srv.host_token}"})
+    def post(srv, path, body):
+        r = requests.post(srv.url + path, json=body, timeout=10, headers={"Authorization": f"Bearer {srv.host_token}"})
         assert r.status_code == 200, r.text
 
-    def hidden_by_glare(srv) -> int:
+    def board_record(srv) -> dict:
         records = requests.get(srv.url + "/api/health", timeout=5).json()["camera"]
-        return next(r for r in records if r["name"] == "board diet-2")["glare"]
+        return next(r for r in records if r["name"] == "board diet-2")
 
     with run_server(tmp_path / "data") as srv, browser() as b:
         tv = b.new_page(viewport={"width": 1920, "height": 1080})
         tv.goto(srv.url + "/")
-        simulate(srv, {"glare": True})
-        wait_until(lambda: hidden_by_glare(srv) > 0)
-        hidden = hidden_by_glare(srv)
+        post(srv, "/api/camera/simulate/diet-2", {"glare": True})
+        wait_until(lambda: "washed out by a reflection" in board_record(srv)["detail"])
+        assert board_record(srv)["glare"] == 0
+        with tv.expect_response(lambda r: "/api/health" in r.url, timeout=10000):
+            pass                                          # the TV's next look at the health, glare in it
+        assert not tv.locator("#problems.show").count(), "no game waits on the boards"
+        post(srv, "/api/input", {"new_game": {"game": "food-for-thought", "players": ["Ann", "Ben"], "seed": 4}})
+        post(srv, "/api/camera/simulate/diet-2", {"glare": True})       # the table laid out for the game, lit so
+        wait_until(lambda: board_record(srv)["glare"] > 0)
+        hidden = board_record(srv)["glare"]
         tv.wait_for_selector("#problems.show", timeout=10000)
         assert (f"Glare on the diet-2 board: the camera cannot see {hidden} of its spaces. Shade or move the lamp, "
                 "or tilt the board.") in tv.locator("#problems").inner_text()
         screenshot(tv, "tv-glare")
-        simulate(srv, {"glare": False})
+        post(srv, "/api/camera/simulate/diet-2", {"glare": False})
         tv.wait_for_selector("#problems.show", state="hidden", timeout=20000)

@@ -408,7 +408,8 @@ class CameraService:
                     if b["light_change"] > LIGHT_WARN else "") if x)
             records.append({"name": f"board {name}", "status": state, "detail": detail,
                             "last_seen": self.last_frame_at, "tracker": b["tracker"],
-                            "glare": len(b["glare"]) if b["located"] and b["calibrated"] else 0})
+                            # for the TV: only while a game watches the boards (the players wait on them then)
+                            "glare": len(b["glare"]) if self.watched and b["located"] and b["calibrated"] else 0})
         return records
 
     def _pipeline_status(self) -> tuple[dict, float | None]:
