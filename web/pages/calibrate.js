@@ -53,7 +53,8 @@ async function refreshStatus() {
           "(too far): " + b.too_far_advice + ".");
     }
     if (b.glare && b.glare.length) {
-      notes.push("A reflection washes out " + b.glare.length + " spaces of " + sel.value + " (" +
+      notes.push("A reflection washes out " + b.glare.length + (b.glare.length === 1 ? " space of " : " spaces of ") +
+          sel.value + " (" +
           b.glare.slice(0, 3).join(", ") + (b.glare.length > 3 ? ", ..." : "") + "): the camera cannot read a token " +
           "there. Shade or move the lamp (or the window's light), or tilt the board.");
     }
