@@ -18,7 +18,7 @@ from .config import CameraConfigError
 from .layout import Layout, LayoutError, load_layouts
 from .lens import LensError
 from .markers import CELL_PX, picture_height, smallest_marker_mm, worst_px_per_mm
-from .pipeline import LIGHT_WARN, MIN_PX_PER_MM, Pipeline, light_change
+from .pipeline import LIGHT_WARN, MIN_PX_PER_MM, Pipeline, glared_unsure, light_change
 from .sheet import lens_page, pages, write_pdf, write_png
 from .sources import SourceError
 from .tokens import UNKNOWN
@@ -249,8 +249,8 @@ def _read(layout: Layout, ref: Reference, path, lens: lens_mod.Lens | None = Non
         entry["slots"] = {s.id: {"token": label, "confidence": round(float(c), 3)}
                           for s, label, c in zip(layout.slots, watch.reading.labels, watch.reading.confidence)}
         # unsure where glare washed the face out: the light's doing, which the owner can change
-        entry["glare"] = [s.id for s, label, washed in zip(layout.slots, watch.reading.labels, watch.reading.glared)
-                          if washed and label == UNKNOWN]
+        entry["glare"] = glared_unsure(watch, [s.id for s, label in zip(layout.slots, watch.reading.labels)
+                                               if label == UNKNOWN])
     return entry
 
 

@@ -115,12 +115,13 @@ def too_far(watch: "BoardWatch") -> list[str]:
     return [watch.layout.slots[i].id for i in np.flatnonzero(watch.scale < MIN_PX_PER_MM)]
 
 
-def glared_unsure(watch: "BoardWatch") -> list[str]:
-    """The slots reported unsure whose faces glare washed out when last read: a reflection of a lamp or a
-    window hides them, and only moving or shading the light (or tilting the board) makes them readable."""
+def glared_unsure(watch: "BoardWatch", unsure=None) -> list[str]:
+    """The ``unsure`` slots (ids; the board's tracker's unless given) whose faces glare washed out when last read:
+    a reflection of a lamp or a window hides them, and only moving or shading the light (or tilting the board)
+    makes them readable."""
     if watch.reading is None:
         return []
-    unsure = set(watch.tracker.unsure)
+    unsure = set(watch.tracker.unsure if unsure is None else unsure)
     return [s.id for s, washed in zip(watch.layout.slots, watch.reading.glared) if washed and s.id in unsure]
 
 

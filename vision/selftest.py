@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from .check import Tally
 from .layout import Layout
+from .pipeline import glared_unsure
 from .tokens import UNKNOWN
 from .tracker import SnapshotTracker
 
@@ -121,7 +122,7 @@ def read_still(service, board: str, timeout: float = READ_TIMEOUT_S) -> tuple[di
                             f"{timeout:g} s. Take hands away from the board and read again.")
     read = {s: (tracker.committed or {}).get(s, UNKNOWN) for s in slots}
     read.update({s: UNKNOWN for s in tracker.unsure})
-    glared = {s for s, washed in zip(slots, watch.reading.glared) if washed and read[s] == UNKNOWN}
+    glared = set(glared_unsure(watch, [s for s in slots if read[s] == UNKNOWN]))
     return read, round(float(service.pipeline.status()["boards"][board]["light_change"]), 2), glared
 
 
