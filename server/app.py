@@ -107,7 +107,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
                                                     "on the TV again."}, to=sid)
             else:
                 socketio.server.enter_room(sid, new, namespace="/")
-                socketio.emit("state", publisher.view(new), to=sid)
+                socketio.emit("state", publisher.emitted_view(new), to=sid)
 
     publisher = Publisher(ctx, socketio, regroup)
     app.extensions["tofu"] = ctx
@@ -278,7 +278,7 @@ def create_app(ctx: TableContext) -> tuple[Flask, SocketIO]:
             raise ConnectionRefusedError(exc.message, exc.as_dict()) from None
         clients[request.sid] = (token, wanted, audience)
         join_room(audience)
-        socketio.emit("state", publisher.view(audience), to=request.sid)
+        socketio.emit("state", publisher.emitted_view(audience), to=request.sid)
 
     @socketio.on("disconnect")
     def on_disconnect(reason=None):

@@ -106,8 +106,7 @@ def register(app, socketio, ctx) -> None:
             views["table"]["tonight"] = views["host"]["tonight"] = tonight_view(history, ctx.roster.ids_by_name())
 
     publisher = app.extensions["tofu_publisher"]
-    publisher.additions.append(add_tonight)
-    publisher.snapshot()
+    publisher.add_to_views(add_tonight)
     bp = Blueprint("history", __name__)
 
     def page(_id=None):

@@ -35,19 +35,28 @@ class Publisher:
         self.socketio = socketio
         self.regroup = regroup
         self.views: dict[str, dict] = {}
-        #: Extensions that add to the views: each is called with every new set of views.
+        #: Extensions that add to the views (:meth:`add_to_views`): each is called with every new set.
         self.additions: list = []
         self._game_seq = ctx.table.game_seq
         self._queue: queue.Queue = queue.Queue()
         self.backlog = Backlog(socketio)
         #: Socket.IO sid of a client left out of a state -> when it first was
         self._owed: dict[str, float] = {}
+        #: the views of the newest state emitted: what a client that catches up is sent (the views
+        #: built meanwhile are still queued, and a newer one sent first would arrive before them)
+        self._emitted: dict[str, dict] = {}
         #: the latest host view as it left: (the view built, the view with the devices' health)
         self._host_sent: tuple[dict, dict] | None = None
         ctx.health.register("screens", self._screens_health)
-        self.snapshot()
+        self._emitted = self.snapshot()
         ctx.table.listeners.append(self.on_outcome)
         threading.Thread(target=self._run, name="publisher", daemon=True).start()
+
+    def add_to_views(self, addition) -> None:
+        """Call ``addition(views)`` on every new set of views from now on, this one included (before
+        the server serves)."""
+        self.additions.append(addition)
+        self._emitted = self.snapshot()
 
     def snapshot(self) -> dict[str, dict]:
         """Build every audience's view from the table (call on the applying thread)."""
@@ -71,10 +80,18 @@ class Publisher:
 
     def view(self, audience: str) -> dict:
         """The latest view for ``audience`` as sent (a seat outside the game sees the table view)."""
-        views = self.views
-        view = views.get(audience) or {**views["table"], "audience": audience,
+        return self._as_sent(audience, self._view_in(self.views, audience))
+
+    def emitted_view(self, audience: str) -> dict:
+        """``audience``'s view of the newest state emitted, as sent: what a screen that joins or
+        catches up is sent, so that no state still queued reaches it after a newer one."""
+        return self._as_sent(audience, self._view_in(self._emitted, audience))
+
+    @staticmethod
+    def _view_in(views: dict, audience: str) -> dict:
+        """``audience``'s view among ``views`` (a seat outside the game sees the table view)."""
+        return views.get(audience) or {**views["table"], "audience": audience,
                                        "prompt": "This seat is not in the current game."}
-        return self._as_sent(audience, view)
 
     def _as_sent(self, audience: str, view: dict) -> dict:
         """``audience``'s ``view`` as it leaves: the host's with the devices' health as of the first
@@ -125,29 +142,32 @@ class Publisher:
                 log.exception("publishing failed")
 
     def _send(self, event: str, data: dict, to: str) -> None:
-        """Emit to room ``to`` except the clients that are behind; a state is owed to them.  An
-        empty room is sent nothing."""
+        """Emit to room ``to`` except the clients that are behind; a state is owed to them, and no
+        longer to one that takes this one.  An empty room is sent nothing."""
         present = self.backlog.members(to)
         if not present:
             return
         lagging = self.backlog.lagging(present)
         if event == "state":
             now = time.monotonic()
-            for sid in lagging:
-                self._owed.setdefault(sid, now)
+            for sid in present:
+                if sid in lagging:
+                    self._owed.setdefault(sid, now)
+                else:
+                    self._owed.pop(sid, None)
             data = self._as_sent(to, data)
         self.socketio.emit(event, data, to=to, skip_sid=lagging or None)
 
     def _catch_up(self) -> None:
-        """Send the newest state to each client owed one that has caught up; drop one that stays
-        behind."""
+        """Send the newest state emitted to each client owed one that has caught up; drop one that
+        stays behind."""
         for sid, since in list(self._owed.items()):
             room = self.backlog.room_of(sid)
             if room is None:
                 del self._owed[sid]   # gone meanwhile
             elif self.backlog.caught_up(sid):
                 del self._owed[sid]
-                self.socketio.emit("state", self.view(room), to=sid)
+                self.socketio.emit("state", self.emitted_view(room), to=sid)
             elif time.monotonic() - since > DROP_AFTER_SECONDS:
                 del self._owed[sid]
                 self.backlog.drop(sid)
@@ -163,6 +183,7 @@ class Publisher:
                     emit("refused", error.as_dict(f"seat-{error.seat}"), to=f"seat-{error.seat}")
             emit("refused", {**error.as_dict("host"), "input": inp}, to="host")
             return
+        self._emitted = views
         if new_game and self.regroup is not None:
             self.regroup()   # phones move to their players' new seats before the new views go out
         for audience, view in views.items():

@@ -205,3 +205,86 @@ def test_a_stalled_screen_that_the_ping_timeout_closes_first_is_dropped_too(tmp_
             answering.clear()
             srv.kill()
             stalled.close()
+
+
+class _Emits:
+    """Stands in for Flask-SocketIO under the publisher: records each emit."""
+
+    server = None
+
+    def __init__(self):
+        self.sent: list[tuple[str, dict, str, list | None]] = []
+
+    def emit(self, event, data, to, skip_sid=None):
+        self.sent.append((event, data, to, skip_sid))
+
+
+class _OneScreen:
+    """The backlog of one TV screen ``tv`` that is behind while ``behind`` is set."""
+
+    def __init__(self):
+        self.behind = threading.Event()
+
+    def members(self, room):
+        return ["tv"] if room == "table" else []
+
+    def lagging(self, sids):
+        return [s for s in sids if s == "tv" and self.behind.is_set()]
+
+    def room_of(self, sid):
+        return "table"
+
+    def caught_up(self, sid):
+        return not self.behind.is_set()
+
+    def health(self, behind):
+        return [{"name": "screens", "status": "ok", "detail": "", "last_seen": None, "behind": behind}]
+
+
+def _seqs_reaching_the_tv(emits: _Emits) -> list[int]:
+    return [data["seq"] for event, data, to, skip in list(emits.sent)
+            if event == "state" and (to == "tv" or (to == "table" and "tv" not in (skip or [])))]
+
+
+def _wait(condition, what: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_a_screen_that_falls_behind_gets_each_state_once_and_never_an_older_one_after_a_newer(tmp_path):
+    """A screen left out of states while behind is owed the newest.  Once it keeps up again it must not be
+    sent that state a second time, nor a state newer than ones still queued for it (they would then reach
+    it after the newer one, and the TV would step back: CI at 5144494 saw a round's revealed roles arrive
+    on the TV after the next round had begun)."""
+    from server.context import TableContext
+    from server.publisher import Publisher
+    ctx = TableContext.open(tmp_path, simulate=True)
+    emits, screen = _Emits(), _OneScreen()
+    publisher = Publisher(ctx, emits)
+    publisher.backlog = screen
+    table = ctx.table
+    table.handle({"new_game": {"game": "tiny", "players": ["Anna", "Ben"], "options": {"rounds": 99}}})
+
+    def taps(count: int) -> None:
+        for n in range(count):
+            table.handle({"tap": {"reader": f"seat-{1 + n % 2}", "card": f"test/{('red', 'blue')[n % 2]}"}})
+        _wait(lambda: any(e[1]["seq"] == table.seq for e in list(emits.sent) if e[0] == "state"),
+              "the publisher never emitted the newest state")
+
+    def owed() -> dict:
+        return ctx.health.snapshot()["screens"][0]["behind"]
+    screen.behind.set()
+    taps(5)
+    screen.behind.clear()
+    taps(20)                      # the screen keeps up again while states are still queued
+    _wait(lambda: not owed(), "the screen stayed owed a state")
+    seqs = _seqs_reaching_the_tv(emits)
+    assert seqs == sorted(set(seqs)), f"states reached the TV twice or out of order: {seqs}"
+    screen.behind.set()
+    taps(3)
+    screen.behind.clear()         # caught up with no input after: it is sent the newest it missed
+    _wait(lambda: _seqs_reaching_the_tv(emits)[-1] == table.seq, "the screen never got the state it missed")
+    seqs = _seqs_reaching_the_tv(emits)
+    assert seqs == sorted(set(seqs)), seqs
