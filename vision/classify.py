@@ -1203,13 +1203,15 @@ def _distances(looks: Looks, rows: np.ndarray, centre: np.ndarray, spread: np.nd
     bounded = ~np.isnan(bound)
     x[..., :3] = np.where(bounded[:, None], (bound[:, None] - centre[None, :, :3]) / spread[..., :3], x[..., :3])
     least = _doubted(x, v, w, added)[0]
-    if bounded.any():
-        for out in range(1, 8):
-            drop = np.array([out >> c & 1 for c in range(3)] + [0, 0], bool)
-            kept = ~drop
-            z2, p, q = _doubted(x * kept, v * kept, w * kept, added)
-            brighter = ((x - p[..., None] * v - q[..., None] * w)[..., drop] <= 0).all(-1)
-            least = np.where(bounded[:, drop[:3]].all(1)[:, None] & brighter, np.minimum(least, z2), least)
+    for out in range(1, 8):
+        drop = np.array([out >> c & 1 for c in range(3)] + [0, 0], bool)
+        these = bounded[:, drop[:3]].all(1)         # only the rows bounded in every channel left out
+        if not these.any():
+            continue
+        kept, xs, vs, ws = ~drop, x[these], v[these], w[these]
+        z2, p, q = _doubted(xs * kept, vs * kept, ws * kept, added[these])
+        brighter = ((xs - p[..., None] * vs - q[..., None] * ws)[..., drop] <= 0).all(-1)
+        least[these] = np.where(brighter, np.minimum(least[these], z2), least[these])
     return least + washed_out
 
 
