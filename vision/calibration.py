@@ -90,7 +90,8 @@ def empty_reference(layout: Layout, samples: list[Sample]) -> Reference:
                      centres=np.round(layout.slot_centres(), 2).tolist(), view=view, place=place)
 
 
-def _some(slots: list[str]) -> str:
+def _listed(slots: list[str]) -> str:
+    """The first six of ``slots`` named: "a, b, c ..."."""
     return f"{', '.join(slots[:6])}{' ...' if len(slots) > 6 else ''}"
 
 
@@ -123,16 +124,16 @@ def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample
             # those look like the empty board: no token was laid there
             unseen.append((kind, [slot for slot in spaces if index[slot] not in seen]))
     if bright:
-        raise LookupError(f"Too bright to read on {_some(bright)}: glare or an over-exposed picture washes the "
+        raise LookupError(f"Too bright to read on {_listed(bright)}: glare or an over-exposed picture washes the "
                           "tokens there out to white. Move or dim the lamp (or shade the window) so no bright "
                           "spot lies on the board, lower the camera's exposure if the whole picture is pale "
                           "(the Pi camera: `exposure = 0.7` under [camera] in config.toml, then restart the "
                           "table and capture the empty board again), then capture again.")
     if unseen:
-        raise LookupError(f"No token seen on {_some([s for _, spaces in unseen for s in spaces])}: lay "
+        raise LookupError(f"No token seen on {_listed([s for _, spaces in unseen for s in spaces])}: lay "
                           f"{', '.join(k for k, _ in unseen)} there as the plan shows, then capture again.")
     reference.tokens.update(found)
-    notes = [f"Too bright on {_some(washed)}: left out, each colour learnt from the plan's other spaces. If a "
+    notes = [f"Too bright on {_listed(washed)}: left out, each colour learnt from the plan's other spaces. If a "
              "bright spot lies there in play too, the camera cannot read a token there: move or dim the lamp."
              ] if washed else []
     return reference, notes
