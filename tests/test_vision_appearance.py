@@ -506,7 +506,7 @@ def test_an_empty_space_printed_like_a_type_reads_empty_where_its_face_is_its_pr
     """Issue 13's hard tables at 1920x1080: empty spaces printed like a type (the grain, fats and dairy rows), where the
     light's mix changed since calibration, differ from it by little under the empty threshold but above the camouflage
     rule's lower one, and read unknown: 39 of 220 unknowns there, plainly empty in the picture.  Where the face read
-    lies much nearer the print under it than any type (CAMOUFLAGE_MARGIN spreads), it is that print: the space reads
+    lies nearer the print under it than any type by a spread or more (TINTED_MARGIN), it is that print: the space reads
     empty.  A faint pale token on a space printed nearly like it, as faint, lies nearer its type: still unknown, never
     empty (the camouflage rule's own case, the test above)."""
     window = Window.for_token(20.0)
@@ -521,6 +521,27 @@ def test_an_empty_space_printed_like_a_type_reads_empty_where_its_face_is_its_pr
     looks = read_windows(ref, lit, window)
     assert (CAMOUFLAGE_SHARE * EMPTY_DIFF < looks.diff[:2]).all() and (looks.diff[:2] <= EMPTY_DIFF).all()
     assert classify(ref, lit, window).labels == [None, UNKNOWN, None, None]
+
+
+def test_an_empty_space_printed_like_a_type_reads_empty_where_its_face_lies_a_spread_nearer_its_print_than_the_type():
+    """The test above with the print nearer dairy (issue 13's hard tables at 1920x1080: empty grain, fats and dairy
+    spaces left unknown lay 1.0-1.5 spreads nearer their print than any type, under a light whose mix changed).  A face
+    TINTED_MARGIN spreads nearer the print under it than any type is the print, as a face read as a type is held to:
+    the empty space reads empty.  A dairy token on a space printed so is never read empty."""
+    window = Window.for_token(20.0)
+    green, near_dairy, dairy = (60, 120, 40), (235, 200, 182), (235, 200, 160)
+    prints = [near_dairy, near_dairy, green, green]
+    ref = _dairy_and_meat_reference(window, prints, ["body.dairy.1", "body.dairy.2", "body.veg.1", "body.veg.2"], 2)
+    play = np.stack([_printed_window(window, near_dairy), _printed_window(window, near_dairy, dairy),
+                     _printed_window(window, green), _printed_window(window, green)]).astype(np.float32)
+    light = np.ones((4, 3), np.float32)
+    light[:2] *= (1 / 1.04, 1.0, 1.04)                   # the two dairy-like spaces: 4 % off the board's light colour
+    lit = np.clip(play * light[:, None, :], 0, 255).astype(np.uint8)
+    looks = read_windows(ref, lit, window)
+    assert CAMOUFLAGE_SHARE * EMPTY_DIFF < looks.diff[0] <= EMPTY_DIFF
+    labels = classify(ref, lit, window).labels
+    assert labels[0] is None and labels[2:] == [None, None], labels
+    assert labels[1] is not None, labels
 
 
 def test_a_shopping_token_blurred_at_the_far_side_reads_covered_and_one_with_a_dark_icon_does_not():
