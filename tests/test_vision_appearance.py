@@ -963,6 +963,26 @@ def test_a_board_mostly_under_glare_keeps_its_light_and_never_reads_a_dark_token
     assert all(r in (k, UNKNOWN) for k, r in zip(kinds, dimmed)), "no token read as another type"
 
 
+def test_across_a_lamps_fall_off_a_dark_token_at_the_bright_end_reads_its_type():
+    """Issue 13's medium tables: a lamp's light falls off across a board (0.68-1.03 of calibration's over one diet
+    board, no glare on it), and each slot's light fit, held towards one gain for the whole board, read the bright end's
+    missing gain as added light: dark tokens there left unknown, 6-9 spreads off their type.  Nine spaces in a row
+    under a light 0.5 to 1.02 times calibration's, no glare: the gain read at the bright end is the light's (within
+    GAIN_DOUBT), with no glare measured, and its meat and nuts tokens read their types."""
+    window = Window.for_token(20.0)
+    art = ((16, (110, 130, 150)), (13.5, (185, 180, 175))) + RINGS       # a printed row around each space too
+    faces = {"meat": (45, 35, 175), "nuts": (60, 80, 110), "grain": (85, 110, 140)}
+    ref = _ringed_reference(window, [art] * 9, faces)
+    ref.centres = [[40.0 * i, 0.0] for i in range(9)]
+    gains = np.linspace(0.5, 1.02, 9)
+    kinds = [None] * 6 + ["grain", "nuts", "meat"]
+    play = np.stack([_ringed_window(window, faces.get(k), gain=g, rings=art) for k, g in zip(kinds, gains)])
+    looks = read_windows(ref, play, window)
+    assert np.abs(looks.gain[-2:] / gains[-2:] - 1).max() < GAIN_DOUBT, looks.gain
+    assert (looks.glare[-2:] < BAND_GLARE).all(), looks.glare
+    assert classify(ref, play, window).labels == kinds
+
+
 def _read_without_and_with_a_wide_spot(ref, play, window, tokens=3):
     """``play``'s windows read without, then with, a wide glare spot of 40 grey levels over the first ``tokens``
     of them: each time their looks and labels (the spot measured past BAND_GLARE there, and only with it)."""

@@ -21,7 +21,8 @@ Reading a slot (:func:`read_windows`):
    largest over a disc of the token's size is where the token lies.  Then the light is measured
    again from everything in the window clear of that place (far more print than the outside
    alone): a gain (in the tint the light took on over the whole board, held towards the board's
-   usual gain: the median ratio around the slots where the light, fitted freely, added little) and light
+   usual gain: the median ratio around the slots where the light, fitted freely, added little, raised
+   where a plane over the board through those free fits' gains says a lamp's light is brighter) and light
    added to every channel (glare, never below none at the slot), planar over the window (a glare spot's
    edge slopes across a square; where much was added, also falling off from the slot's centre, as a round
    spot's light does), fitted against the empty board,
@@ -708,12 +709,15 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     noise = masked_quantiles(res[..., None], keep[..., None])[0][:, 0]
     keep &= res <= np.maximum(3 * noise[:, None], 6.0)
     sums = light_sums(parts, keep, grid)
-    usual = _usual_gain(ratio_gain, usable, solve_light(sums)[1][:, 0])
+    free_gain, free_added = solve_light(sums)
+    usual = _usual_gain(ratio_gain, usable, free_added[:, 0])
+    centres = np.asarray(reference.centres, np.float64)
+    usual = _gain_field(usual, free_gain, free_added[:, 0], usable, centres if slots is None else centres[slots])
     gain, added = solve_light(sums, usual)
     # under much added light, a glare spot's fall-off across the window too
     spot = np.flatnonzero(added[:, 0] > CURVE_FROM)
     if len(spot):
-        gain[spot], added[spot] = fit_light(tuple(v[spot] for v in parts), keep[spot], grid, usual, curved=True)
+        gain[spot], added[spot] = fit_light(tuple(v[spot] for v in parts), keep[spot], grid, usual[spot], curved=True)
     gain = gain[:, None] * tint
     added_c = core(window.added(added))                                     # (N, C) over the core
     lit = _relit(cur_c, added_c, 1 / gain)
@@ -774,6 +778,25 @@ def _usual_gain(ratio_gain: np.ndarray, usable: np.ndarray, added: np.ndarray | 
     unglared = usable if added is None else usable & (added < CURVE_FROM)
     over = unglared if unglared.any() else usable
     return float(np.median(ratio_gain[over])) if over.any() else 1.0
+
+
+def _gain_field(usual: float, free_gain: np.ndarray, free_added: np.ndarray, usable: np.ndarray,
+                centres: np.ndarray) -> np.ndarray:
+    """Each slot's gain to hold its light fit towards (N,): the board's ``usual`` gain, raised where a plane over the
+    board (slot ``centres``, (N, 2) mm) through the free fits' gains (``free_gain``, fitted from the print's contrast
+    alone) says the light is brighter, at the slots whose free fit added under CURVE_FROM (``free_added``).  A lamp's
+    light falls off across a board (issue 13: 0.68-1.03 of calibration's over one diet board, no glare there), and a
+    board-wide gain held its bright end dim and read the missing gain as glare.  Only raised, within the free gains'
+    range over the usable slots with little added (the plane taken no farther than its data), and never where the
+    slot's own free fit saw glare: a gain raised there takes a real spot's light in as gain (a dairy token under 36
+    grey levels read empty)."""
+    calm = usable & (free_added < CURVE_FROM)
+    if len(centres) != len(free_gain) or calm.sum() <= 3:                # a plane needs more than its three numbers
+        return np.full(len(free_gain), usual)
+    plane = np.column_stack([np.ones(len(centres)), centres])
+    fit = np.linalg.lstsq(plane[calm], free_gain[calm], rcond=None)[0]
+    field = np.maximum(np.clip(plane @ fit, free_gain[calm].min(), free_gain[calm].max()), usual)
+    return np.where(free_added < CURVE_FROM, field, usual)
 
 
 def _relit(cur: np.ndarray, added, inv: np.ndarray, shift: float = 0.0) -> np.ndarray:
@@ -873,12 +896,12 @@ def _outer(basis: np.ndarray) -> np.ndarray:
     return (basis[:, :, None] * basis[:, None, :]).reshape(len(basis), -1)
 
 
-def fit_light(parts: tuple, keep: np.ndarray, grid: np.ndarray, usual: float | None = None,
+def fit_light(parts: tuple, keep: np.ndarray, grid: np.ndarray, usual: float | np.ndarray | None = None,
               curved: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The light now against calibration's, per slot: ``cur ~ gain * tint * ref + added`` over the samples
-    ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` (free without) and added light
-    (glare) the same in every channel and planar over the window (N, 4: at the centre, its slopes along x and y,
-    and with ``curved`` its growth with the distance from the centre squared, a glare spot's fall-off; none
+    ``keep`` (N, K) and all three channels, a gain (N,) held towards ``usual`` (one or per slot; free without) and
+    added light (glare) the same in every channel and planar over the window (N, 4: at the centre, its slopes along
+    x and y, and with ``curved`` its growth with the distance from the centre squared, a glare spot's fall-off; none
     without), ``grid`` (side,) being the samples' places along each axis scaled to about -1..1, never below
     none at the centre.  ``parts``: per sample (N, K), summed over the channels in the board's tint,
     ``ref**2``, ``ref``, ``ref * cur`` and ``cur``."""
@@ -907,7 +930,7 @@ def light_sums(parts: tuple, keep: np.ndarray, grid: np.ndarray, curved: bool = 
     return a, b, s_rr, s_rc
 
 
-def solve_light(sums: tuple, usual: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def solve_light(sums: tuple, usual: float | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`fit_light`'s gain (N,) and added light (N, 4) from its :func:`light_sums`, the gain held towards
     ``usual`` by GAIN_PRIOR (free without)."""
     a, b, s_rr, s_rc = sums
