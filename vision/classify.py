@@ -711,8 +711,10 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     sums = light_sums(parts, keep, grid)
     free_gain, free_added = solve_light(sums)
     usual = _usual_gain(ratio_gain, usable, free_added[:, 0])
-    centres = np.asarray(reference.centres, np.float64)
-    usual = _gain_field(usual, free_gain, free_added[:, 0], usable, centres if slots is None else centres[slots])
+    centres = np.asarray(reference.centres, np.float64).reshape(-1, 2)
+    if slots is not None and len(centres):
+        centres = centres[slots]
+    usual = _gain_field(usual, free_gain, free_added[:, 0], usable, centres)
     gain, added = solve_light(sums, usual)
     # under much added light, a glare spot's fall-off across the window too
     spot = np.flatnonzero(added[:, 0] > CURVE_FROM)
