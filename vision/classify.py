@@ -714,7 +714,9 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     centres = np.asarray(reference.centres, np.float64).reshape(-1, 2)
     if slots is not None and len(centres):
         centres = centres[slots]
-    usual = _gain_field(usual, free_gain, free_added[:, 0], usable, centres)
+    # a glare spot saturating half of some window's outside or more: a real spot on the board
+    spotted = bool((sat[:, o].sum(1) * 2 >= len(o)).any())
+    usual = _gain_field(usual, free_gain, free_added[:, 0], usable, centres, spotted)
     gain, added = solve_light(sums, usual)
     # under much added light, a glare spot's fall-off across the window too
     spot = np.flatnonzero(added[:, 0] > CURVE_FROM)
@@ -783,7 +785,7 @@ def _usual_gain(ratio_gain: np.ndarray, usable: np.ndarray, added: np.ndarray | 
 
 
 def _gain_field(usual: float, free_gain: np.ndarray, free_added: np.ndarray, usable: np.ndarray,
-                centres: np.ndarray) -> np.ndarray:
+                centres: np.ndarray, spotted: bool) -> np.ndarray:
     """Each slot's gain to hold its light fit towards (N,): the board's ``usual`` gain, raised where a plane over the
     board (slot ``centres``, (N, 2) mm) through the free fits' gains (``free_gain``, fitted from the print's contrast
     alone) says the light is brighter, at the slots whose free fit added under CURVE_FROM (``free_added``).  A lamp's
@@ -791,9 +793,12 @@ def _gain_field(usual: float, free_gain: np.ndarray, free_added: np.ndarray, usa
     board-wide gain held its bright end dim and read the missing gain as glare.  Only raised, within the free gains'
     range over the usable slots with little added (the plane taken no farther than its data), and never where the
     slot's own free fit saw glare: a gain raised there takes a real spot's light in as gain (a dairy token under 36
-    grey levels read empty)."""
+    grey levels read empty).  None on a board ``spotted`` with a glare spot (one saturating half of a window's
+    outside): around a spot wider than a window the free fits took its glare in as gain with little added (issue 13:
+    1.2-1.6 times the light under 35-90 grey levels on one board, its fats tokens read grain), which no slot's own
+    fit tells from a brighter light."""
     calm = usable & (free_added < CURVE_FROM)
-    if len(centres) != len(free_gain) or calm.sum() <= 3:                # a plane needs more than its three numbers
+    if spotted or len(centres) != len(free_gain) or calm.sum() <= 3:     # a plane needs more than its three numbers
         return np.full(len(free_gain), usual)
     plane = np.column_stack([np.ones(len(centres)), centres])
     fit = np.linalg.lstsq(plane[calm], free_gain[calm], rcond=None)[0]
