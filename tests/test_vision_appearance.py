@@ -994,6 +994,16 @@ def test_on_a_board_under_a_glare_spot_wider_than_a_window_no_token_reads_anothe
     assert tally.wrong == 0, tally.confusions
 
 
+def test_under_a_lamp_brighter_than_calibrations_an_empty_space_printed_near_a_type_never_reads_that_type():
+    """Issue 13's hard tables: under a lamp 1.33 times calibration's light, fitted right, an empty produce space (its
+    print 3.5 spreads from veg, past CAMOUFLAGE_Z) differs from calibration by a token's difference, and its face,
+    0.2 spreads from the print, lay 3.9 from veg: it read veg.  A face read as a type its space is printed within
+    TINTED_Z of, nearer the print by TINTED_MARGIN, is the print.  Hard table 3178 as the camera benchmark renders it,
+    its three play pictures: no slot of any board reads as another type."""
+    tally, _ = bench_vision.level_error("hard", 1, 3, first=178, size=(1920, 1080))
+    assert tally.wrong == 0, tally.confusions
+
+
 def _read_without_and_with_a_wide_spot(ref, play, window, tokens=3):
     """``play``'s windows read without, then with, a wide glare spot of 40 grey levels over the first ``tokens``
     of them: each time their looks and labels (the spot measured past BAND_GLARE there, and only with it)."""

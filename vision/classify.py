@@ -1058,12 +1058,12 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
             conf[i] = share[j] if near[j] else 0.0
             if near[j] and share[j] >= min_confidence:
                 labels[i] = names[best[j]]
-        # a face read as the type its space is printed like, not plainly a token (TINTED_PLAIN: a die on its white space
-        # is), lying TINTED_MARGIN spreads nearer the print under it than that type, is the print (the changed light's
-        # test turned round, under any light): unknown
+        # a face read as a type its space is printed like (within TINTED_Z, as the changed light's test asks), not
+        # plainly a token (TINTED_PLAIN: a die on its white space is), lying TINTED_MARGIN spreads nearer the print
+        # under it than that type, is the print (that test turned round, under any light): unknown
         read = np.flatnonzero([labels[i] != UNKNOWN for i in full])
         z = _print_distances(reference, window, slot_of[full[read]])[np.arange(len(read)), best[read]]
-        read = read[(z < CAMOUFLAGE_Z) & (looks.diff[full[read]] < TINTED_PLAIN * token[full[read]])]
+        read = read[(z < TINTED_Z) & (looks.diff[full[read]] < TINTED_PLAIN * token[full[read]])]
         own_print = _from_print(reference, window, looks, slot_of, full[read], shared)
         for i in full[read[np.sqrt(z2[read, best[read]]) - own_print >= TINTED_MARGIN]]:
             labels[i], conf[i] = UNKNOWN, 0.0
