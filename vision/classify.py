@@ -167,12 +167,16 @@ TINTED_TOKEN = 1.2
 #: print was a token of that type (1080p hard 275 -> 266 unknowns, 720p hard 1,857 -> 1,845, no wrong value more);
 #: margins of 0-0.5 read 1-6 more there, also with none wrong, but the class is small (50 faces) and the rule is
 #: there to keep empty spaces from reading as tokens: a spread's margin.  Turned round, under any light: a face read as
-#: the type its space is printed like (within CAMOUFLAGE_Z), not plainly a token (under TINTED_PLAIN times the token
+#: a type its space is printed like (within TINTED_Z), not plainly a token (under TINTED_PLAIN times the token
 #: threshold), lying TINTED_MARGIN nearer the print under it than that type is the print, unknown (issue 13's hard
 #: tables at 1920x1080, main's reads probed: empty spaces printed like nuts, fats, water and seat 4's marker read as
 #: them lay 1.2-2.9 nearer their print, 1.2-1.5 times the threshold, under a light whose colour barely changed; the
-#: tokens of such a type read right on such spaces lay at most 1.04 nearer, one of them).  No value chosen.  The band's
-#: print test (BAND_EMPTY's paragraph) holds a face nearer its print to the same margin.
+#: tokens of such a type read right on such spaces lay at most 1.04 nearer, one of them).  First asked within
+#: CAMOUFLAGE_Z; under a lamp 1.33 times calibration's, fitted right, an empty produce space printed 3.5 spreads from
+#: veg read veg, its face 0.2 from the print and 3.9 from veg (stop 42, nine 1920x1080 hard sets read with and
+#: without it: that wrong value and an empty space read nuts turned unknown, one alcohol token lost, 0.8 spreads from
+#: its print and 4.6 from alcohol).  No value chosen.  The band's print test (BAND_EMPTY's paragraph) holds a face
+#: nearer its print to the same margin.
 TINTED_MARGIN = 1.0
 #: Under such a light (the tint's channels parted by more than TINT_CHANGE) the board's one tint misses the light's
 #: colour at a slot by a few percent, which moves a face's colour spreads off its type: a face differing from the
