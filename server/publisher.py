@@ -3,8 +3,8 @@
 Views are built on the applying thread (so they match the state exactly and
 cost the table only microseconds to hand over); a separate thread emits them,
 so a slow client never delays the table.  A client that falls behind is left out
-of the emits and gets only the newest state once it catches up, or is dropped
-(server/backlog.py).  The latest views are also cached for HTTP readers.  A room
+of the emits and gets only the newest state emitted once it catches up (never one
+still queued, so no screen steps back), or is dropped (server/backlog.py).  The latest views are also cached for HTTP readers.  A room
 with no one in it is sent nothing (no view encoded for it), and the host's view
 gets the devices' health the first time it leaves (HTTP, Socket.IO), not on the
 applying thread after every input: the camera's part of it was the largest share
