@@ -4,11 +4,11 @@ Views are built on the applying thread (so they match the state exactly and
 cost the table only microseconds to hand over); a separate thread emits them,
 so a slow client never delays the table.  A client that falls behind is left out
 of the emits and gets only the newest state emitted once it catches up (never one
-still queued, so no screen steps back), or is dropped (server/backlog.py).  The latest views are also cached for HTTP readers.  A room
-with no one in it is sent nothing (no view encoded for it), and the host's view
-gets the devices' health the first time it leaves (HTTP, Socket.IO), not on the
-applying thread after every input: the camera's part of it was the largest share
-of building the views.
+still queued, so no screen steps back), or is dropped (server/backlog.py).  The
+latest views are also cached for HTTP readers.  A room with no one in it is sent
+nothing (no view encoded for it), and the host's view gets the devices' health the
+first time it leaves (HTTP, Socket.IO), not on the applying thread after every
+input: the camera's part of it was the largest share of building the views.
 """
 from __future__ import annotations
 
@@ -42,13 +42,12 @@ class Publisher:
         self.backlog = Backlog(socketio)
         #: Socket.IO sid of a client left out of a state -> when it first was
         self._owed: dict[str, float] = {}
-        #: the views of the newest state emitted: what a client that catches up is sent (the views
-        #: built meanwhile are still queued, and a newer one sent first would arrive before them)
-        self._emitted: dict[str, dict] = {}
         #: the latest host view as it left: (the view built, the view with the devices' health)
         self._host_sent: tuple[dict, dict] | None = None
         ctx.health.register("screens", self._screens_health)
-        self._emitted = self.snapshot()
+        #: the views of the newest state emitted: what a client that catches up is sent (the views
+        #: built meanwhile are still queued, and a newer one sent first would arrive before them)
+        self._emitted: dict[str, dict] = self.snapshot()
         ctx.table.listeners.append(self.on_outcome)
         threading.Thread(target=self._run, name="publisher", daemon=True).start()
 
