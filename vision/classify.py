@@ -971,13 +971,68 @@ class Reading:
 def classify(reference: Reference, windows: np.ndarray, window: Window,
              min_confidence: float = MIN_CONFIDENCE, slots: np.ndarray | None = None) -> Reading:
     """Classify every slot from its window (N, K, 3) of the picture, or the ``slots`` (indices) only from
-    theirs (a partial read: the reference is not rebuilt for them)."""
+    theirs (a partial read: the reference is not rebuilt for them).  In stages: the thresholds say which spaces are
+    empty and which faces to match (:func:`_thresholds`, :class:`_Groups`); a face past the token threshold reads
+    as its nearest type (:func:`_read_tokens`), one between the thresholds as empty or a type by how far it lies
+    from the print under it (:func:`_read_between`), a washed-out face more strictly (:func:`_read_washed`); a
+    space read empty that looks more like a token than its print is unknown (:func:`_doubt_emptied`)."""
     looks = read_windows(reference, windows, window, slots)
     n = len(looks.diff)
-    slot_of = np.arange(n) if slots is None else np.asarray(slots)     # each window's slot in the reference
-    names = list(reference.tokens)
+    board = _Board(reference, window, looks, np.arange(n) if slots is None else np.asarray(slots))
     labels: list = [UNKNOWN] * n
     conf = np.zeros(n, np.float32)
+    bar = _thresholds(board)
+    conf[bar.empty] = bar.empty_conf[bar.empty]
+    for i in np.flatnonzero(bar.empty):
+        labels[i] = EMPTY
+    groups = _Groups.of(looks, bar)
+    rows = groups.rows()
+    if reference.tokens and len(rows):
+        match = _Match.of(board, rows)
+        _read_tokens(board, bar, groups, match, labels, conf, min_confidence)
+        _read_between(board, bar, groups, match, labels, conf, min_confidence)
+        _read_washed(board, groups, match, labels, conf, min_confidence)
+        _doubt_emptied(board, bar, groups, match, labels, conf)
+    return Reading(labels, conf, looks.clipped.copy())
+
+
+@dataclass
+class _Board:
+    """What every stage of a read asks: the reference, the window, the looks read and each window's slot in the
+    reference."""
+
+    reference: Reference
+    window: Window
+    looks: Looks
+    slot_of: np.ndarray
+
+    def print_distances(self, at: np.ndarray) -> np.ndarray:
+        """(M, C) how many spreads the print under the windows ``at`` (indices) lies from each type."""
+        return _print_distances(self.reference, self.window, self.slot_of[at])
+
+    def from_print(self, at: np.ndarray, shared: np.ndarray) -> np.ndarray:
+        """(M,) how many spreads the faces read at the windows ``at`` (indices) lie from the print under them."""
+        return _from_print(self.reference, self.window, self.looks, self.slot_of, at, shared)
+
+
+@dataclass
+class _Thresholds:
+    """Each window's thresholds: ``dim`` how much a dimmed light grew them (at least 1), ``plain`` the empty
+    threshold before a space printed like a type lowered it, ``token`` the token threshold; ``measured`` where the
+    light was measured around the face (not on the print alone), ``empty`` the spaces read empty and
+    ``empty_conf`` how sure each would be."""
+
+    dim: np.ndarray
+    plain: np.ndarray
+    token: np.ndarray
+    measured: np.ndarray
+    empty: np.ndarray
+    empty_conf: np.ndarray
+
+
+def _thresholds(board: _Board) -> _Thresholds:
+    """Each window's thresholds, and the spaces they read empty."""
+    looks = board.looks
     # a slot whose light dimmed since calibration is brought back with its noise and JPEG grown alike:
     # both thresholds grow with it
     dim = np.maximum(1.0, 1.0 / np.maximum(looks.gain, 0.05))
@@ -985,7 +1040,7 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     plain = limit.copy()
     doubt = np.flatnonzero((looks.diff > CAMOUFLAGE_SHARE * limit) & (looks.diff <= limit)
                            & (looks.noise <= QUIET_NOISE))
-    limit[doubt[_hides_type(reference, window, slot_of[doubt])]] *= CAMOUFLAGE_SHARE
+    limit[doubt[_hides_type(board.reference, board.window, board.slot_of[doubt])]] *= CAMOUFLAGE_SHARE
     # where the light was measured on the print alone (a saturated outside), the paper could hide a pale token:
     # empty only by what the unsaturated part shows (``seen``), as for a saturated face: under the plain threshold, or
     # its camouflage share on a space printed like a type, in a noisy picture too (a washed face says less)
@@ -994,45 +1049,88 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
     seen_limit = plain.copy()
     with np.errstate(invalid="ignore"):
         unsure = np.flatnonzero((looks.seen > CAMOUFLAGE_SHARE * plain) & (looks.seen <= plain))
-        seen_limit[unsure[_hides_type(reference, window, slot_of[unsure])]] *= CAMOUFLAGE_SHARE
+        seen_limit[unsure[_hides_type(board.reference, board.window, board.slot_of[unsure])]] *= CAMOUFLAGE_SHARE
         empty |= looks.seen <= seen_limit
     # the empty class: how far below the empty threshold the difference is
     empty_conf = np.clip(1.0 - looks.diff / (2 * TOKEN_DIFF * dim), 0.5, 1.0)
-    conf[empty] = empty_conf[empty]
-    for i in np.flatnonzero(empty):
-        labels[i] = EMPTY
     # under glare the print's difference from calibration is noisier: a token needs more of it
     token = np.maximum(TOKEN_DIFF + GLARE_DIFF * looks.glare, TOKEN_NOISE * looks.noise) * dim
-    lit = looks.usable & (looks.glare <= GLARE_MOST)
-    full = np.flatnonzero(lit & (looks.diff >= token))
-    # a face washed out: saturated on much of it (its seen measured; over-exposed, or under glare), read from its
-    # unsaturated part, or under more glare than GLARE_MOST; read below, held to OVER_TOKEN of a type
-    washed = (~looks.usable & ~np.isnan(looks.seen) & ~empty) | (looks.usable & (looks.glare > GLARE_MOST))
-    over = np.flatnonzero(washed & (looks.diff >= token))
-    # between the thresholds, in a quiet picture under little glare, a face far from every type is the print showing
-    # through: an empty space
-    between = lit & measured & ~empty & (looks.diff < token) & (looks.noise <= QUIET_NOISE)
-    band = np.flatnonzero(between & (looks.glare <= BAND_GLARE))
-    # ... and under more glare, only a face plainly nearer its print than any type, or a type than its print
-    glared = np.flatnonzero(between & (looks.glare > BAND_GLARE))
-    # a space read empty by the threshold alone, its difference past the camouflage share: its face is looked at too
-    # (the share of the threshold before a dimmed light grew it: the noise grew, a faint token's difference did not)
-    emptied = np.flatnonzero(measured & empty & (looks.diff > CAMOUFLAGE_SHARE * plain / dim))
-    if names and len(full) + len(band) + len(over) + len(glared) + len(emptied):
-        rows = np.r_[full, band, over, glared, emptied]
+    return _Thresholds(dim, plain, token, measured, empty, empty_conf)
+
+
+@dataclass
+class _Groups:
+    """The windows (indices) whose faces are matched against the types, by how they are judged: ``full`` past the
+    token threshold, ``band`` between the thresholds under little glare and ``glared`` under more, ``washed`` a face
+    washed out, ``emptied`` a space the threshold alone read empty.  Matched in that order (:meth:`rows`)."""
+
+    full: np.ndarray
+    band: np.ndarray
+    washed: np.ndarray
+    glared: np.ndarray
+    emptied: np.ndarray
+
+    @classmethod
+    def of(cls, looks: Looks, bar: _Thresholds) -> _Groups:
+        """Each window's group by its looks and thresholds."""
+        lit = looks.usable & (looks.glare <= GLARE_MOST)
+        full = np.flatnonzero(lit & (looks.diff >= bar.token))
+        # a face washed out: saturated on much of it (its seen measured; over-exposed, or under glare), read from its
+        # unsaturated part, or under more glare than GLARE_MOST; held to OVER_TOKEN of a type
+        washed = (~looks.usable & ~np.isnan(looks.seen) & ~bar.empty) | (looks.usable & (looks.glare > GLARE_MOST))
+        # between the thresholds, in a quiet picture under little glare, a face far from every type is the print
+        # showing through: an empty space
+        between = lit & bar.measured & ~bar.empty & (looks.diff < bar.token) & (looks.noise <= QUIET_NOISE)
+        # a space read empty by the threshold alone, its difference past the camouflage share: its face is looked at
+        # too (the share of the threshold before a dimmed light grew it: the noise grew, a faint token's difference
+        # did not)
+        emptied = bar.measured & bar.empty & (looks.diff > CAMOUFLAGE_SHARE * bar.plain / bar.dim)
+        return cls(full, np.flatnonzero(between & (looks.glare <= BAND_GLARE)),
+                   np.flatnonzero(washed & (looks.diff >= bar.token)),
+                   np.flatnonzero(between & (looks.glare > BAND_GLARE)), np.flatnonzero(emptied))
+
+    def rows(self) -> np.ndarray:
+        """Every matched window, the groups in order."""
+        return np.r_[self.full, self.band, self.washed, self.glared, self.emptied]
+
+    def at(self, name: str) -> np.ndarray:
+        """The positions in :meth:`rows` of the group ``name``."""
+        order = ("full", "band", "washed", "glared", "emptied")
+        start = sum(len(getattr(self, g)) for g in order[:order.index(name)])
+        return np.arange(start, start + len(getattr(self, name)))
+
+
+@dataclass
+class _Match:
+    """How the faces of some windows match the types: ``z2`` (M, C) squared distances, ``best`` the
+    nearest type, ``share`` its share of the likelihood among the types and none of them, ``shared`` the spread the
+    types share, ``plainly`` the nearest plainly nearer than the next, ``steady`` the light's colour unchanged."""
+
+    z2: np.ndarray
+    best: np.ndarray
+    share: np.ndarray
+    shared: np.ndarray
+    plainly: np.ndarray
+    steady: bool
+
+    @classmethod
+    def of(cls, board: _Board, rows: np.ndarray) -> _Match:
+        """Match the faces of ``rows`` against every type the board learnt."""
+        reference, looks = board.reference, board.looks
+        names = list(reference.tokens)
         centre, shared = spreads(reference)
         # a type whose own plan tokens looked more varied than the rest gets that much more room, and is
         # less likely where both fit (the Gaussian's own scale)
         own = np.stack([reference.tokens[t][1] for t in names])                  # (C, LOOK)
         spread = np.sqrt(shared ** 2 + own ** 2)
-        white = reference.empty_look().white[slot_of[rows]]
+        white = reference.empty_look().white[board.slot_of[rows]]
         penalty = 2 * np.log(spread / spread.min(0)).sum(1)
         z2 = _match(looks, rows, centre, spread, white, penalty)                 # (M, C)
         best = z2.argmin(1)
         # a face within reach of a type only by the floor's doubt, on a space printed like that type, may be the print
         floored = np.flatnonzero((looks.gain[rows] < 1) & (ADDED_DOUBT * looks.glare[rows] < ADDED_FLOOR)
                                  & (z2.min(1) <= MAX_DISTANCE ** 2))
-        z = _print_distances(reference, window, slot_of[rows[floored]])
+        z = board.print_distances(rows[floored])
         printed = floored[z[np.arange(len(floored)), best[floored]] < TINTED_Z]
         if len(printed):
             z2[printed] = _match(looks, rows[printed], centre, spread, white[printed], penalty, floor=False)
@@ -1042,86 +1140,113 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         # the share of the likelihood among the learnt types and none of them (a look NONE_Z spreads off its type;
         # the exponent held where exp() still counts: far beyond NONE_Z it is none of them by far)
         share = rel[at, best] / (rel.sum(1) + np.exp(np.minimum(z2[at, best] - NONE_Z ** 2, 100.0) / 2))
-        near = np.sqrt(z2[at, best]) <= MAX_DISTANCE
-        steady = np.abs(np.log(looks.tint)).max() <= TINT_CHANGE
         ranked = np.sqrt(np.sort(z2, 1))
         # (with one type learnt, nothing says how plainly)
         plainly = (ranked[:, 1] - ranked[:, 0] >= GLARE_MARGIN) if len(names) > 1 else np.zeros(len(rows), bool)
-        # a face beyond MAX_DISTANCE only by a light the fit could not measure well, judged among the types: plainly a
-        # token under a light whose colour changed, or under glare past BAND_GLARE and plainly nearer its type than
-        # the next (on a board of one type, the shopping list's, there is none); or on a board of one type, past the
-        # token threshold where the paper around saturated all over (the light measured on the print alone)
-        plain_token = looks.diff[rows] >= TINTED_PLAIN * token[rows]
-        clipped, one = looks.clipped[rows], len(names) == 1
-        misjudged = ((plain_token & (~steady | ((looks.glare[rows] > BAND_GLARE) & (plainly | one) & ~clipped)))
-                     | (clipped & one))
-        reach = (at < len(full)) & ~near & misjudged & (np.sqrt(z2[at, best]) <= TINTED_FAR)
-        share = np.where(reach, rel[at, best] / rel.sum(1), share)
-        near |= reach
-        for j, i in enumerate(full):
-            conf[i] = share[j] if near[j] else 0.0
-            if near[j] and share[j] >= min_confidence:
-                labels[i] = names[best[j]]
-        # a face read as a type its space is printed like (within TINTED_Z, as the changed light's test asks), not
-        # plainly a token (TINTED_PLAIN: a die on its white space is), lying TINTED_MARGIN spreads nearer the print
-        # under it than that type, is the print (that test turned round, under any light): unknown
-        read = np.flatnonzero([labels[i] != UNKNOWN for i in full])
-        z = _print_distances(reference, window, slot_of[full[read]])[np.arange(len(read)), best[read]]
-        read = read[(z < TINTED_Z) & (looks.diff[full[read]] < TINTED_PLAIN * token[full[read]])]
-        own_print = _from_print(reference, window, looks, slot_of, full[read], shared)
-        for i in full[read[np.sqrt(z2[read, best[read]]) - own_print >= TINTED_MARGIN]]:
+        steady = bool(np.abs(np.log(looks.tint)).max() <= TINT_CHANGE)
+        return cls(z2, best, share, shared, plainly, steady)
+
+
+def _read_tokens(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match, labels: list, conf: np.ndarray,
+                 min_confidence: float) -> None:
+    """A face past the token threshold reads as its nearest type within MAX_DISTANCE (or TINTED_FAR where the light
+    could not be measured well), unless it is the print under it."""
+    looks, full, names = board.looks, groups.full, list(board.reference.tokens)
+    j = groups.at("full")
+    best, z2 = match.best[j], match.z2[j]
+    nearest = z2[np.arange(len(j)), best]
+    z, share = np.sqrt(nearest), match.share[j]
+    near = z <= MAX_DISTANCE
+    # a face beyond MAX_DISTANCE only by a light the fit could not measure well, judged among the types: plainly a
+    # token under a light whose colour changed, or under glare past BAND_GLARE and plainly nearer its type than
+    # the next (on a board of one type, the shopping list's, there is none); or on a board of one type, past the
+    # token threshold where the paper around saturated all over (the light measured on the print alone)
+    plain_token = looks.diff[full] >= TINTED_PLAIN * bar.token[full]
+    clipped, one = looks.clipped[full], len(names) == 1
+    under_glare = (looks.glare[full] > BAND_GLARE) & (match.plainly[j] | one) & ~clipped
+    misjudged = (plain_token & ((not match.steady) | under_glare)) | (clipped & one)
+    reach = ~near & misjudged & (z <= TINTED_FAR)
+    # (among the types alone: the light's misjudging, not a look unlike every type, put it past MAX_DISTANCE)
+    rel = np.exp(-(z2 - nearest[:, None]) / 2)
+    share = np.where(reach, rel[np.arange(len(j)), best] / rel.sum(1), share)
+    near |= reach
+    for k, i in enumerate(full):
+        conf[i] = share[k] if near[k] else 0.0
+        if near[k] and share[k] >= min_confidence:
+            labels[i] = names[best[k]]
+    # a face read as a type its space is printed like (within TINTED_Z, as the changed light's test asks), not
+    # plainly a token (TINTED_PLAIN: a die on its white space is), lying TINTED_MARGIN spreads nearer the print
+    # under it than that type, is the print (that test turned round, under any light): unknown
+    read = np.flatnonzero([labels[i] != UNKNOWN for i in full])
+    z_print = board.print_distances(full[read])[np.arange(len(read)), best[read]]
+    read = read[(z_print < TINTED_Z) & (looks.diff[full[read]] < TINTED_PLAIN * bar.token[full[read]])]
+    own_print = board.from_print(full[read], match.shared)
+    for i in full[read[z[read] - own_print >= TINTED_MARGIN]]:
+        labels[i], conf[i] = UNKNOWN, 0.0
+    # under a light whose colour changed much, a space printed like the type read, differing from calibration
+    # by little more than a token's threshold, may be that print: unknown
+    if not match.steady:
+        faint = np.flatnonzero(looks.diff[full] < TINTED_TOKEN * bar.token[full])
+        at = full[faint]
+        z_print = board.print_distances(at)
+        # (unless the face lies much nearer its type than the print under it: the token, not its print)
+        token_like = board.from_print(at, match.shared) - z[faint] >= TINTED_MARGIN
+        for i in at[(z_print[np.arange(len(faint)), best[faint]] < TINTED_Z) & ~token_like]:
             labels[i], conf[i] = UNKNOWN, 0.0
-        # under a light whose colour changed much, a space printed like the type read, differing from calibration
-        # by little more than a token's threshold, may be that print: unknown
-        if not steady:
-            faint = np.flatnonzero(looks.diff[full] < TINTED_TOKEN * token[full])
-            at = full[faint]
-            z = _print_distances(reference, window, slot_of[at])
-            # (unless the face lies much nearer its type than the print under it: the token, not its print)
-            own_print = _from_print(reference, window, looks, slot_of, at, shared)
-            token_like = own_print - np.sqrt(z2[faint, best[faint]]) >= TINTED_MARGIN
-            for i in at[(z[np.arange(len(faint)), best[faint]] < TINTED_Z) & ~token_like]:
-                labels[i], conf[i] = UNKNOWN, 0.0
-        # how far each face between the thresholds (under little glare, then under more) lies from the print under
-        # it, and from its nearest type
-        bands = np.r_[band, glared]
-        after = len(full) + len(band) + len(over)
-        places = np.r_[len(full):len(full) + len(band), after:after + len(glared)]     # (their rows)
-        from_print = _from_print(reference, window, looks, slot_of, bands, shared)
-        from_type = np.sqrt(z2[places].min(1))
-        # a face on a space printed like a type, TINTED_MARGIN nearer the print under it than any type: the print
-        print_like = np.zeros(n, bool)
-        print_like[bands] = (looks.diff[bands] <= plain[bands]) & (from_type - from_print >= TINTED_MARGIN)
-        # under a changed light, a face there is its type's token only much nearer the type than the print under it
-        own_look = np.full(n, steady)
-        if not steady:
-            own_look[band] = (from_print - from_type)[:len(band)] >= TINTED_MARGIN
-        # ... and so under glare, whatever the light's colour: the glare the fit missed moves a face off its type as
-        # a changed light's colour does
-        own_look[glared] = (from_print - from_type)[len(band):] >= TINTED_MARGIN
-        # under glare a face far from every type may be a washed token, not the print: only the print's own margin
-        # says empty there
-        far = np.r_[z2[places[:len(band)]].min(1) > BAND_EMPTY ** 2, np.zeros(len(glared), bool)]
-        for j, i, f in zip(places, bands, far):
-            if f or print_like[i]:
-                labels[i], conf[i] = EMPTY, empty_conf[i]
-            elif (own_look[i] and looks.diff[i] > plain[i] and z2[j, best[j]] <= BAND_TOKEN ** 2
-                  and share[j] >= min_confidence):
-                labels[i], conf[i] = names[best[j]], share[j]
-        # a face past GLARE_MOST (not saturated) plainly nearer its type than the next: within MAX_DISTANCE of it
-        for j, i in enumerate(over, len(full) + len(band)):
-            reach = MAX_DISTANCE if looks.usable[i] and plainly[j] else OVER_TOKEN
-            if z2[j, best[j]] <= reach ** 2 and share[j] >= min_confidence:
-                labels[i], conf[i] = names[best[j]], share[j]
-        # a space read empty whose face lies CAMOUFLAGE_MARGIN spreads nearer a type than the print under it (the band's
-        # print test turned round): a faint token on a space printed unlike it, unknown; where the light dimmed, only
-        # DIMMED_MARGIN nearer (the threshold grew with the noise there, far past a pale token's difference)
-        from_print = _from_print(reference, window, looks, slot_of, emptied, shared)
-        margin = np.where(dim[emptied] > 1, DIMMED_MARGIN, CAMOUFLAGE_MARGIN)
-        token_like = from_print - np.sqrt(z2[len(rows) - len(emptied):].min(1)) >= margin
-        for i in emptied[token_like]:
-            labels[i], conf[i] = UNKNOWN, 0.0
-    return Reading(labels, conf, looks.clipped.copy())
+
+
+def _read_between(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match, labels: list, conf: np.ndarray,
+                  min_confidence: float) -> None:
+    """A face between the thresholds reads empty where it lies plainly nearer the print under it than any type
+    (under little glare also where it is far from every type), and as its type where plainly that type's token."""
+    looks, names = board.looks, list(board.reference.tokens)
+    band, glared = groups.band, groups.glared
+    # how far each face between the thresholds (under little glare, then under more) lies from the print under
+    # it, and from its nearest type
+    bands, places = np.r_[band, glared], np.r_[groups.at("band"), groups.at("glared")]
+    from_print = board.from_print(bands, match.shared)
+    from_type = np.sqrt(match.z2[places].min(1))
+    # a face on a space printed like a type, TINTED_MARGIN nearer the print under it than any type: the print
+    print_like = (looks.diff[bands] <= bar.plain[bands]) & (from_type - from_print >= TINTED_MARGIN)
+    # under a changed light, a face there is its type's token only much nearer the type than the print under it;
+    # and so under glare, whatever the light's colour: the glare the fit missed moves a face off its type as a
+    # changed light's colour does
+    own_look = np.r_[np.full(len(band), match.steady), np.zeros(len(glared), bool)]
+    if not match.steady:
+        own_look[:len(band)] = (from_print - from_type)[:len(band)] >= TINTED_MARGIN
+    own_look[len(band):] = (from_print - from_type)[len(band):] >= TINTED_MARGIN
+    # under glare a face far from every type may be a washed token, not the print: only the print's own margin
+    # says empty there
+    far = np.r_[match.z2[groups.at("band")].min(1) > BAND_EMPTY ** 2, np.zeros(len(glared), bool)]
+    for k, (j, i) in enumerate(zip(places, bands)):
+        if far[k] or print_like[k]:
+            labels[i], conf[i] = EMPTY, bar.empty_conf[i]
+        elif (own_look[k] and looks.diff[i] > bar.plain[i] and match.z2[j, match.best[j]] <= BAND_TOKEN ** 2
+              and match.share[j] >= min_confidence):
+            labels[i], conf[i] = names[match.best[j]], match.share[j]
+
+
+def _read_washed(board: _Board, groups: _Groups, match: _Match, labels: list, conf: np.ndarray,
+                 min_confidence: float) -> None:
+    """A washed-out face reads as its type within OVER_TOKEN of it, or within MAX_DISTANCE where it is not
+    saturated (past GLARE_MOST) and plainly nearer its type than the next."""
+    names = list(board.reference.tokens)
+    for j, i in zip(groups.at("washed"), groups.washed):
+        reach = MAX_DISTANCE if board.looks.usable[i] and match.plainly[j] else OVER_TOKEN
+        if match.z2[j, match.best[j]] <= reach ** 2 and match.share[j] >= min_confidence:
+            labels[i], conf[i] = names[match.best[j]], match.share[j]
+
+
+def _doubt_emptied(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match, labels: list,
+                   conf: np.ndarray) -> None:
+    """A space read empty whose face lies CAMOUFLAGE_MARGIN spreads nearer a type than the print under it (the band's
+    print test turned round) is a faint token on a space printed unlike it: unknown; where the light dimmed, only
+    DIMMED_MARGIN nearer (the threshold grew with the noise there, far past a pale token's difference)."""
+    emptied = groups.emptied
+    margin = np.where(bar.dim[emptied] > 1, DIMMED_MARGIN, CAMOUFLAGE_MARGIN)
+    from_type = np.sqrt(match.z2[groups.at("emptied")].min(1))
+    for i in emptied[board.from_print(emptied, match.shared) - from_type >= margin]:
+        labels[i], conf[i] = UNKNOWN, 0.0
 
 
 def _from_print(reference: Reference, window: Window, looks: Looks, slot_of: np.ndarray, at: np.ndarray,
