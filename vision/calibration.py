@@ -100,10 +100,10 @@ def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample
     """Set the colours of the token types lying on the ``plan`` slots (other types are kept); returns
     the reference and notes for the owner.
 
-    A type is learnt from those of its plan spaces where a token is seen, at least half of them: a
-    token on a space printed in nearly its colour may not stand out, and one washed out to white by a
-    bright spot tells nothing of its colour (a note names its spaces).  Fewer refuse the capture with
-    what to do, and nothing is learnt from it.
+    A type is learnt from those of its plan spaces where a token is seen, at least half of those not
+    washed out: a token on a space printed in nearly its colour may not stand out, and one washed out to
+    white by a bright spot tells nothing of its colour (a note names its spaces; a pale type under a lamp
+    may keep one space of four).  Fewer refuse the capture with what to do, and nothing is learnt from it.
     """
     looks = read_windows(reference, _median(layout.board, samples)[0], Window.for_token(layout.token_mm))
     index = {s.id: i for i, s in enumerate(layout.slots)}
@@ -113,7 +113,7 @@ def add_token_colours(reference: Reference, layout: Layout, samples: list[Sample
         white = [slot for slot in spaces if looks.clipped[index[slot]]]
         seen = [index[slot] for slot in spaces if slot not in white
                 and looks.usable[index[slot]] and looks.diff[index[slot]] >= TOKEN_DIFF]
-        if seen and len(seen) * 2 >= len(spaces):
+        if seen and len(seen) * 2 >= len(spaces) - len(white):
             # those not seen look like the empty board (a space printed in nearly the token's colour) or
             # are washed out: the type is learnt from the others
             found[kind] = token_look(looks.colour[seen])
