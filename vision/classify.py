@@ -159,7 +159,11 @@ CAMOUFLAGE_MARGIN = 1.5
 #: (past BAND_EMPTY) is the print only where it does not lie this rule's margin nearer a type than that print (there: a
 #: fats token's face brought back 4.0 spreads from fats and 9.8 from its print read empty).  No value chosen; over
 #: issue 13's benchmark and every round's set, 21 unknown tokens read right (20 at 1920x1080), 3 tokens read empty
-#: turned unknown, none lost.
+#: turned unknown, none lost.  Glare past BAND_GLARE washes a token's difference out as a dimmed light does: a space
+#: read empty there is held to this margin too (issue 13's hard table 3229: a lamp's spot over a diet board, 100-130
+#: grey levels fitted at the slots; seafood, water and meat tokens differed by 11-12 grey levels, under the empty
+#: threshold, their faces 0.6-0.7 spreads nearer their type than their print: read empty; over every set those 3
+#: turned unknown, no right read lost).
 DIMMED_MARGIN = 0.5
 #: The board's one tint (the light's colour change since calibration, fitted over the whole board) misses the
 #: light's colour at a slot by a few percent where the lamp's and the window's shares changed much (they fall off
@@ -1231,7 +1235,7 @@ def _read_between(board: _Board, bar: _Thresholds, groups: _Groups, match: _Matc
     # says empty there.  Nor is a face the print that lies nearer a type than that print by the margin a space
     # read empty is held to (:func:`_judge_emptied`): a token brought back from a deep shadow, its colour spreads off
     # every type
-    unlike_print = (from_print - from_type)[:len(band)] < _emptied_margin(bar, band)
+    unlike_print = (from_print - from_type)[:len(band)] < _emptied_margin(bar, looks, band)
     far = np.r_[(from_type[:len(band)] > BAND_EMPTY) & unlike_print, np.zeros(len(glared), bool)]
     for k, (j, i) in enumerate(zip(places, bands)):
         if far[k] or print_like[k]:
@@ -1252,11 +1256,12 @@ def _read_washed(board: _Board, groups: _Groups, match: _Match, labels: list, co
             labels[i], conf[i] = names[match.best[j]], match.share[j]
 
 
-def _emptied_margin(bar: _Thresholds, at: np.ndarray) -> np.ndarray:
+def _emptied_margin(bar: _Thresholds, looks: Looks, at: np.ndarray) -> np.ndarray:
     """(M,) how many spreads nearer a type than the print under it a face at the windows ``at`` (indices) must lie
     not to be that print: CAMOUFLAGE_MARGIN, or DIMMED_MARGIN where the light dimmed (the empty threshold grew with
-    the noise there, far past a pale token's difference)."""
-    return np.where(bar.dim[at] > 1, DIMMED_MARGIN, CAMOUFLAGE_MARGIN)
+    the noise there, far past a pale token's difference) or glare past BAND_GLARE lies over it (the light added
+    washes a token's difference from the empty board out)."""
+    return np.where((bar.dim[at] > 1) | (looks.glare[at] > BAND_GLARE), DIMMED_MARGIN, CAMOUFLAGE_MARGIN)
 
 
 def _judge_emptied(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match, labels: list, conf: np.ndarray,
@@ -1270,7 +1275,7 @@ def _judge_emptied(board: _Board, bar: _Thresholds, groups: _Groups, match: _Mat
     j = groups.at("emptied")
     from_print = board.from_print(emptied, match.shared)
     from_type = np.sqrt(match.z2[j].min(1))
-    for i in emptied[from_print - from_type >= _emptied_margin(bar, emptied)]:
+    for i in emptied[from_print - from_type >= _emptied_margin(bar, looks, emptied)]:
         labels[i], conf[i] = UNKNOWN, 0.0
     dim = bar.dim[emptied]
     typed = ((dim > 1) & (looks.diff[emptied] > bar.plain[emptied] / dim)
