@@ -64,14 +64,14 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from .layout import Layout
-from .tokens import EMPTY, UNKNOWN
+from .tokens import EMPTY, UNKNOWN, is_marker
 
 #: Sample spacing of a slot's window, mm.
 STEP_MM = 1.25
@@ -750,15 +750,9 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     # median counts it among the brightest (left out, the median of the rest reads a face partly under glare darker
     # than it is: issue 13's meat tokens nearest nuts, water nearest seafood), and a channel saturated on much of the
     # face has no colour
-    idx = window.faces[best]                                                # (N, M)
-    rows = np.arange(n)[:, None]
+    idx, icons = window.faces[best], window.icons[best]                     # (N, M), (N, M')
     clipped_c = core(clipped)
-    face, bad = lit[rows, idx], clipped_c[rows, idx]
-    colour = clipped_median(face, bad)
-    # a channel saturated on at least half of the ring has no median to read (``clipped_median`` takes the darker
-    # rest's), but its median is at least the one over the samples as they read: a bound, not a colour
-    bound = np.where(bad.sum(1) * 2 >= idx.shape[1], np.median(face, 1), np.nan)
-    washed = ~(bad.sum(1) <= MAX_SATURATED * idx.shape[1]).all(1)
+    colour, bound, washed = _face_look(lit, clipped_c, idx, icons, empty.white)
     # a saturated outside's paper could hide a pale token as a washed face's samples could: both are read for what
     # their unsaturated part shows (``seen``); a face not saturated there keeps its colour (a dark token in glare)
     unseen = (usable & washed) | glared
@@ -768,13 +762,6 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
         hidden = clipped_c[unseen] & _could_saturate(reference, empty.white[unseen], near[1][unseen], gain[unseen],
                                                      added_c[unseen])
         seen[unseen] = _seen(tuple(v[unseen] for v in near), lit[unseen], clipped_c[unseen], hidden, window)
-    colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
-    # the icon: its mean brightness against the face ring's (its saturated samples counted as they are), and its pattern
-    icons = window.icons[best]                                               # (N, M')
-    inner = lit[rows, icons]                                                 # (N, M', 3)
-    icon = np.log(np.maximum(inner.mean(1), 0) + DARK).mean(1) - np.log(colour).mean(1)
-    colour = np.column_stack([np.log(colour / (empty.white + DARK)), icon, _pattern(inner)])
-    bound = np.log((np.maximum(bound, 0) + DARK) / (empty.white + DARK))
     cs = side - 2 * window.core
     at = window.places[best]
     where = np.column_stack([at % cs - cs // 2, at // cs - cs // 2]).astype(np.float32) * STEP_MM
@@ -783,6 +770,27 @@ def read_windows(reference: Reference, windows: np.ndarray, window: Window, slot
     return Looks(mean.astype(np.float32), colour.astype(np.float32), usable, where, unseen, added[:, 0], gain.mean(1),
                  around.astype(np.float32), np.nan_to_num(noise).astype(np.float32), tint.astype(np.float32), seen,
                  idx, icons, bound.astype(np.float32))
+
+
+def _face_look(lit: np.ndarray, clipped: np.ndarray, faces: np.ndarray, icons: np.ndarray,
+               white: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The look (N, LOOK) of the face whose ring and icon are the samples ``faces`` (N, M) and ``icons`` (N, M') of
+    windows' cores ``lit`` (N, C, 3, calibration light; ``clipped``: where saturated), relative to the paper colour
+    ``white`` (N, 3); the least colour a channel saturated on at least half of the ring can be (N, 3, NaN in every
+    other); and whether more than MAX_SATURATED of the ring is saturated in some channel (N,)."""
+    rows = np.arange(len(lit))[:, None]
+    face, bad = lit[rows, faces], clipped[rows, faces]
+    colour = clipped_median(face, bad)
+    # a channel saturated on at least half of the ring has no median to read (``clipped_median`` takes the darker
+    # rest's), but its median is at least the one over the samples as they read: a bound, not a colour
+    bound = np.where(bad.sum(1) * 2 >= faces.shape[1], np.median(face, 1), np.nan)
+    washed = ~(bad.sum(1) <= MAX_SATURATED * faces.shape[1]).all(1)
+    colour = np.maximum(np.where(np.isfinite(colour), colour, 0.0), 0) + DARK
+    # the icon: its mean brightness against the face ring's (its saturated samples counted as they are), and its pattern
+    inner = lit[rows, icons]                                                 # (N, M', 3)
+    icon = np.log(np.maximum(inner.mean(1), 0) + DARK).mean(1) - np.log(colour).mean(1)
+    colour = np.column_stack([np.log(colour / (white + DARK)), icon, _pattern(inner)])
+    return colour, np.log((np.maximum(bound, 0) + DARK) / (white + DARK)), washed
 
 
 def _pattern(icons: np.ndarray) -> np.ndarray:
@@ -984,9 +992,12 @@ class Reading:
 
 
 def classify(reference: Reference, windows: np.ndarray, window: Window,
-             min_confidence: float = MIN_CONFIDENCE, slots: np.ndarray | None = None) -> Reading:
+             min_confidence: float = MIN_CONFIDENCE, slots: np.ndarray | None = None, tall=None) -> Reading:
     """Classify every slot from its window (N, K, 3) of the picture, or the ``slots`` (indices) only from
-    theirs (a partial read: the reference is not rebuilt for them).  In stages: the thresholds say which spaces are
+    theirs (a partial read: the reference is not rebuilt for them).  ``tall``, when the camera's place over the board
+    is known: given slots (indices), their windows centred where a player's marker's top on each lies
+    (:data:`vision.tokens.MARKER_MM` of parallax off its centre) and that shift (mm), where a slot left unknown is
+    looked at again (:func:`_read_marker_tops`).  In stages: the thresholds say which spaces are
     empty and which faces to match (:func:`_thresholds`, :class:`_Groups`); a face past the token threshold reads
     as its nearest type (:func:`_read_tokens`), one between the thresholds as empty or a type by how far it lies
     from the print under it (:func:`_read_between`), a washed-out face more strictly (:func:`_read_washed`); a
@@ -1009,6 +1020,8 @@ def classify(reference: Reference, windows: np.ndarray, window: Window,
         _read_between(board, bar, groups, match, labels, conf, min_confidence)
         _read_washed(board, groups, match, labels, conf, min_confidence)
         _judge_emptied(board, bar, groups, match, labels, conf, min_confidence)
+        if tall is not None:
+            _read_marker_tops(board, windows, tall, groups.full, labels, conf, match, min_confidence)
     return Reading(labels, conf, looks.clipped.copy())
 
 
@@ -1120,12 +1133,14 @@ class _Groups:
 class _Match:
     """How the faces of some windows match the types: ``z2`` (M, C) squared distances, ``best`` the
     nearest type, ``share`` its share of the likelihood among the types and none of them, ``shared`` the spread the
-    types share, ``plainly`` the nearest plainly nearer than the next, ``steady`` the light's colour unchanged."""
+    types share, ``spread`` (C, LOOK) and ``penalty`` (C,) each type's own, ``plainly`` the nearest plainly nearer than the next, ``steady`` the light's colour unchanged."""
 
     z2: np.ndarray
     best: np.ndarray
     share: np.ndarray
     shared: np.ndarray
+    spread: np.ndarray
+    penalty: np.ndarray
     plainly: np.ndarray
     steady: bool
 
@@ -1151,16 +1166,12 @@ class _Match:
         if len(printed):
             z2[printed] = _match(looks, rows[printed], centre, spread, white[printed], penalty, floor=False)
             best = z2.argmin(1)
-        at = np.arange(len(rows))
-        rel = np.exp(-(z2 - z2[at, best][:, None]) / 2)
-        # the share of the likelihood among the learnt types and none of them (a look NONE_Z spreads off its type;
-        # the exponent held where exp() still counts: far beyond NONE_Z it is none of them by far)
-        share = rel[at, best] / (rel.sum(1) + np.exp(np.minimum(z2[at, best] - NONE_Z ** 2, 100.0) / 2))
+        share = _share(z2, best)[1]
         ranked = np.sqrt(np.sort(z2, 1))
         # (with one type learnt, nothing says how plainly)
         plainly = (ranked[:, 1] - ranked[:, 0] >= GLARE_MARGIN) if len(names) > 1 else np.zeros(len(rows), bool)
         steady = bool(np.abs(np.log(looks.tint)).max() <= TINT_CHANGE)
-        return cls(z2, best, share, shared, plainly, steady)
+        return cls(z2, best, share, shared, spread, penalty, plainly, steady)
 
 
 def _read_tokens(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match, labels: list, conf: np.ndarray,
@@ -1286,6 +1297,89 @@ def _judge_emptied(board: _Board, bar: _Thresholds, groups: _Groups, match: _Mat
         labels[i], conf[i] = names[match.best[k]], match.share[k]
 
 
+def _read_marker_tops(board: _Board, windows: np.ndarray, tall, full: np.ndarray, labels: list, conf: np.ndarray,
+                      match: _Match, min_confidence: float) -> None:
+    """Something plainly lies on a slot but read as no type: a player's marker stands 6 mm tall, and its top, seen
+    aslant, may lie past the search (issue 13: 4.2 mm off its slot at the median, 7.2 at 90 %).  Such a slot is
+    looked at again where the top lies (``tall``, as :func:`classify` has it; ``windows``: the slots' own) and read
+    as a marker only (:func:`_marker_reads`), as sure as a token's read."""
+    names = list(board.reference.tokens)
+    markers = np.array([is_marker(t) for t in names])
+    lone = np.array([i for i in full if labels[i] == UNKNOWN], np.intp)
+    if not len(lone) or not markers.any():
+        return
+    slots = board.slot_of[lone]
+    read, best, share = _marker_reads(board.reference, board.looks, lone, slots, windows[lone], *tall(slots),
+                                      board.window, match.spread, match.penalty, markers)
+    read &= share >= min_confidence
+    for i, b, p in zip(lone[read], best[read], share[read]):
+        labels[i], conf[i] = names[b], p
+
+
+def _share(z2: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For squared distances ``z2`` (M, C) and each row's ``best`` type: each type's likelihood against the best's
+    (M, C), and the best's share (M,) among the learnt types and none of them (a look NONE_Z spreads off its type;
+    the exponent held where exp() still counts: far beyond NONE_Z it is none of them by far)."""
+    at = np.arange(len(z2))
+    rel = np.exp(-(z2 - z2[at, best][:, None]) / 2)
+    return rel, rel[at, best] / (rel.sum(1) + np.exp(np.minimum(z2[at, best] - NONE_Z ** 2, 100.0) / 2))
+
+
+def _marker_reads(reference: Reference, looks: Looks, rows: np.ndarray, slots: np.ndarray, plain: np.ndarray,
+                  tall: np.ndarray, shift: np.ndarray, window: Window, spread: np.ndarray, penalty: np.ndarray,
+                  markers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A player's marker looked for at its top's place: the face ring centred in ``tall`` (M, K, 3, the windows of
+    the ``rows``, the reference's ``slots``, centred ``shift`` (M, 2 mm) off their centres), in the slot's light as
+    measured around it (its gain, and the light added at its centre), matched against every type (``spread`` and
+    ``penalty`` as :func:`classify` has them).  Which rows read a marker there (M,): nearest a type of ``markers``
+    (C,), within MAX_DISTANCE, not washed; the ring there at least as even as the one the search settled on in the
+    slot's own window ``plain`` (M, K, 3), as the search's own rule says where a face lies (:func:`_settle`): a
+    marker's top is one flat colour where a shorter token's face, seen from there, takes in its icon and its wall;
+    and TINTED_MARGIN spreads nearer the marker than the print under that ring (a space printed like the marker, empty
+    or under another token, is that print); with the nearest type (M,) and its share (M,)."""
+    centre, shared = spreads(reference)
+    white = reference.empty_look().white[slots]
+    gain = looks.gain[rows, None] * looks.tint[None] / looks.tint.mean()
+    cs = window.side - 2 * window.core
+
+    def in_light(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Windows' cores in the calibration light, and where saturated."""
+        cur = np.ascontiguousarray(window.crop(windows)).reshape(len(rows), cs * cs, 3).astype(np.float32)
+        added = np.repeat(looks.glare[rows, None], cs * cs, 1).astype(np.float32)
+        return _relit(cur, added, 1 / gain), cur >= SATURATED
+
+    top, clipped = in_light(tall)
+    centred = _centred_place(window)
+    faces = np.broadcast_to(window.faces[centred], (len(rows), window.faces.shape[1]))
+    colour, bound, washed = _face_look(top, clipped, faces, np.broadcast_to(window.icons[centred], (
+        len(rows), window.icons.shape[1])), white)
+    even = _ring_spread(top, faces) <= _ring_spread(in_light(plain)[0], looks.faces[rows])
+    seen = replace(looks, colour=looks.colour.copy(), bound=looks.bound.copy())
+    seen.colour[rows], seen.bound[rows] = colour, bound
+    z2 = _match(seen, rows, centre, spread, white, penalty)
+    best = z2.argmin(1)
+    from_type = np.sqrt(z2[np.arange(len(rows)), best])
+    # the empty board under that ring: the slot's own window, moved by the shift to the nearest sample
+    at = np.column_stack(np.divmod(window.faces[centred], cs)) + window.core         # (R, 2) rows, columns
+    moved = np.clip(at[None] + np.round(shift[:, None, ::-1] / STEP_MM).astype(np.intp), 0, window.side - 1)
+    printed = _print_colour(reference.empty_look(slots).ref, white, moved[..., 0] * window.side + moved[..., 1])
+    from_print = np.sqrt((((colour[:, :3] - printed) / shared[:3]) ** 2).sum(1))
+    plainly = (from_type <= MAX_DISTANCE) & (from_print - from_type >= TINTED_MARGIN)
+    return even & ~washed & plainly & markers[best], best, _share(z2, best)[1]
+
+
+def _ring_spread(lit: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(N,) the spread of the grey level over each face ring ``faces`` (N, M) of windows' cores ``lit`` (N, C, 3)."""
+    grey = lit[..., 0] + lit[..., 1] + lit[..., 2]
+    return np.take_along_axis(grey, faces, 1).std(1)
+
+
+def _centred_place(window: Window) -> int:
+    """The index (of ``window.places``) of the place at the window's centre."""
+    cs = window.side - 2 * window.core
+    return int(np.flatnonzero(window.places == cs // 2 * (cs + 1))[0])
+
+
 def _from_print(reference: Reference, window: Window, looks: Looks, slot_of: np.ndarray, at: np.ndarray,
                 shared: np.ndarray) -> np.ndarray:
     """(M,) how many spreads (``shared``) the face read at each of the windows ``at`` (indices) lies from the print
@@ -1325,8 +1419,7 @@ def _centred_print(reference: Reference, window: Window) -> np.ndarray:
     1.3 ms of a whole diet board's 17.5 ms classification here, asked again at every read under a dimmed light)."""
     key = (window.side, window.core)
     if key not in reference._centred_prints:
-        cs = window.side - 2 * window.core
-        centred = window.faces[np.flatnonzero(window.places == cs // 2 * (cs + 1))[0]]
+        centred = window.faces[_centred_place(window)]
         n = len(reference.empty)
         core, white = _print_core(reference, window, np.arange(n))
         reference._centred_prints[key] = _print_colour(core, white, np.broadcast_to(centred, (n, len(centred))))

@@ -351,6 +351,26 @@ def _every_corner(h: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.n
     return h, keep
 
 
+def camera_over(homography: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """The camera's centre in board coordinates (x, y mm and its height above the board, mm), from the board's
+    ``homography`` (board mm -> straightened picture px) and the lens' camera ``matrix``: the homography is the
+    matrix times the board's turn and place, [r1 r2 t], up to scale."""
+    m = np.linalg.inv(matrix) @ homography
+    scale = 2 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    scale *= np.sign(m[2, 2]) or 1.0                      # the board lies in front of the camera
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    u, _, vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+    rot = u @ vt                                          # the nearest turn (the fit's noise leaves r1, r2 askew)
+    centre = -rot.T @ t
+    return np.array([centre[0], centre[1], abs(centre[2])])
+
+
+def parallax(points_mm: np.ndarray, camera: np.ndarray, height_mm: float) -> np.ndarray:
+    """Where the top of a piece ``height_mm`` tall standing at each of ``points_mm`` (N, 2) meets the board along the
+    camera's line of sight, off its foot (N, 2 mm): away from the point under the ``camera`` (:func:`camera_over`)."""
+    return (np.asarray(points_mm, np.float64) - camera[:2]) * height_mm / max(camera[2] - height_mm, 1.0)
+
+
 def print_cells(layout: Layout, outside: np.ndarray) -> np.ndarray:
     """The cells of a board's coarse view (:data:`vision.motion.MM_PER_PX`) that :func:`print_match` compares:
     those ``outside`` its slots and off its markers and their quiet zones, with a cell to spare (a marker

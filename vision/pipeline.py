@@ -19,10 +19,10 @@ from .classify import Reading, Reference, Window, classify, coarse_samples, pape
 from .config import Settings
 from .layout import Layout
 from .lens import Lens
-from .localize import HOLD_MATCH, BoardLocator, Fix, print_cells, print_match
+from .localize import HOLD_MATCH, BoardLocator, Fix, camera_over, parallax, print_cells, print_match
 from .markers import detect, make_detector
 from .motion import MotionDetector
-from .tokens import EMPTY, UNKNOWN
+from .tokens import EMPTY, MARKER_MM, UNKNOWN, is_marker
 from .tracker import SnapshotTracker
 
 #: A frame whose grey levels spread less than this is dead (lens cap, black frame, no signal).
@@ -147,6 +147,7 @@ class BoardWatch:
     reference: Reference | None = None
     fix: Fix | None = None
     maps: tuple[np.ndarray, np.ndarray] | None = None        # every slot's window (see vision.classify)
+    tall_maps: tuple | None = None          # ... centred where a player's marker's top lies on it, and how far off (mm)
     scale: np.ndarray | None = None          # (N,) picture px per board mm each slot is seen at (its narrower axis)
     patch_maps: tuple[np.ndarray, np.ndarray] | None = None
     paper_maps: tuple[np.ndarray, np.ndarray] | None = None  # the plain paper's sample points
@@ -371,7 +372,8 @@ class Pipeline:
         """Classify the ``slots`` (indices) of a board, with its light slots, or every slot (None)."""
         if slots is None:
             windows = cv2.remap(frame, watch.maps[0], watch.maps[1], cv2.INTER_LINEAR)
-            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence)
+            watch.reading = classify(watch.reference, windows, watch.window, self.settings.min_confidence,
+                                     tall=self._tall(watch, frame))
             watch.signs = np.ascontiguousarray(windows[:, watch.sign_samples])
             self._unread_far_while_held(watch)
             return
@@ -379,7 +381,8 @@ class Pipeline:
             return
         slots = np.union1d(slots, watch.light_slots)
         windows = cv2.remap(frame, watch.maps[0][slots], watch.maps[1][slots], cv2.INTER_LINEAR)
-        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots)
+        got = classify(watch.reference, windows, watch.window, self.settings.min_confidence, slots=slots,
+                       tall=self._tall(watch, frame))
         labels, confidence, glared = list(watch.reading.labels), watch.reading.confidence.copy(), \
             watch.reading.glared.copy()
         for j, i in enumerate(slots):
@@ -388,6 +391,16 @@ class Pipeline:
         watch.reading = Reading(labels, confidence, glared)
         watch.signs[slots] = windows[:, watch.sign_samples]
         self._unread_far_while_held(watch)
+
+    @staticmethod
+    def _tall(watch: BoardWatch, frame: np.ndarray):
+        """What :func:`classify` asks for a player's marker's top (the windows of given slots centred there, and how
+        far off their centres), or None where its place is not known (no lens: the camera's place over the board
+        unknown)."""
+        if watch.tall_maps is None:
+            return None
+        maps, shift = watch.tall_maps
+        return lambda slots: (cv2.remap(frame, maps[0][slots], maps[1][slots], cv2.INTER_LINEAR), shift[slots])
 
     @staticmethod
     def _far_while_held(watch: BoardWatch) -> np.ndarray | None:
@@ -422,6 +435,13 @@ class Pipeline:
         img = watch.locator.windows_to_image(layout.slot_centres(), offsets)
         watch.maps = (np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1]))
         watch.scale = window_scale(watch.maps, watch.window)
+        watch.tall_maps = None
+        if self.lens is not None and any(is_marker(t) for t in layout.token_types()):
+            camera = camera_over(watch.locator.homography, self.lens.matrix)
+            centres = layout.slot_centres()
+            shift = parallax(centres, camera, MARKER_MM)
+            img = watch.locator.windows_to_image(centres + shift, offsets)
+            watch.tall_maps = ((np.ascontiguousarray(img[..., 0]), np.ascontiguousarray(img[..., 1])), shift)
         watch.sign_samples = coarse_samples(watch.window.side, SIGN_STEP)
         n = len(layout.slots)
         watch.light_slots = np.unique(np.linspace(0, n - 1, min(n, LIGHT_SLOTS)).round().astype(np.intp))

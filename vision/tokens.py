@@ -25,6 +25,15 @@ UNKNOWN = "unknown"
 COVERED = "covered"
 #: Layout ``tokens`` value meaning "every food token type".
 FOODS = "foods"
+#: The players' wooden action markers (a diet board's ``marker``, the main board's ``marker<seat>``) stand this tall,
+#: mm (a food token is 2 mm of card): seen aslant, a marker's top face lies this many times the camera's parallax off
+#: its slot (vision/classify.py looks for it there too).
+MARKER_MM = 6.0
+
+
+def is_marker(kind: str) -> bool:
+    """Whether a token type is a player's wooden action marker (:data:`MARKER_MM` tall)."""
+    return kind == "marker" or (kind.startswith("marker") and kind[len("marker"):].isdigit())
 
 
 @lru_cache(maxsize=8)
