@@ -1128,6 +1128,20 @@ def _striped_reference(window: Window) -> Reference:
 FAINT_DAIRY = (248, 212, 172)
 
 
+def _striped_token_read(token, lights):
+    """The striped picture's space empty and under a ``token`` of that colour (BGR) twice (centred, and 1.5 mm off),
+    read under each of ``lights`` (shares of calibration's): each time the looks, the labels and the empty threshold
+    a dimmed light grew at the two tokens."""
+    window = Window.for_token(20.0)
+    ref = _striped_reference(window)
+    play = np.stack([_striped_space(window), _striped_space(window, token),
+                     _striped_space(window, token, (-1.5, 1.0))]).astype(np.float32)
+    for light in lights:
+        dimmed = (play * light).astype(np.uint8)
+        looks = read_windows(ref, dimmed, window)
+        yield looks, classify(ref, dimmed, window).labels, EMPTY_DIFF / looks.gain[1:]
+
+
 def test_a_pale_token_on_a_picture_as_pale_as_it_under_the_empty_threshold_reads_unknown_where_nearer_its_type():
     """Food for Thought: a food missed on a diet board is a wrong score.  Issue 13's medium tables read a nuts token
     empty (its difference from the empty board just under the threshold, its space printed unlike nuts, so no
@@ -1136,13 +1150,9 @@ def test_a_pale_token_on_a_picture_as_pale_as_it_under_the_empty_threshold_reads
     CAMOUFLAGE_MARGIN spreads nearer a type than the print under it is a faint token: unknown.  Here a space printed as
     a picture in dark and pale stripes, its pale stripes nearly a dairy token's colour: the empty space reads empty,
     the dairy token lying on it unknown (before: empty)."""
-    window = Window.for_token(20.0)
-    ref = _striped_reference(window)
-    play = np.stack([_striped_space(window), _striped_space(window, FAINT_DAIRY),
-                     _striped_space(window, FAINT_DAIRY, (-1.5, 1.0))])
-    looks = read_windows(ref, play, window)
+    looks, labels, _ = next(_striped_token_read(FAINT_DAIRY, (1.0,)))
     assert (CAMOUFLAGE_SHARE * EMPTY_DIFF < looks.diff[1:]).all() and (looks.diff[1:] < EMPTY_DIFF).all(), looks.diff
-    assert classify(ref, play, window).labels == [None, UNKNOWN, UNKNOWN]
+    assert labels == [None, UNKNOWN, UNKNOWN]
 
 
 def test_under_a_dimmed_light_a_pale_token_far_under_the_grown_empty_threshold_reads_unknown_where_nearer_its_type():
@@ -1153,16 +1163,8 @@ def test_under_a_dimmed_light_a_pale_token_far_under_the_grown_empty_threshold_r
     before the light grew it: the same faint dairy token as in the test above, under a light 0.5-0.65 of calibration's,
     never reads empty (before: empty, its difference under that share of the grown threshold) nor another type: unknown,
     or dairy where its difference passed the plain threshold as it was (the next test), the empty space empty."""
-    window = Window.for_token(20.0)
-    ref = _striped_reference(window)
-    play = np.stack([_striped_space(window), _striped_space(window, FAINT_DAIRY),
-                     _striped_space(window, FAINT_DAIRY, (-1.5, 1.0))]).astype(np.float32)
-    for light in (0.5, 0.6, 0.65):
-        dimmed = (play * light).astype(np.uint8)
-        looks = read_windows(ref, dimmed, window)
-        grown = EMPTY_DIFF / looks.gain[1:]
+    for looks, labels, grown in _striped_token_read(FAINT_DAIRY, (0.5, 0.6, 0.65)):
         assert (looks.diff[1:] < CAMOUFLAGE_SHARE * grown).all(), "under the camouflage share of the grown threshold"
-        labels = classify(ref, dimmed, window).labels
         assert labels[0] is None and set(labels[1:]) <= {UNKNOWN, "dairy"}, labels
 
 
@@ -1174,17 +1176,9 @@ def test_under_a_deep_shadow_a_pale_token_past_the_plain_threshold_as_it_was_rea
     grew it, is read as a face between the thresholds is: within BAND_TOKEN of its type, TINTED_MARGIN nearer it than
     the print.  A dairy token a little paler than the striped picture's pale stripes, under a light 0.25-0.4 of
     calibration's: dairy (before: unknown), the empty space empty."""
-    window = Window.for_token(20.0)
-    ref = _striped_reference(window)
-    pale = (250, 214, 174)
-    play = np.stack([_striped_space(window), _striped_space(window, pale),
-                     _striped_space(window, pale, (-1.5, 1.0))]).astype(np.float32)
-    for light in (0.25, 0.3, 0.4):
-        dimmed = (play * light).astype(np.uint8)
-        looks = read_windows(ref, dimmed, window)
-        grown = EMPTY_DIFF / looks.gain[1:]
+    for looks, labels, grown in _striped_token_read((250, 214, 174), (0.25, 0.3, 0.4)):
         assert ((EMPTY_DIFF < looks.diff[1:]) & (looks.diff[1:] < grown)).all(), (looks.diff, grown)
-        assert classify(ref, dimmed, window).labels == [None, "dairy", "dairy"]
+        assert labels == [None, "dairy", "dairy"]
 
 
 def test_on_a_board_of_one_type_a_token_plainly_there_under_glare_a_little_beyond_reach_reads_that_type():
