@@ -1181,8 +1181,7 @@ def _read_tokens(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match
     looks, full, names = board.looks, groups.full, list(board.reference.tokens)
     j = groups.at("full")
     best, z2 = match.best[j], match.z2[j]
-    nearest = z2[np.arange(len(j)), best]
-    z, share = np.sqrt(nearest), match.share[j]
+    z, share = np.sqrt(z2[np.arange(len(j)), best]), match.share[j]
     near = z <= MAX_DISTANCE
     # a face beyond MAX_DISTANCE only by a light the fit could not measure well, judged among the types: plainly a
     # token under a light whose colour changed, or under glare past BAND_GLARE and plainly nearer its type than
@@ -1194,7 +1193,7 @@ def _read_tokens(board: _Board, bar: _Thresholds, groups: _Groups, match: _Match
     misjudged = (plain_token & ((not match.steady) | under_glare)) | (clipped & one)
     reach = ~near & misjudged & (z <= TINTED_FAR)
     # (among the types alone: the light's misjudging, not a look unlike every type, put it past MAX_DISTANCE)
-    rel = np.exp(-(z2 - nearest[:, None]) / 2)
+    rel = _share(z2, best)[0]
     share = np.where(reach, rel[np.arange(len(j)), best] / rel.sum(1), share)
     near |= reach
     for k, i in enumerate(full):
