@@ -1131,9 +1131,10 @@ class _Groups:
 
 @dataclass
 class _Match:
-    """How the faces of some windows match the types: ``z2`` (M, C) squared distances, ``best`` the
-    nearest type, ``share`` its share of the likelihood among the types and none of them, ``shared`` the spread the
-    types share, ``spread`` (C, LOOK) and ``penalty`` (C,) each type's own, ``plainly`` the nearest plainly nearer than the next, ``steady`` the light's colour unchanged."""
+    """How the faces of some windows match the types: ``z2`` (M, C) squared distances, ``best`` the nearest type,
+    ``share`` its share of the likelihood among the types and none of them, ``shared`` the spread the types share,
+    ``spread`` (C, LOOK) and ``penalty`` (C,) each type's own, ``plainly`` the nearest plainly nearer than the next,
+    ``steady`` the light's colour unchanged."""
 
     z2: np.ndarray
     best: np.ndarray
@@ -1307,9 +1308,7 @@ def _read_marker_tops(board: _Board, windows: np.ndarray, tall, full: np.ndarray
     lone = np.array([i for i in full if labels[i] == UNKNOWN], np.intp)
     if not len(lone) or not markers.any():
         return
-    slots = board.slot_of[lone]
-    read, best, share = _marker_reads(board.reference, board.looks, lone, slots, windows[lone], *tall(slots),
-                                      board.window, match.spread, match.penalty, markers)
+    read, best, share = _marker_reads(board, lone, windows[lone], *tall(board.slot_of[lone]), match, markers)
     read &= share >= min_confidence
     for i, b, p in zip(lone[read], best[read], share[read]):
         labels[i], conf[i] = names[b], p
@@ -1324,18 +1323,18 @@ def _share(z2: np.ndarray, best: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rel, rel[at, best] / (rel.sum(1) + np.exp(np.minimum(z2[at, best] - NONE_Z ** 2, 100.0) / 2))
 
 
-def _marker_reads(reference: Reference, looks: Looks, rows: np.ndarray, slots: np.ndarray, plain: np.ndarray,
-                  tall: np.ndarray, shift: np.ndarray, window: Window, spread: np.ndarray, penalty: np.ndarray,
-                  markers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _marker_reads(board: _Board, rows: np.ndarray, plain: np.ndarray, tall: np.ndarray, shift: np.ndarray,
+                  match: _Match, markers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A player's marker looked for at its top's place: the face ring centred in ``tall`` (M, K, 3, the windows of
-    the ``rows``, the reference's ``slots``, centred ``shift`` (M, 2 mm) off their centres), in the slot's light as
-    measured around it (its gain, and the light added at its centre), matched against every type (``spread`` and
-    ``penalty`` as :func:`classify` has them).  Which rows read a marker there (M,): nearest a type of ``markers``
-    (C,), within MAX_DISTANCE, not washed; the ring there at least as even as the one the search settled on in the
-    slot's own window ``plain`` (M, K, 3), as the search's own rule says where a face lies (:func:`_settle`): a
-    marker's top is one flat colour where a shorter token's face, seen from there, takes in its icon and its wall;
-    and TINTED_MARGIN spreads nearer the marker than the print under that ring (a space printed like the marker, empty
-    or under another token, is that print); with the nearest type (M,) and its share (M,)."""
+    the ``rows``, centred ``shift`` (M, 2 mm) off their centres), in the slot's light as measured around it (its
+    gain, and the light added at its centre), matched against every type as ``match`` was.  Which rows read a marker
+    there (M,): nearest a type of ``markers`` (C,), within MAX_DISTANCE, not washed; the ring there at least as even
+    as the one the search settled on in the slot's own window ``plain`` (M, K, 3), as the search's own rule says where
+    a face lies (:func:`_settle`): a marker's top is one flat colour where a shorter token's face, seen from there,
+    takes in its icon and its wall; and TINTED_MARGIN spreads nearer the marker than the print under that ring (a space
+    printed like the marker, empty or under another token, is that print); with the nearest type (M,) and its share
+    (M,)."""
+    reference, looks, window, slots = board.reference, board.looks, board.window, board.slot_of[rows]
     centre, shared = spreads(reference)
     white = reference.empty_look().white[slots]
     gain = looks.gain[rows, None] * looks.tint[None] / looks.tint.mean()
@@ -1355,7 +1354,7 @@ def _marker_reads(reference: Reference, looks: Looks, rows: np.ndarray, slots: n
     even = _ring_spread(top, faces) <= _ring_spread(in_light(plain)[0], looks.faces[rows])
     seen = replace(looks, colour=looks.colour.copy(), bound=looks.bound.copy())
     seen.colour[rows], seen.bound[rows] = colour, bound
-    z2 = _match(seen, rows, centre, spread, white, penalty)
+    z2 = _match(seen, rows, centre, match.spread, white, match.penalty)
     best = z2.argmin(1)
     from_type = np.sqrt(z2[np.arange(len(rows)), best])
     # the empty board under that ring: the slot's own window, moved by the shift to the nearest sample
