@@ -989,13 +989,20 @@ def test_across_a_lamps_fall_off_a_dark_token_at_the_bright_end_reads_its_type()
     assert classify(ref, play, window).labels == kinds
 
 
+def _hard_table(table: int, pictures: int, each=None) -> Tally:
+    """The camera benchmark's hard table ``table`` (its number past the level's first seed) as it renders it at
+    1920x1080, its first ``pictures`` play pictures read by the whole pipeline: what every slot read (``each`` sees
+    every board read, as :func:`bench.bench_vision.level_error` has it)."""
+    return bench_vision.level_error("hard", 1, pictures, first=table, size=(1920, 1080), each=each)[0]
+
+
 def test_on_a_board_under_a_glare_spot_wider_than_a_window_no_token_reads_another_type():
     """Issue 13's hard tables: a glare spot wider than a window over most of a diet board (35-110 grey levels, the
     light 0.82-0.91 of calibration's) saturates part of it, and around it the light fits freed from the board's usual
     gain took the glare in as gain with little added (1.2-1.6 times the light); a gain field through them over the
     board rose with it (1.13 for 0.82 at one slot) and two fats tokens there read grain.  Hard table 3165 as the camera
     benchmark renders it, its first play picture: no slot of any board reads as another type."""
-    tally, _ = bench_vision.level_error("hard", 1, 1, first=165, size=(1920, 1080))
+    tally = _hard_table(165, 1)
     assert tally.wrong == 0, tally.confusions
 
 
@@ -1005,7 +1012,7 @@ def test_under_a_lamp_brighter_than_calibrations_an_empty_space_printed_near_a_t
     0.2 spreads from the print, lay 3.9 from veg: it read veg.  A face read as a type its space is printed within
     TINTED_Z of, nearer the print by TINTED_MARGIN, is the print.  Hard table 3178 as the camera benchmark renders it,
     its three play pictures: no slot of any board reads as another type."""
-    tally, _ = bench_vision.level_error("hard", 1, 3, first=178, size=(1920, 1080))
+    tally = _hard_table(178, 3)
     assert tally.wrong == 0, tally.confusions
 
 
@@ -1016,7 +1023,7 @@ def test_on_a_board_in_a_deep_shadow_no_token_reads_empty_for_lying_far_from_eve
     lay 9.8 spreads from the print under it.  A face far from every type is the print only where it does not lie nearer a
     type than that print by the margin a space read empty is held to.  Hard table 3201 as the camera benchmark renders
     it, its first play picture: no slot of any board reads as another type or empty under a token."""
-    tally, _ = bench_vision.level_error("hard", 1, 1, first=201, size=(1920, 1080))
+    tally = _hard_table(201, 1)
     assert tally.wrong == 0, tally.confusions
 
 
@@ -1304,7 +1311,7 @@ def test_under_a_lamps_strong_glare_a_dark_token_washed_under_the_empty_threshol
             if truth[slot.id] is not None and watch.reading.labels[k] == EMPTY and not watch.reading.glared[k]:
                 read_empty.append((watch.layout.board, slot.id, truth[slot.id]))
 
-    bench_vision.level_error("hard", 1, 3, first=229, size=(1920, 1080), each=each)
+    _hard_table(229, 3, each)
     assert read_empty == []
 
 
@@ -1340,5 +1347,5 @@ def test_where_a_markers_top_would_lie_over_a_space_printed_like_it_the_print_is
     spreads nearer the marker than the print under that ring.  Hard table 3072 as the camera benchmark renders it,
     its first play picture: no slot of any board reads as another type (without the print's test: that space read
     as a marker)."""
-    tally, _ = bench_vision.level_error("hard", 1, 1, first=72, size=(1920, 1080))
+    tally = _hard_table(72, 1)
     assert tally.wrong == 0, tally.confusions
